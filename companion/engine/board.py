@@ -1,0 +1,78 @@
+"""The playing area: its labelled hexes, the half-hex ring and deployment zones.
+
+Rules-notes 2: a board is `columns x rows` labelled hexes; its outermost ring
+stands for the half-hexes along the table edge (seed 001 "Half-hexes").
+Default Quick-Start board: 33 x 19.  Seed 001 "Getting Started": ships deploy
+within four hexes of a map edge.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .hexes import Hex, PositionError, parse_label
+
+DEPLOYMENT_DEPTH = 4
+
+
+class Board(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    columns: int = Field(default=33, ge=3, le=999)
+    rows: int = Field(default=19, ge=3, le=999)
+
+    @property
+    def digits(self) -> int:
+        return max(2, len(str(self.columns)), len(str(self.rows)))
+
+    def label(self, cell: Hex) -> str:
+        return f"{cell.column:0{self.digits}d}{cell.row:0{self.digits}d}"
+
+    def contains(self, cell: Hex) -> bool:
+        return 1 <= cell.column <= self.columns and 1 <= cell.row <= self.rows
+
+    def parse(self, label: str) -> Hex:
+        """A label on this board, or PositionError saying why not."""
+        text = str(label).strip()
+        if len(text) == 2 * self.digits:
+            cell = parse_label(text, self.digits)
+        else:
+            cell = parse_label(text)
+        if not self.contains(cell):
+            raise PositionError(
+                f"hex {text} is off the board ({self.columns} columns x {self.rows} rows)"
+            )
+        return cell
+
+    def in_half_hex_ring(self, cell: Hex) -> bool:
+        """Is this hex one of the half-hexes along the table edge?"""
+        return cell.column in (1, self.columns) or cell.row in (1, self.rows)
+
+    def edge_distance(self, cell: Hex) -> int:
+        """Full hexes between this hex and the nearest edge (0 in the ring)."""
+        return min(cell.column - 1, self.columns - cell.column, cell.row - 1, self.rows - cell.row)
+
+    def cells(self):
+        for column in range(1, self.columns + 1):
+            for row in range(1, self.rows + 1):
+                yield Hex.at(column, row)
+
+
+def deployment_edge(board: Board, cells: tuple[Hex, ...]) -> str | None:
+    """Which map edge the whole ship is within four hexes of ('north', ...), if any.
+
+    The half-hex ring is not part of the playing area for deployment: the
+    entire ship must be on the map (seed 001 "Getting Started").
+    """
+    if any(not board.contains(c) or board.in_half_hex_ring(c) for c in cells):
+        return None
+    edges = {
+        "north": max(c.row - 1 for c in cells),
+        "south": max(board.rows - c.row for c in cells),
+        "west": max(c.column - 1 for c in cells),
+        "east": max(board.columns - c.column for c in cells),
+    }
+    for edge, depth in edges.items():
+        if depth <= DEPLOYMENT_DEPTH:
+            return edge
+    return None

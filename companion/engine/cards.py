@@ -1,0 +1,306 @@
+"""Ship cards and fleets as data (formats.md, "Ship card").
+
+A card has four locations (six on a Type 4), each with `go` and `stop`
+location dice and exactly six slots; slot number = position in the list.
+Validation errors carry the JSON path and the problem in plain words; the
+edge (CLI, app) adds the file name.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .dice import Pool, PoolError, parse_pool
+from .footprint import LOCATION_HEX
+
+CARD_FORMAT = "leviathans-card/1"
+FLEET_FORMAT = "leviathans-fleet/1"
+SLOTS_PER_LOCATION = 6
+
+
+class FormatError(ValueError):
+    """A file that does not match its format: where (JSON path) and what."""
+
+    def __init__(self, problem: str, path: str = "", source: str = ""):
+        self.problem, self.path, self.source = problem, path, source
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        return ": ".join(part for part in (self.source, self.path, self.problem) if part)
+
+    def in_file(self, source: str) -> "FormatError":
+        return FormatError(self.problem, self.path, source)
+
+
+def _check_pool(value: str) -> str:
+    try:
+        parse_pool(value)
+    except PoolError as exc:
+        raise ValueError(str(exc)) from None
+    return value
+
+
+PoolText = Annotated[
+    str,
+    AfterValidator(_check_pool),
+    Field(description="Dice in rulebook notation, e.g. 'DBlue' or '2DRed'"),
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class RangeBand(_Strict):
+    """One of a gun's two range bands: up to `range` hexes, roll `dice`."""
+
+    range: int = Field(ge=0)
+    dice: PoolText
+
+
+    @property
+    def pool(self) -> Pool:
+        return parse_pool(self.dice)
+
+
+class _Slot(_Strict):
+    breach: int | None = Field(default=None, ge=1, description="Breach number printed on the slot")
+
+
+class GunSlot(_Slot):
+    kind: Literal["gun"] = "gun"
+    name: str
+    short: RangeBand
+    long: RangeBand
+    breach: int = Field(ge=1)
+    traits: list[Literal["turret", "bracket", "saturation"]] = []
+    saturation: int = Field(default=0, ge=0, description="Saturation boxes (War Fleet)")
+
+    @model_validator(mode="after")
+    def _bands_in_order(self):
+        if self.long.range < self.short.range:
+            raise ValueError(
+                f"long range {self.long.range} is shorter than short range {self.short.range}"
+            )
+        return self
+
+
+class CrewSlot(_Slot):
+    kind: Literal["crew"] = "crew"
+    dice: PoolText
+    breach: int = Field(ge=1)
+
+
+    @property
+    def pool(self) -> Pool:
+        return parse_pool(self.dice)
+
+
+class ArmorSlot(_Slot):
+    kind: Literal["armor"] = "armor"
+    breach_modifier: int = Field(ge=0)
+    breach: int = Field(ge=1)
+
+
+class EngineSlot(_Slot):
+    kind: Literal["engine"] = "engine"
+    mp: int = Field(ge=0)
+    breach: int = Field(ge=1)
+
+
+class TeslaCoilSlot(_Slot):
+    kind: Literal["tesla_coil"] = "tesla_coil"
+    breach: int = Field(ge=1)
+
+
+class MissSlot(_Slot):
+    kind: Literal["miss"] = "miss"
+
+
+class OtherSlot(_Slot):
+    kind: Literal["other"] = "other"
+    label: str = ""
+    breach: int = Field(ge=1)
+
+
+Slot = Annotated[
+    Union[GunSlot, CrewSlot, ArmorSlot, EngineSlot, TeslaCoilSlot, MissSlot, OtherSlot],
+    Field(discriminator="kind"),
+]
+SLOT_KINDS = ("gun", "crew", "armor", "engine", "tesla_coil", "miss", "other")
+
+
+class Location(_Strict):
+    """One location of a card: location dice and six slots."""
+
+    go: PoolText = Field(description="Location dice when the ship entered a new hex this turn")
+    stop: PoolText = Field(description="Location dice when the ship did not move")
+    slots: list[Slot]
+
+
+    @field_validator("slots")
+    @classmethod
+    def _six_slots(cls, slots):
+        if len(slots) != SLOTS_PER_LOCATION:
+            raise ValueError(f"{len(slots)} slots, a location needs exactly {SLOTS_PER_LOCATION}")
+        return slots
+
+    def dice(self, moved: bool) -> Pool:
+        return parse_pool(self.go if moved else self.stop)
+
+    def slot(self, number: int):
+        return self.slots[number - 1]
+
+
+class Sources(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    verified: bool = False
+    notes: str = ""
+
+
+class Card(_Strict):
+    """A ship card (formats.md)."""
+
+    format: Literal["leviathans-card/1"] = CARD_FORMAT
+    id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    name: str = Field(min_length=1)
+    ship_class: str = Field(default="", alias="class")
+    faction: str = ""
+    type: int = Field(ge=1, le=4)
+    structural_integrity: int = Field(ge=1)
+    enter_hexes_before_turn: int = Field(ge=0)
+    locations: dict[str, Location]
+    sources: Sources | None = None
+
+    @model_validator(mode="after")
+    def _locations_match_type(self):
+        wanted = list(LOCATION_HEX[self.type])
+        missing = [name for name in wanted if name not in self.locations]
+        extra = [name for name in self.locations if name not in wanted]
+        if missing or extra:
+            parts = []
+            if missing:
+                parts.append("missing " + ", ".join(missing))
+            if extra:
+                parts.append("unknown " + ", ".join(extra))
+            raise ValueError(
+                f"a Type {self.type} ship has locations {', '.join(wanted)} ({'; '.join(parts)})"
+            )
+        return self
+
+    @property
+    def starting_mp(self) -> int:
+        """Starting MP: the sum of every engine slot's MP (seed 001, Movement)."""
+        return sum(
+            slot.mp for loc in self.locations.values() for slot in loc.slots if slot.kind == "engine"
+        )
+
+    @property
+    def verified(self) -> bool:
+        return self.sources is None or self.sources.verified
+
+    def dump(self) -> dict[str, Any]:
+        return self.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+class Fleet(_Strict):
+    format: Literal["leviathans-fleet/1"] = FLEET_FORMAT
+    name: str
+    faction: str = ""
+    ships: list[Card]
+
+    @model_validator(mode="after")
+    def _unique_ids(self):
+        seen = set()
+        for card in self.ships:
+            if card.id in seen:
+                raise ValueError(f"two cards share the id '{card.id}'")
+            seen.add(card.id)
+        return self
+
+
+# --- turning pydantic errors into plain words -----------------------------
+
+
+def _json_path(loc: tuple) -> str:
+    parts: list[str] = []
+    for i, item in enumerate(loc):
+        if isinstance(item, str) and item in SLOT_KINDS and i > 0 and isinstance(loc[i - 1], int):
+            continue  # the discriminator tag pydantic inserts for slot kinds
+        if isinstance(item, int):
+            parts.append(str(item + 1) if _is_slot_index(loc, i) else str(item))
+        else:
+            parts.append(item)
+    return ".".join(parts)
+
+
+def _is_slot_index(loc: tuple, i: int) -> bool:
+    return i > 0 and loc[i - 1] == "slots"
+
+
+def _plain(error: dict) -> str:
+    kind, msg = error["type"], error["msg"]
+    if kind == "missing":
+        return "missing"
+    if kind == "extra_forbidden":
+        return "unknown field"
+    if kind == "literal_error" and error["loc"] and error["loc"][-1] == "format":
+        return f"unknown format {error.get('input')!r}: this app reads {msg.split('Input should be ')[-1]}"
+    if kind == "union_tag_invalid":
+        return f"unknown slot kind {error['ctx'].get('tag')!r}: use one of {', '.join(SLOT_KINDS)}"
+    if kind == "union_tag_not_found":
+        return "a slot needs a 'kind'"
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if msg.startswith(prefix):
+            return msg[len(prefix):]
+    return msg[0].lower() + msg[1:]
+
+
+def format_error(exc: ValidationError) -> FormatError:
+    """The first problem of a pydantic error, as a FormatError."""
+    error = exc.errors()[0]
+    more = len(exc.errors()) - 1
+    problem = _plain(error) + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else "")
+    return FormatError(problem, _json_path(tuple(error["loc"])))
+
+
+def all_problems(exc: ValidationError) -> list[FormatError]:
+    return [FormatError(_plain(e), _json_path(tuple(e["loc"]))) for e in exc.errors()]
+
+
+def load_card(data: Any) -> Card:
+    """Validate card data; raises FormatError naming the JSON path."""
+    _check_format(data, CARD_FORMAT)
+    try:
+        return Card.model_validate(data)
+    except ValidationError as exc:
+        raise format_error(exc) from None
+
+
+def load_fleet(data: Any) -> Fleet:
+    _check_format(data, FLEET_FORMAT)
+    try:
+        return Fleet.model_validate(data)
+    except ValidationError as exc:
+        raise format_error(exc) from None
+
+
+def _check_format(data: Any, expected: str) -> None:
+    if not isinstance(data, dict):
+        raise FormatError(f"expected a JSON object with \"format\": \"{expected}\"")
+    tag = data.get("format")
+    if tag is None:
+        raise FormatError(f"missing; expected \"{expected}\"", "format")
+    if tag != expected:
+        family, _, version = str(tag).partition("/")
+        want_family, _, want_version = expected.partition("/")
+        if family == want_family and version.isdigit() and int(version) > int(want_version):
+            raise FormatError(
+                f"'{tag}' is newer than this app understands ({expected}); update the app",
+                "format",
+            )
+        raise FormatError(f"'{tag}' is not '{expected}'", "format")

@@ -1,0 +1,328 @@
+"""Firing solutions, exact breach odds and shot resolution (seed 001 "Combat").
+
+The chain (rules-notes 6): pool = weapon dice for the band + working crew dice
+of the weapon's location + the target location's go/stop dice, plus the
+attacker's Tesla Coil modifier.  One slot die picks the slot:
+  miss slot -> miss;  live slot -> destroyed if total >= breach (+ armour);
+  destroyed slot -> re-roll (again on a miss): a live slot is destroyed if
+  total >= its breach without armour; a destroyed slot, if total >= its breach
+  without armour, brings a keel roll: 2DRed + destroyed slots on the ship +
+  destroyed slots in the location, >= SI breaks the keel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Protocol
+
+from .arcs import in_wedge, range_in_wedge, wedge_for
+from .dice import Colour, Pool, chance_at_least, parse_pool
+from .hexes import Hex
+from .roller import DieRoll, Roller, check_face, roll_die
+from .state import GameState, ShipState, ShotResult
+
+KEEL_DICE = parse_pool("2DRed")
+SLOT_DIE = Colour.D6
+
+
+# --- geometry of a shot ------------------------------------------------------
+
+
+def weapon_hex(ship: ShipState, location: str) -> Hex:
+    """The hex a location's weapons fire from (seed 001 "Slots", p. 12)."""
+    return ship.placement.location_hex(location)
+
+
+def arc_and_range(attacker: ShipState, location: str, target: ShipState) -> tuple[bool, int | None]:
+    """Is any target hex in the location's firing arc, and the range to it.
+
+    Range to a ship is the smallest in-arc range over its in-arc hexes
+    (rules-notes 5).
+    """
+    origin = weapon_hex(attacker, location)
+    wedge = wedge_for(location, attacker.facing)
+    ranges = [
+        r
+        for cell in target.hexes
+        if in_wedge(origin, cell, wedge)
+        for r in [range_in_wedge(origin, cell, wedge)]
+        if r is not None
+    ]
+    return (bool(ranges), min(ranges) if ranges else None)
+
+
+def struck_locations(target: ShipState, from_hex: Hex) -> list[str]:
+    """Target locations whose damage arc holds the firing weapon's hex.
+
+    Damage arcs are the firing-arc wedges drawn from the target (seed 001
+    "Determining Damage Arcs"); if none holds the hex, fall back to the wedges
+    drawn from the target's pivot hex (rules-notes 4).
+    """
+    placement = target.placement
+    found = [
+        loc
+        for loc in target.card.locations
+        if in_wedge(placement.location_hex(loc), from_hex, wedge_for(loc, target.facing))
+    ]
+    if found:
+        return found
+    return [
+        loc
+        for loc in target.card.locations
+        if in_wedge(placement.pivot, from_hex, wedge_for(loc, target.facing))
+    ]
+
+
+def band_for(gun, range_: int | None) -> str:
+    """`short` within the first number, `long` within the second, else `out`."""
+    if range_ is None:
+        return "out"
+    if range_ <= gun.short.range:
+        return "short"
+    if range_ <= gun.long.range:
+        return "long"
+    return "out"
+
+
+# --- exact odds ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Exclusive, exhaustive outcomes of one breach roll at one location."""
+
+    no_effect: Fraction
+    slot_destroyed: dict[int, Fraction]
+    keel_break: Fraction
+
+    @property
+    def any_damage(self) -> Fraction:
+        return 1 - self.no_effect
+
+    def as_json(self) -> dict:
+        return {
+            "no_effect": str(self.no_effect),
+            "slot_destroyed": {str(k): str(v) for k, v in self.slot_destroyed.items()},
+            "keel_break": str(self.keel_break),
+        }
+
+
+def breach_odds(pool: Pool, modifier: int, target: ShipState, location: str) -> Odds:
+    """Exact odds of every outcome of a breach roll against a target location."""
+    slots = target.card.locations[location].slots
+    key = (
+        Pool(pool).sorted_key,
+        modifier,
+        tuple(None if s.kind == "miss" else s.breach for s in slots),
+        tuple(target.is_destroyed(location, n) for n in range(1, 7)),
+        target.armour(location),
+        target.card.structural_integrity,
+        target.destroyed_count() + target.destroyed_count(location),
+    )
+    return _odds(*key)
+
+
+@lru_cache(maxsize=100_000)
+def _odds(pool_key, modifier, breaches, destroyed, armour, si, keel_modifier) -> Odds:
+    def hit(breach: int) -> Fraction:  # P(total >= breach)
+        return chance_at_least(pool_key, breach - modifier)
+
+    numbers = range(1, len(breaches) + 1)
+    real = [n for n in numbers if breaches[n - 1] is not None]
+    broken = [n for n in real if destroyed[n - 1]]
+    keel = chance_at_least(KEEL_DICE, si - keel_modifier)
+    sixth = Fraction(1, 6)
+    # chance that the slot die shows a destroyed slot, times the uniform re-roll
+    reroll = sixth * len(broken) / len(real) if broken else Fraction(0)
+    slot_destroyed: dict[int, Fraction] = {}
+    for n in real:
+        if destroyed[n - 1]:
+            slot_destroyed[n] = Fraction(0)
+        else:
+            slot_destroyed[n] = sixth * hit(breaches[n - 1] + armour) + reroll * hit(breaches[n - 1])
+    keel_break = reroll * keel * sum((hit(breaches[n - 1]) for n in broken), Fraction(0))
+    no_effect = 1 - sum(slot_destroyed.values(), Fraction(0)) - keel_break
+    return Odds(no_effect, slot_destroyed, keel_break)
+
+
+# --- firing solutions -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Strike:
+    """What a shot at one target location would roll and could do."""
+
+    location: str
+    pool: Pool
+    modifier: int
+    odds: Odds
+
+    def as_json(self) -> dict:
+        return {
+            "location": self.location,
+            "pool": self.pool.expanded,
+            "modifier": self.modifier,
+            **self.odds.as_json(),
+        }
+
+
+@dataclass(frozen=True)
+class FiringSolution:
+    """One working gun of the attacker against one enemy ship."""
+
+    attacker: str
+    location: str
+    slot: int
+    name: str
+    target: str
+    in_arc: bool
+    range: int | None
+    band: str
+    strikes: list[Strike] = field(default_factory=list)
+
+    @property
+    def can_fire(self) -> bool:
+        return bool(self.strikes)
+
+    def strike(self, location: str) -> Strike | None:
+        return next((s for s in self.strikes if s.location == location), None)
+
+    def as_json(self) -> dict:
+        return {
+            "weapon": {"location": self.location, "slot": self.slot, "name": self.name},
+            "target": self.target,
+            "in_arc": self.in_arc,
+            "range": self.range,
+            "band": self.band,
+            "locations": [s.as_json() for s in self.strikes],
+        }
+
+
+def shot_pool(attacker: ShipState, location: str, slot: int, band: str, target: ShipState, target_location: str) -> Pool:
+    """Weapon dice for the band, then crew dice, then the target location's dice."""
+    gun = attacker.card.locations[location].slot(slot)
+    weapon = getattr(gun, band).pool
+    return weapon + attacker.crew_dice(location) + target.location_dice(target_location)
+
+
+def firing_solution(attacker: ShipState, location: str, slot: int, target: ShipState) -> FiringSolution:
+    gun = attacker.card.locations[location].slot(slot)
+    in_arc, range_ = arc_and_range(attacker, location, target)
+    band = band_for(gun, range_) if in_arc else "out"
+    strikes: list[Strike] = []
+    if band != "out":
+        modifier = attacker.tesla_modifier
+        for struck in struck_locations(target, weapon_hex(attacker, location)):
+            pool = shot_pool(attacker, location, slot, band, target, struck)
+            strikes.append(Strike(struck, pool, modifier, breach_odds(pool, modifier, target, struck)))
+    return FiringSolution(
+        attacker.id, location, slot, gun.name, target.id, in_arc, range_, band, strikes
+    )
+
+
+def firing_solutions(state: GameState, attacker_id: str) -> list[FiringSolution]:
+    """Every working gun of a ship against every enemy still in play.
+
+    The single source of what a ship may shoot at: the app's fire panel, the
+    CLI's `solutions` and the tests all read this list.
+    """
+    attacker = state.ship(attacker_id)
+    return [
+        firing_solution(attacker, location, slot, target)
+        for location, slot in attacker.working_guns
+        for target in state.enemies_of(attacker)
+    ]
+
+
+# --- resolving a shot -------------------------------------------------------------
+
+
+class NeedDice(ValueError):
+    """Table dice ran out: the players must roll and enter another die."""
+
+
+class DiceSource(Protocol):
+    def take(self, colour: Colour, purpose: str) -> DieRoll: ...
+
+
+@dataclass
+class RollerDice:
+    """Dice from the game's seeded roller; `roller` advances as dice are taken."""
+
+    roller: Roller
+
+    def take(self, colour: Colour, purpose: str) -> DieRoll:
+        result, self.roller = roll_die(self.roller, colour)
+        return result
+
+
+@dataclass
+class TableDice:
+    """Faces the players rolled at the table, in order, per purpose.
+
+    purposes: `pool` (weapon, crew, location dice in pool order), `slot`
+    (the slot die and every re-roll), `keel` (the two red keel dice).
+    """
+
+    pool: list[int] = field(default_factory=list)
+    slot: list[int] = field(default_factory=list)
+    keel: list[int] = field(default_factory=list)
+
+    def take(self, colour: Colour, purpose: str) -> DieRoll:
+        faces = getattr(self, purpose)
+        if not faces:
+            what = {
+                "pool": "the breach roll needs another die",
+                "slot": "the slot die needs another roll (a re-roll)",
+                "keel": "the keel roll needs its two red dice",
+            }[purpose]
+            raise NeedDice(f"{what}: roll {colour.label} and enter its face")
+        face = faces.pop(0)
+        check_face(colour, face)
+        return DieRoll(colour=colour, face=face)
+
+
+def resolve_breach(
+    pool: Pool, modifier: int, target: ShipState, location: str, dice: DiceSource
+) -> ShotResult:
+    """Roll (or read) every die of one breach roll and say what it did."""
+    rolled = [dice.take(colour, "pool") for colour in pool]
+    total = sum(d.face for d in rolled) + modifier
+    slots = target.card.locations[location].slots
+    first = dice.take(SLOT_DIE, "slot").face
+    slot_rolls = [first]
+    armour = target.armour(location)
+    chosen = slots[first - 1]
+
+    def finish(outcome: str, slot: int | None = None, keel_dice=()) -> ShotResult:
+        return ShotResult(
+            pool=rolled, modifier=modifier, slot_rolls=slot_rolls, keel_dice=list(keel_dice),
+            total=total, outcome=outcome, slot=slot,
+        )
+
+    if chosen.kind == "miss":
+        return finish("miss", first)
+    if not target.is_destroyed(location, first):
+        hit = total >= chosen.breach + armour
+        return finish("slot_destroyed" if hit else "no_effect", first)
+    while True:  # critical damage: re-roll, again on a miss slot
+        again = dice.take(SLOT_DIE, "slot").face
+        slot_rolls.append(again)
+        if slots[again - 1].kind != "miss":
+            break
+    breach = slots[again - 1].breach
+    if total < breach:
+        return finish("no_effect", again)
+    if not target.is_destroyed(location, again):
+        return finish("slot_destroyed", again)
+    keel_dice = [dice.take(colour, "keel") for colour in KEEL_DICE]
+    keel_total = sum(d.face for d in keel_dice) + keel_modifier(target, location)
+    outcome = "keel_break" if keel_total >= target.card.structural_integrity else "no_effect"
+    return finish(outcome, again, keel_dice)
+
+
+def keel_modifier(target: ShipState, location: str) -> int:
+    """+1 per destroyed slot on the ship, +1 more per destroyed slot in the struck location."""
+    return target.destroyed_count() + target.destroyed_count(location)

@@ -1,0 +1,188 @@
+"""Leviathans dice: the five coloured d12s, the d6 slot die, pools and exact odds.
+
+Seed 001, "Dice" (p. 7): the d12s are colour-coded and each colour carries its
+own numbers; pools are written `DBlue`, `2DRed`, `DRed & DBlue`.  The face
+tables are in rules-notes section 1.  Distributions are exact fractions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from enum import Enum
+from fractions import Fraction
+from functools import lru_cache
+
+MAX_POOL_DICE = 20
+
+
+class Colour(str, Enum):
+    """A kind of die. The five d12 colours, and the plain d6 slot die."""
+
+    GREEN = "Green"
+    BLUE = "Blue"
+    YELLOW = "Yellow"
+    RED = "Red"
+    BLACK = "Black"
+    D6 = "D6"
+
+    @property
+    def label(self) -> str:
+        """The rulebook's name for one such die: `DBlue`, `D6`."""
+        return "D6" if self is Colour.D6 else "D" + self.value
+
+
+FACES: dict[Colour, tuple[int, ...]] = {
+    Colour.GREEN: (1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4),
+    Colour.BLUE: (1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6),
+    Colour.YELLOW: (1, 2, 2, 3, 4, 4, 5, 5, 6, 7, 7, 8),
+    Colour.RED: (1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10),
+    Colour.BLACK: tuple(range(1, 13)),
+    Colour.D6: tuple(range(1, 7)),
+}
+
+#: War Fleet dial-up order (rules-notes 1).
+DIAL_UP_ORDER = (Colour.GREEN, Colour.BLUE, Colour.YELLOW, Colour.RED, Colour.BLACK)
+
+_BY_NAME = {c.value.lower(): c for c in Colour if c is not Colour.D6}
+
+
+class PoolError(ValueError):
+    """A dice pool that cannot be read, with the part that is wrong."""
+
+
+def top(colour: Colour) -> int:
+    """The highest face of a die."""
+    return max(FACES[colour])
+
+
+def mean(colour: Colour) -> Fraction:
+    """The exact mean face of a die."""
+    faces = FACES[colour]
+    return Fraction(sum(faces), len(faces))
+
+
+class Pool(tuple):
+    """An ordered collection of dice, e.g. `DBlue & DGreen & DBlack`.
+
+    Equal pools compare equal only when written in the same order; use
+    `sorted_key` for order-free caching.
+    """
+
+    def __new__(cls, dice=()):
+        return super().__new__(cls, tuple(Colour(d) for d in dice))
+
+    def __add__(self, other):
+        return Pool(tuple(self) + tuple(other))
+
+    @property
+    def sorted_key(self) -> tuple[Colour, ...]:
+        return tuple(sorted(self, key=_colour_rank))
+
+    @property
+    def notation(self) -> str:
+        """Compact rulebook notation: `2DRed & DBlue` (order of first appearance)."""
+        counts = Counter(self)
+        seen: list[Colour] = []
+        for die in self:
+            if die not in seen:
+                seen.append(die)
+        return " & ".join(
+            (f"{counts[d]}{d.label}" if counts[d] > 1 else d.label) for d in seen
+        ) or "none"
+
+    @property
+    def expanded(self) -> str:
+        """Every die by itself: `DRed & DRed & DBlue`."""
+        return " & ".join(d.label for d in self) or "none"
+
+    def __repr__(self) -> str:
+        return f"Pool({self.notation!r})"
+
+
+def _colour_rank(colour: Colour) -> int:
+    return list(Colour).index(colour)
+
+
+_TERM = re.compile(r"^(\d*)\s*d\s*(\w+)$", re.IGNORECASE)
+
+
+def parse_pool(text: str) -> Pool:
+    """Read rulebook pool notation, case-insensitively.
+
+    `DBlue`, `2DRed`, `DRed & DBlue`, `dyellow & dgreen`, `D6`, `3D6`.
+    Terms may be joined by `&` or `+`.  Raises `PoolError` naming the bad term.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise PoolError("empty dice pool: write dice like 'DBlue' or '2DRed & DBlue'")
+    dice: list[Colour] = []
+    for raw in re.split(r"[&+]", text):
+        term = raw.strip()
+        match = _TERM.match(term)
+        if not match:
+            raise PoolError(f"'{term}' in '{text}' is not a die: write e.g. 'DBlue' or '2DRed'")
+        count = int(match.group(1)) if match.group(1) else 1
+        name = match.group(2).lower()
+        if name == "6":
+            colour = Colour.D6
+        elif name in _BY_NAME:
+            colour = _BY_NAME[name]
+        else:
+            raise PoolError(
+                f"unknown die colour '{match.group(2)}' in '{text}': "
+                "use Green, Blue, Yellow, Red, Black or D6"
+            )
+        if count < 1:
+            raise PoolError(f"'{term}' in '{text}' asks for no dice")
+        dice.extend([colour] * count)
+        if len(dice) > MAX_POOL_DICE:
+            raise PoolError(f"'{text}' has more than {MAX_POOL_DICE} dice; a pool holds at most {MAX_POOL_DICE}")
+    return Pool(dice)
+
+
+@lru_cache(maxsize=4096)
+def _counts(key: tuple[Colour, ...]) -> tuple[tuple[tuple[int, int], ...], int]:
+    """Number of ways to roll each total, and the number of equally likely rolls."""
+    ways: dict[int, int] = {0: 1}
+    outcomes = 1
+    for colour in key:
+        faces = Counter(FACES[colour])
+        nxt: dict[int, int] = {}
+        for total, n in ways.items():
+            for face, m in faces.items():
+                nxt[total + face] = nxt.get(total + face, 0) + n * m
+        ways = nxt
+        outcomes *= len(FACES[colour])
+    return tuple(sorted(ways.items())), outcomes
+
+
+def distribution(pool: Pool) -> dict[int, Fraction]:
+    """Exact probability of each total of a pool, totals ascending."""
+    items, outcomes = _counts(Pool(pool).sorted_key)
+    return {total: Fraction(n, outcomes) for total, n in items}
+
+
+@lru_cache(maxsize=4096)
+def _tail_counts(key: tuple[Colour, ...]) -> tuple[dict[int, int], int]:
+    items, outcomes = _counts(key)
+    tail: dict[int, int] = {}
+    running = 0
+    for total, n in reversed(items):
+        running += n
+        tail[total] = running
+    return tail, outcomes
+
+
+def chance_at_least(pool: Pool, target: int) -> Fraction:
+    """Exact chance that the pool's total is at least `target`."""
+    tail, outcomes = _tail_counts(Pool(pool).sorted_key)
+    if not tail:
+        return Fraction(1 if target <= 0 else 0)
+    lowest, highest = min(tail), max(tail)
+    if target <= lowest:
+        return Fraction(1)
+    if target > highest:
+        return Fraction(0)
+    while target not in tail:  # gaps cannot happen with these faces, but be safe
+        target += 1
+    return Fraction(tail[target], outcomes)

@@ -1,0 +1,466 @@
+"""The one door for change: `apply(state, action)` -> the new state and its events.
+
+A rule refusal is data (`Refused` with the reason in plain words), never an
+exception.  In bookkeeping mode the table is the truth: the action is recorded
+as entered and the rule's objection becomes a warning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from pydantic import BaseModel
+
+from . import actions as A
+from .combat import (
+    NeedDice, RollerDice, TableDice, firing_solution, keel_modifier, resolve_breach, shot_pool,
+)
+from .footprint import Placement
+from .hexes import PositionError, facing_name, parse_facing
+from .movement import (
+    MoveRefused, ends_in_half_hexes, placement_problem, reset_for_turn, stacking_problem,
+    take_step,
+)
+from .roller import check_face, DieRoll, roll_pool
+from .state import GameState, InitiativeRoll, Shot, SlotStatus
+from .turn import INITIATIVE_DICE, game_end, harden_damage, initiative_winner, may_move_now, to_move
+
+
+class Event(BaseModel):
+    """Something that happened, in plain words, with the data behind it."""
+
+    kind: str
+    text: str
+    data: dict[str, Any] = {}
+
+
+@dataclass
+class Applied:
+    state: GameState
+    events: list[Event] = field(default_factory=list)
+    ok: bool = True
+
+
+@dataclass
+class Refused:
+    reason: str
+    ok: bool = False
+
+
+class _Refusal(Exception):
+    pass
+
+
+class _Turn:
+    """Working area of one `apply` call: the state as it changes, and its events."""
+
+    def __init__(self, state: GameState):
+        self.state = state
+        self.events: list[Event] = []
+
+    def event(self, kind: str, text: str, **data) -> None:
+        self.events.append(Event(kind=kind, text=text, data=data))
+
+    def rule(self, problem: str | None) -> None:
+        """A rule objection: refuse, or in bookkeeping mode record a warning."""
+        if not problem:
+            return
+        if self.state.settings.bookkeeping:
+            self.event("warning", f"Rule check off: {problem}")
+        else:
+            raise _Refusal(problem)
+
+    def ship(self, ship_id: str):
+        if not self.state.has_ship(ship_id):
+            raise _Refusal(f"there is no ship '{ship_id}' in this game")
+        return self.state.ship(ship_id)
+
+    def update(self, **changes) -> None:
+        self.state = self.state.model_copy(update=changes)
+
+
+def apply(state: GameState, action) -> Applied | Refused:
+    """Apply one action; the new state and events, or a refusal with the reason."""
+    if isinstance(action, dict):
+        try:
+            action = A.ActionEnvelope(action=action).action
+        except Exception as exc:  # malformed action data
+            return Refused(f"not an action: {exc}")
+    handler = _HANDLERS[action.kind]
+    work = _Turn(state)
+    if state.phase == "over" and action.kind not in ("mark_slot", "set_bookkeeping", "set_keel"):
+        return Refused(f"the game is over: {state.result}")
+    try:
+        handler(work, action)
+    except _Refusal as refusal:
+        return Refused(str(refusal))
+    except (MoveRefused, PositionError, NeedDice) as exc:
+        return Refused(str(exc))
+    return Applied(work.state, work.events)
+
+
+# --- initiative ---------------------------------------------------------------
+
+
+def _roll_initiative(work: _Turn, action: A.RollInitiative) -> None:
+    work.rule(None if work.state.phase == "initiative" else f"initiative is rolled at the start of a turn, not in {work.state.phase}")
+    sides = work.state.sides
+    if action.faces is not None:
+        rolls = [InitiativeRoll(side=side, dice=_table_faces(action.faces, side)) for side in sides]
+        _record_initiative(work, rolls)
+        return
+    roller = work.state.roller
+    while True:
+        rolls = []
+        for side in sides:
+            dice, roller = roll_pool(roller, INITIATIVE_DICE)
+            rolls.append(InitiativeRoll(side=side, dice=dice))
+        work.update(roller=roller)
+        if _record_initiative(work, rolls):
+            return
+
+
+def _table_faces(faces: dict[str, list[int]], side: str) -> list[DieRoll]:
+    if side not in faces or len(faces[side]) != len(INITIATIVE_DICE):
+        raise _Refusal(f"enter both red initiative dice for {side}")
+    for face in faces[side]:
+        try:
+            check_face(INITIATIVE_DICE[0], face)
+        except ValueError as exc:
+            raise _Refusal(str(exc)) from None
+    return [DieRoll(colour=c, face=f) for c, f in zip(INITIATIVE_DICE, faces[side])]
+
+
+def _record_initiative(work: _Turn, rolls: list[InitiativeRoll]) -> bool:
+    text = ", ".join(f"{r.side} {' + '.join(str(d.face) for d in r.dice)} = {r.total}" for r in rolls)
+    winner = initiative_winner(rolls)
+    data = {"rolls": [r.model_dump(mode="json") for r in rolls]}
+    if winner is None:
+        work.event("initiative_tie", f"Initiative: {text}. A tie: roll again.", **data)
+        work.update(initiative_rolls=rolls)
+        return False
+    work.event("initiative", f"Initiative: {text}. {winner} wins the initiative.", winner=winner, **data)
+    work.update(initiative=winner, initiative_rolls=rolls, phase="movement")
+    _after_movement_change(work)
+    return True
+
+
+def _set_initiative(work: _Turn, action: A.SetInitiative) -> None:
+    if action.side not in work.state.sides:
+        raise _Refusal(f"there is no side '{action.side}'")
+    work.update(initiative=action.side, phase="movement" if work.state.phase == "initiative" else work.state.phase)
+    work.event("initiative", f"{action.side} has the initiative (set by hand).", winner=action.side)
+    _after_movement_change(work)
+
+
+# --- movement -------------------------------------------------------------------
+
+
+def _movement_rule(work: _Turn, ship) -> None:
+    if work.state.phase != "movement":
+        work.rule(f"ships move in the movement phase (now: {work.state.phase})")
+        return
+    work.rule(may_move_now(work.state, ship))
+
+
+def _step(work: _Turn, action: A.Step) -> None:
+    ship = work.ship(action.ship)
+    _movement_rule(work, ship)
+    bookkeeping = work.state.settings.bookkeeping
+    moved = take_step(ship, action.step, work.state.board, checked=not bookkeeping)
+    if bookkeeping and not all(work.state.board.contains(c) for c in moved.hexes):
+        raise _Refusal(f"{ship.card.name} would leave the board")
+    work.state = work.state.with_ship(moved)
+    what = "moves forward" if action.step == "forward" else f"turns to {action.step}"
+    work.event(
+        "step",
+        f"{ship.card.name} {what} to {moved.describe_position(work.state.board)} ({moved.mp_left} MP left).",
+        ship=ship.id, step=action.step, bow=work.state.board.label(moved.bow), facing=moved.facing,
+    )
+
+
+def _place(work: _Turn, action: A.Place) -> None:
+    ship = work.ship(action.ship)
+    board = work.state.board
+    bow = board.parse(action.bow)
+    facing = parse_facing(action.facing)
+    placement = Placement(bow, facing, ship.card.type)
+    problem = placement_problem(work.state, ship, placement)
+    if problem and "off the board" in problem:
+        raise _Refusal(problem)
+    work.rule(problem)
+    moved = ship.moved if action.moved is None else action.moved
+    if action.moved is None and work.state.phase == "movement" and placement.hexes != ship.hexes:
+        moved = ship.moved or bow != ship.bow
+    placed = ship.at(placement, moved=moved)
+    work.state = work.state.with_ship(placed)
+    work.event(
+        "place",
+        f"{ship.card.name} placed at {board.label(bow)} facing {facing_name(facing)}"
+        + (" (entered a new hex this turn)." if moved else "."),
+        ship=ship.id, bow=board.label(bow), facing=facing, moved=moved,
+    )
+
+
+def _end_move(work: _Turn, action: A.EndMove) -> None:
+    ship = work.ship(action.ship)
+    _movement_rule(work, ship)
+    work.rule(stacking_problem(work.state, ship))
+    _finish_move(work, ship)
+    _after_movement_change(work)
+
+
+def _finish_move(work: _Turn, ship) -> None:
+    ship = ship.model_copy(update={"move_done": True})
+    work.event("end_move", f"{ship.card.name} ends its move at {ship.describe_position(work.state.board)}.", ship=ship.id)
+    if ends_in_half_hexes(ship, work.state.board):
+        ship = ship.model_copy(update={"left_board": True, "removed": True})
+        work.event("ship_destroyed", f"{ship.card.name} ended its move in the half-hexes at the table edge: destroyed and removed.", ship=ship.id)
+    work.state = work.state.with_ship(ship)
+
+
+def _end_movement(work: _Turn, action: A.EndMovement) -> None:
+    work.rule(None if work.state.phase == "movement" else f"it is the {work.state.phase} phase, not movement")
+    for ship in work.state.active_ships:
+        if not ship.move_done:
+            _finish_move(work, work.state.ship(ship.id))
+    _after_movement_change(work)
+
+
+def _after_movement_change(work: _Turn) -> None:
+    if work.state.phase == "movement" and to_move(work.state) is None:
+        work.update(phase="combat")
+        work.event("phase", "Movement is over: open fire. All fire is simultaneous.")
+
+
+# --- combat -----------------------------------------------------------------------
+
+
+def _declare_shot(work: _Turn, action: A.DeclareShot) -> None:
+    state = work.state
+    attacker, target = work.ship(action.attacker), work.ship(action.target)
+    work.rule(None if state.phase == "combat" else f"ships fire in the combat phase (now: {state.phase})")
+    card_location = attacker.card.locations.get(action.location)
+    if card_location is None or not 1 <= action.slot <= 6:
+        raise _Refusal(f"{attacker.card.name} has no slot {action.location} {action.slot}")
+    gun = card_location.slot(action.slot)
+    if gun.kind != "gun":
+        raise _Refusal(f"slot {action.slot} of the {action.location} of {attacker.card.name} is not a gun")
+    if not attacker.works(action.location, action.slot):
+        work.rule(f"the {gun.name} in the {action.location} was destroyed in an earlier turn")
+    if attacker.side == target.side:
+        work.rule(f"{target.card.name} is on {attacker.side}'s own side")
+    if any(s.attacker == attacker.id and s.location == action.location and s.slot == action.slot for s in state.shots):
+        work.rule(f"the {gun.name} in the {action.location} has already fired this turn (one breach roll per gun)")
+    solution = firing_solution(attacker, action.location, action.slot, target)
+    choices = [s.location for s in solution.strikes]
+    if not choices:
+        work.rule(_why_not(solution, gun))
+    where = action.target_location
+    if where is None:
+        if len(choices) > 1:
+            raise _Refusal(f"the shot can strike the {' or the '.join(choices)}: choose one")
+        where = choices[0] if choices else _fallback_location(target)
+    elif where not in target.card.locations:
+        raise _Refusal(f"{target.card.name} has no location '{where}'")
+    elif where not in choices:
+        work.rule(f"from there the shot can strike only the {' or '.join(choices) or 'nothing'}")
+    band = solution.band if solution.band != "out" else "long"
+    shot = Shot(
+        id=max((s.id for s in state.shots), default=0) + 1,
+        attacker=attacker.id, location=action.location, slot=action.slot,
+        target=target.id, target_location=where, band=band,
+    )
+    work.update(shots=[*state.shots, shot])
+    work.event(
+        "declare_shot",
+        f"{attacker.card.name} aims its {gun.name} ({action.location}) at the {where} of {target.card.name}.",
+        shot=shot.id,
+    )
+
+
+def _why_not(solution, gun) -> str:
+    if not solution.in_arc:
+        return f"{solution.target} is outside the firing arc of the {solution.location} {gun.name}"
+    return f"{solution.target} is {solution.range} hexes away, beyond the {gun.name}'s range of {gun.long.range}"
+
+
+def _fallback_location(target) -> str:
+    return next(iter(target.card.locations))
+
+
+def _cancel_shot(work: _Turn, action: A.CancelShot) -> None:
+    shot = _shot(work, action.shot)
+    if shot.result is not None:
+        raise _Refusal(f"shot {shot.id} is already resolved: undo it instead")
+    work.update(shots=[s for s in work.state.shots if s.id != shot.id])
+    work.event("cancel_shot", f"Shot {shot.id} cancelled.", shot=shot.id)
+
+
+def _shot(work: _Turn, shot_id: int) -> Shot:
+    for shot in work.state.shots:
+        if shot.id == shot_id:
+            return shot
+    raise _Refusal(f"there is no declared shot {shot_id}")
+
+
+def _resolve_shot(work: _Turn, action: A.ResolveShot) -> None:
+    shot = _shot(work, action.shot)
+    if shot.result is not None:
+        raise _Refusal(f"shot {shot.id} is already resolved")
+    state = work.state
+    attacker, target = state.ship(shot.attacker), state.ship(shot.target)
+    pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, shot.target_location)
+    modifier = attacker.tesla_modifier
+    if action.table is not None:
+        t = action.table
+        dice = TableDice(list(t.pool), list(t.slot), list(t.keel))
+        if len(t.pool) != len(pool):
+            raise _Refusal(f"the breach roll is {pool.expanded}: enter {len(pool)} faces, in that order")
+    else:
+        dice = RollerDice(state.roller)
+    try:
+        result = resolve_breach(pool, modifier, target, shot.target_location, dice)
+    except NeedDice:
+        raise
+    except ValueError as exc:  # a face the die does not carry
+        raise _Refusal(str(exc)) from None
+    if isinstance(dice, RollerDice):
+        work.update(roller=dice.roller)
+    gun = attacker.card.locations[shot.location].slot(shot.slot)
+    result = result.model_copy(update={"text": _result_text(result, gun.name, target, shot.target_location)})
+    done = shot.model_copy(update={"result": result})
+    work.update(shots=[done if s.id == shot.id else s for s in work.state.shots])
+    work.event("shot", f"{attacker.card.name} {gun.name}: {result.text}", shot=shot.id, result=result.model_dump(mode="json"))
+    _apply_result(work, target, shot.target_location, result)
+
+
+def _apply_result(work: _Turn, target, location: str, result) -> None:
+    if result.outcome == "slot_destroyed":
+        hit = target.with_status(location, result.slot, SlotStatus.DESTROYED_THIS_TURN)
+        work.state = work.state.with_ship(hit)
+        work.event("slot_destroyed", f"{target.card.name}: {location} slot {result.slot} destroyed (circled).",
+                   ship=target.id, location=location, slot=result.slot)
+    elif result.outcome == "keel_break":
+        work.state = work.state.with_ship(target.model_copy(update={"keel_broken": True}))
+        work.event("keel_break", f"{target.card.name}'s keel breaks: the ship is destroyed.", ship=target.id)
+
+
+def _result_text(result, gun_name: str, target, location: str) -> str:
+    dice = " + ".join(f"{d.colour.label} {d.face}" for d in result.pool)
+    mod = f" {result.modifier:+d}" if result.modifier else ""
+    rolls = result.slot_rolls
+    head = f"{dice}{mod} = {result.total}; slot die {rolls[0]}"
+    if len(rolls) > 1:
+        head += ", re-rolled " + ", ".join(map(str, rolls[1:]))
+    slot = target.card.locations[location].slot(result.slot) if result.slot else None
+    name = _slot_name(slot) if slot else ""
+    if result.outcome == "miss":
+        return f"{head}: a miss slot, the shot misses."
+    if result.outcome == "slot_destroyed":
+        return f"{head}: {target.card.name} {location} slot {result.slot} ({name}) destroyed."
+    if result.keel_dice:
+        keel = sum(d.face for d in result.keel_dice)
+        mod = keel_modifier(target, location)
+        verdict = "the keel breaks, ship destroyed" if result.outcome == "keel_break" else "the keel holds"
+        return (f"{head}: critical! Keel roll {' + '.join(str(d.face) for d in result.keel_dice)} "
+                f"+ {mod} = {keel + mod} against SI {target.card.structural_integrity}: {verdict}.")
+    return f"{head}: no effect on {target.card.name}'s {location} ({name})."
+
+
+def _slot_name(slot) -> str:
+    return getattr(slot, "name", None) or getattr(slot, "label", None) or slot.kind.replace("_", " ")
+
+
+# --- marks by hand ------------------------------------------------------------------
+
+
+def _mark_slot(work: _Turn, action: A.MarkSlot) -> None:
+    ship = work.ship(action.ship)
+    if action.location not in ship.card.locations:
+        raise _Refusal(f"{ship.card.name} has no location '{action.location}'")
+    slot = ship.card.locations[action.location].slot(action.slot)
+    if slot.kind == "miss" and action.status != "live":
+        raise _Refusal("a miss slot cannot be destroyed")
+    status = SlotStatus(action.status)
+    work.state = work.state.with_ship(ship.with_status(action.location, action.slot, status))
+    words = {"live": "cleared", "destroyed_this_turn": "circled (destroyed this turn)", "destroyed": "struck through (destroyed)"}
+    work.event("mark_slot", f"{ship.card.name}: {action.location} slot {action.slot} {words[action.status]} by hand.",
+               ship=ship.id, location=action.location, slot=action.slot, status=action.status)
+
+
+def _set_keel(work: _Turn, action: A.SetKeel) -> None:
+    ship = work.ship(action.ship)
+    work.state = work.state.with_ship(ship.model_copy(update={"keel_broken": action.broken}))
+    work.event("set_keel", f"{ship.card.name}: keel {'broken' if action.broken else 'whole'} (by hand).", ship=ship.id)
+
+
+# --- turn ends ------------------------------------------------------------------------
+
+
+def _start_game(work: _Turn, action: A.StartGame) -> None:
+    if work.state.phase != "setup":
+        raise _Refusal("the game has already started")
+    work.update(phase="initiative")
+    work.event("phase", f"Turn {work.state.turn}: roll initiative.")
+
+
+def _end_turn(work: _Turn, action: A.EndTurn) -> None:
+    state = work.state
+    work.rule(None if state.phase == "combat" else f"the turn ends after combat (now: {state.phase})")
+    pending = [s.id for s in state.shots if s.result is None]
+    if pending:
+        work.rule(f"shot{'s' if len(pending) > 1 else ''} {', '.join(map(str, pending))} declared but not resolved: resolve or cancel")
+    ships = []
+    for ship in state.ships:
+        ship = reset_for_turn(harden_damage(ship))
+        if not ship.removed and ship.destruction:
+            work.event("ship_destroyed", f"{ship.card.name} is destroyed: {ship.destruction}.", ship=ship.id)
+            ship = ship.model_copy(update={"removed": True})
+        ships.append(ship)
+    work.update(ships=ships, shots=[], initiative=None, initiative_rolls=[])
+    work.event("end_turn", f"End of turn {state.turn}: circled slots are struck through.")
+    ended = game_end(work.state)
+    if ended:
+        result, winner = ended
+        work.update(phase="over", result=result, winner=winner)
+        work.event("game_over", result, winner=winner)
+    else:
+        work.update(turn=state.turn + 1, phase="initiative")
+        work.event("phase", f"Turn {state.turn + 1}: roll initiative.")
+
+
+def _concede(work: _Turn, action: A.Concede) -> None:
+    if action.side not in work.state.sides:
+        raise _Refusal(f"there is no side '{action.side}'")
+    others = [s for s in work.state.sides if s != action.side]
+    winner = others[0] if len(others) == 1 else None
+    result = f"{action.side} concedes." + (f" {winner} wins." if winner else "")
+    work.update(phase="over", result=result, winner=winner, conceded=[*work.state.conceded, action.side])
+    work.event("game_over", result, winner=winner)
+
+
+def _set_bookkeeping(work: _Turn, action: A.SetBookkeeping) -> None:
+    work.update(settings=work.state.settings.model_copy(update={"bookkeeping": action.on}))
+    work.event("settings", "Bookkeeping mode on: rule checks give warnings, not refusals." if action.on
+               else "Rule checks on.")
+
+
+_HANDLERS: dict[str, Callable] = {
+    "roll_initiative": _roll_initiative,
+    "set_initiative": _set_initiative,
+    "step": _step,
+    "place": _place,
+    "end_move": _end_move,
+    "end_movement": _end_movement,
+    "declare_shot": _declare_shot,
+    "cancel_shot": _cancel_shot,
+    "resolve_shot": _resolve_shot,
+    "mark_slot": _mark_slot,
+    "set_keel": _set_keel,
+    "start_game": _start_game,
+    "end_turn": _end_turn,
+    "concede": _concede,
+    "set_bookkeeping": _set_bookkeeping,
+}

@@ -1,0 +1,144 @@
+"""Scenario files (formats.md "Scenario"): a table position to save, share and check.
+
+`card` is a card id (looked up in a catalogue the caller provides: the engine
+reads no files) or an inline card.  Bad positions are errors, not silent
+fixes: a hex off the board, two ships sharing a hex, an unknown card id.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .board import Board
+from .cards import Card, FormatError, _check_format, format_error
+from .footprint import Placement
+from .hexes import PositionError, facing_name, parse_facing
+from .roller import Roller
+from .state import GameState, ShipState, SlotStatus
+
+SCENARIO_FORMAT = "leviathans-scenario/1"
+
+
+class ScenarioShip(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1)
+    side: str = Field(min_length=1)
+    card: str | Card
+    bow: str
+    facing: str | int
+    moved: bool = False
+    damage: dict[str, dict[str, Literal["destroyed", "destroyed_this_turn"]]] = {}
+    keel_broken: bool = False
+
+    @field_validator("facing")
+    @classmethod
+    def _facing(cls, value):
+        try:
+            parse_facing(value)
+        except PositionError as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
+
+class Scenario(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    format: Literal["leviathans-scenario/1"] = SCENARIO_FORMAT
+    ruleset: Literal["quick-start"] = "quick-start"
+    name: str = ""
+    board: Board = Board()
+    turn: int = Field(default=1, ge=1)
+    ships: list[ScenarioShip]
+
+
+def load_scenario(data: Any) -> Scenario:
+    _check_format(data, SCENARIO_FORMAT)
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:
+        raise format_error(exc) from None
+
+
+def build_state(scenario: Scenario, catalogue: dict[str, Card], roller: Roller | None = None) -> GameState:
+    """A game state at the scenario's position; FormatError naming the bad ship."""
+    board = scenario.board
+    ships: list[ShipState] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(scenario.ships):
+        path = f"ships.{index}"
+        if entry.id in seen:
+            raise FormatError(f"two ships share the id '{entry.id}'", f"{path}.id")
+        seen.add(entry.id)
+        card = _card_for(entry, catalogue, path)
+        ship = _place_ship(entry, card, board, path)
+        for other in ships:
+            shared = set(ship.hexes) & set(other.hexes)
+            if shared:
+                cell = board.label(sorted(shared)[0])
+                raise FormatError(f"{entry.id} and {other.id} share hex {cell}", path)
+        ships.append(ship)
+    sides = list(dict.fromkeys(s.side for s in ships))
+    return GameState(
+        board=board, turn=scenario.turn, phase="initiative", ships=ships, sides=sides,
+        roller=roller or Roller(seed="00"),
+    )
+
+
+def _card_for(entry: ScenarioShip, catalogue: dict[str, Card], path: str) -> Card:
+    if isinstance(entry.card, Card):
+        return entry.card
+    if entry.card not in catalogue:
+        known = ", ".join(sorted(catalogue)) or "none loaded"
+        raise FormatError(f"unknown card id '{entry.card}' (known: {known})", f"{path}.card")
+    return catalogue[entry.card]
+
+
+def _place_ship(entry: ScenarioShip, card: Card, board: Board, path: str) -> ShipState:
+    try:
+        bow = board.parse(entry.bow)
+    except PositionError as exc:
+        raise FormatError(str(exc), f"{path}.bow") from None
+    facing = parse_facing(entry.facing)
+    placement = Placement(bow, facing, card.type)
+    off = [c for c in placement.hexes if not board.contains(c)]
+    if off:
+        raise FormatError(
+            f"{entry.id} at {board.label(bow)} facing {facing_name(facing)} has its stern off the board",
+            f"{path}.bow",
+        )
+    damage: dict[str, dict[int, SlotStatus]] = {}
+    for location, slots in entry.damage.items():
+        if location not in card.locations:
+            raise FormatError(f"{card.name} has no location '{location}'", f"{path}.damage.{location}")
+        for number, status in slots.items():
+            if not number.isdigit() or not 1 <= int(number) <= 6:
+                raise FormatError(f"slot '{number}' is not 1-6", f"{path}.damage.{location}")
+            if card.locations[location].slot(int(number)).kind == "miss":
+                raise FormatError(f"slot {number} is a miss slot and cannot be destroyed", f"{path}.damage.{location}.{number}")
+            damage.setdefault(location, {})[int(number)] = SlotStatus(status)
+    return ShipState(
+        id=entry.id, side=entry.side, card=card, column=bow.column, row=bow.row,
+        facing=facing, moved=entry.moved, damage=damage, keel_broken=entry.keel_broken,
+    )
+
+
+def scenario_of(state: GameState, name: str = "") -> Scenario:
+    """The position of a game as a scenario (cards inline, so it stands alone)."""
+    ships = [
+        ScenarioShip(
+            id=s.id, side=s.side, card=s.card, bow=state.board.label(s.bow),
+            facing=facing_name(s.facing), moved=s.moved,
+            damage={loc: {str(n): st.value for n, st in slots.items()} for loc, slots in s.damage.items()},
+            keel_broken=s.keel_broken,
+        )
+        for s in state.ships
+        if not s.removed
+    ]
+    return Scenario(name=name, board=state.board, turn=state.turn, ships=ships)
+
+
+def dump_scenario(scenario: Scenario) -> dict:
+    return scenario.model_dump(mode="json", by_alias=True, exclude_none=True)

@@ -1,0 +1,274 @@
+"""Ship and game state as plain data, and what a ship card's damage means.
+
+Seed 001 "Damage" (p. 19-20): a slot destroyed this turn is circled and still
+works until the end of the turn; at the end of the turn it is hashed and does
+nothing from then on.  Rules-notes 6-8 fix the readings used here.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .board import Board
+from .cards import Card
+from .dice import Pool
+from .footprint import Placement
+from .hexes import Hex, facing_name
+from .roller import DieRoll, Roller
+
+
+class SlotStatus(str, Enum):
+    LIVE = "live"
+    DESTROYED_THIS_TURN = "destroyed_this_turn"  # circled
+    DESTROYED = "destroyed"  # hashed
+
+
+Damage = dict[str, dict[int, SlotStatus]]
+
+
+class ShipState(BaseModel):
+    """One ship on the table: its card, where it stands, its damage, its move."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    side: str
+    card: Card
+    column: int
+    row: int
+    facing: int = Field(ge=0, le=5)
+    moved: bool = False
+    damage: Damage = {}
+    # this turn's movement
+    mp_spent: int = 0
+    entered_since_turn: int = 0
+    turned_in_this_hex: bool = False
+    move_done: bool = False
+    # destruction
+    keel_broken: bool = False
+    left_board: bool = False
+    removed: bool = False
+
+    # --- geometry ------------------------------------------------------
+
+    @property
+    def bow(self) -> Hex:
+        return Hex.at(self.column, self.row)
+
+    @property
+    def placement(self) -> Placement:
+        return Placement(self.bow, self.facing, self.card.type)
+
+    @property
+    def hexes(self) -> tuple[Hex, ...]:
+        return self.placement.hexes
+
+    def at(self, placement: Placement, **changes) -> "ShipState":
+        bow = placement.bow
+        return self.model_copy(
+            update={"column": bow.column, "row": bow.row, "facing": placement.facing, **changes}
+        )
+
+    def describe_position(self, board: Board) -> str:
+        return f"{board.label(self.bow)} facing {facing_name(self.facing)}"
+
+    # --- slots ---------------------------------------------------------
+
+    def status(self, location: str, slot: int) -> SlotStatus:
+        return self.damage.get(location, {}).get(slot, SlotStatus.LIVE)
+
+    def works(self, location: str, slot: int) -> bool:
+        """A slot works unless it was destroyed in an earlier turn (hashed)."""
+        return self.status(location, slot) is not SlotStatus.DESTROYED
+
+    def is_destroyed(self, location: str, slot: int) -> bool:
+        return self.status(location, slot) is not SlotStatus.LIVE
+
+    def with_status(self, location: str, slot: int, status: SlotStatus) -> "ShipState":
+        damage = {loc: dict(slots) for loc, slots in self.damage.items()}
+        slots = damage.setdefault(location, {})
+        if status is SlotStatus.LIVE:
+            slots.pop(slot, None)
+        else:
+            slots[slot] = status
+        damage = {loc: slots for loc, slots in damage.items() if slots}
+        return self.model_copy(update={"damage": damage})
+
+    def slots_of_kind(self, kind: str):
+        """(location, slot number, slot) for every slot of one kind."""
+        for location, loc in self.card.locations.items():
+            for number, slot in enumerate(loc.slots, start=1):
+                if slot.kind == kind:
+                    yield location, number, slot
+
+    # --- derived values (seed 001 pp. 8-20) ----------------------------
+
+    @property
+    def movement_points(self) -> int:
+        """MP this turn: engines not destroyed in an earlier turn (seed 001 p. 20)."""
+        return sum(slot.mp for loc, n, slot in self.slots_of_kind("engine") if self.works(loc, n))
+
+    @property
+    def mp_left(self) -> int:
+        return max(0, self.movement_points - self.mp_spent)
+
+    @property
+    def tesla_modifier(self) -> int:
+        """-1 per Tesla Coil Trim Tank destroyed in an earlier turn (seed 001 p. 20)."""
+        return -sum(1 for loc, n, _ in self.slots_of_kind("tesla_coil") if not self.works(loc, n))
+
+    def armour(self, location: str) -> int:
+        """Breach modifier of every working armour slot of a location (seed 001 p. 19)."""
+        return sum(
+            slot.breach_modifier
+            for loc, n, slot in self.slots_of_kind("armor")
+            if loc == location and self.works(loc, n)
+        )
+
+    def breach_numbers(self, location: str) -> list[int | None]:
+        """Breach numbers of a location with armour included (None for miss slots)."""
+        extra = self.armour(location)
+        return [
+            None if slot.kind == "miss" else slot.breach + extra
+            for slot in self.card.locations[location].slots
+        ]
+
+    def crew_dice(self, location: str) -> Pool:
+        """Dice of every working crew slot in a location."""
+        pool = Pool()
+        for loc, n, slot in self.slots_of_kind("crew"):
+            if loc == location and self.works(loc, n):
+                pool = pool + slot.pool
+        return pool
+
+    def location_dice(self, location: str) -> Pool:
+        """`go` dice if the ship entered a new hex this turn, else `stop` dice."""
+        return self.card.locations[location].dice(self.moved)
+
+    def destroyed_count(self, location: str | None = None) -> int:
+        """Destroyed slots (circled or hashed), miss slots not counted."""
+        return sum(
+            len(slots) for loc, slots in self.damage.items() if location in (None, loc)
+        )
+
+    def location_wrecked(self, location: str) -> bool:
+        """Every slot of the location destroyed, miss slots counting as destroyed."""
+        loc = self.card.locations[location]
+        return all(
+            slot.kind == "miss" or self.is_destroyed(location, n)
+            for n, slot in enumerate(loc.slots, start=1)
+        )
+
+    @property
+    def destruction(self) -> str | None:
+        """Why the ship counts as destroyed (seed 001 "Ending the Game"), or None."""
+        if self.keel_broken:
+            return "its keel broke"
+        if self.left_board:
+            return "it ended its move in the half-hexes at the table edge"
+        for location in self.card.locations:
+            if self.location_wrecked(location):
+                return f"every slot of its {location.replace('_', ' ')} is destroyed"
+        si = self.card.structural_integrity
+        if 2 * self.destroyed_count() >= si:
+            return f"{self.destroyed_count()} destroyed slots reach half its SI {si}"
+        return None
+
+    @property
+    def working_guns(self) -> list[tuple[str, int]]:
+        return [(loc, n) for loc, n, _ in self.slots_of_kind("gun") if self.works(loc, n)]
+
+
+class InitiativeRoll(BaseModel):
+    side: str
+    dice: list[DieRoll]
+
+    @property
+    def total(self) -> int:
+        return sum(d.face for d in self.dice)
+
+
+class ShotResult(BaseModel):
+    """Every die of one breach roll and what it did."""
+
+    pool: list[DieRoll]
+    modifier: int = 0
+    slot_rolls: list[int]
+    keel_dice: list[DieRoll] = []
+    total: int
+    outcome: Literal["miss", "no_effect", "slot_destroyed", "keel_break"]
+    slot: int | None = None
+    text: str = ""
+
+
+class Shot(BaseModel):
+    """A declared shot: one gun slot at one target location."""
+
+    id: int
+    attacker: str
+    location: str
+    slot: int
+    target: str
+    target_location: str
+    band: Literal["short", "long"] = "long"
+    result: ShotResult | None = None
+
+
+class Settings(BaseModel):
+    bookkeeping: bool = Field(
+        default=False, description="Record positions, marks and rolls as entered; warn, never refuse"
+    )
+
+
+Phase = Literal["setup", "initiative", "movement", "combat", "over"]
+
+
+class GameState(BaseModel):
+    """Everything about a game at one moment. Plain data; change it with `apply`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    ruleset: Literal["quick-start"] = "quick-start"
+    board: Board = Board()
+    turn: int = 1
+    phase: Phase = "initiative"
+    ships: list[ShipState] = []
+    sides: list[str] = []
+    initiative: str | None = None
+    initiative_rolls: list[InitiativeRoll] = []
+    shots: list[Shot] = []
+    roller: Roller = Roller(seed="00")
+    settings: Settings = Settings()
+    result: str | None = None
+    winner: str | None = None
+    conceded: list[str] = []
+
+    def ship(self, ship_id: str) -> ShipState:
+        for ship in self.ships:
+            if ship.id == ship_id:
+                return ship
+        raise KeyError(ship_id)
+
+    def has_ship(self, ship_id: str) -> bool:
+        return any(ship.id == ship_id for ship in self.ships)
+
+    def with_ship(self, ship: ShipState) -> "GameState":
+        return self.model_copy(
+            update={"ships": [ship if s.id == ship.id else s for s in self.ships]}
+        )
+
+    @property
+    def active_ships(self) -> list[ShipState]:
+        return [s for s in self.ships if not s.removed]
+
+    def enemies_of(self, ship: ShipState) -> list[ShipState]:
+        return [s for s in self.active_ships if s.side != ship.side]
+
+    def loser(self) -> str | None:
+        if self.initiative is None:
+            return None
+        others = [s for s in self.sides if s != self.initiative]
+        return others[0] if others else None
