@@ -20,7 +20,7 @@ from .footprint import Placement
 from .hexes import PositionError, facing_name, parse_facing
 from .movement import (
     MoveRefused, ends_in_half_hexes, placement_problem, reset_for_turn, stacking_problem,
-    take_step,
+    step_problem, take_step,
 )
 from .roller import check_face, DieRoll, roll_pool
 from .state import GameState, InitiativeRoll, Shot, SlotStatus
@@ -167,10 +167,10 @@ def _movement_rule(work: _Turn, ship) -> None:
 def _step(work: _Turn, action: A.Step) -> None:
     ship = work.ship(action.ship)
     _movement_rule(work, ship)
-    bookkeeping = work.state.settings.bookkeeping
-    moved = take_step(ship, action.step, work.state.board, checked=not bookkeeping)
-    if bookkeeping and not all(work.state.board.contains(c) for c in moved.hexes):
+    moved = take_step(ship, action.step, work.state.board, checked=False)
+    if not all(work.state.board.contains(c) for c in moved.hexes):
         raise _Refusal(f"{ship.card.name} would leave the board")
+    work.rule(step_problem(ship, action.step, work.state.board))
     work.state = work.state.with_ship(moved)
     what = "moves forward" if action.step == "forward" else f"turns to {action.step}"
     work.event(
@@ -364,8 +364,9 @@ def _result_text(result, gun_name: str, target, location: str) -> str:
         keel = sum(d.face for d in result.keel_dice)
         mod = keel_modifier(target, location)
         verdict = "the keel breaks, ship destroyed" if result.outcome == "keel_break" else "the keel holds"
-        return (f"{head}: critical! Keel roll {' + '.join(str(d.face) for d in result.keel_dice)} "
-                f"+ {mod} = {keel + mod} against SI {target.card.structural_integrity}: {verdict}.")
+        faces = " + ".join(str(d.face) for d in result.keel_dice)
+        return (f"{head}: critical! Keel roll 2DRed {faces} = {keel}; {keel} + {mod} = {keel + mod} "
+                f"against SI {target.card.structural_integrity}: {verdict}.")
     return f"{head}: no effect on {target.card.name}'s {location} ({name})."
 
 

