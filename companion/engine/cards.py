@@ -170,6 +170,7 @@ class Card(_Strict):
     name: str = Field(min_length=1)
     ship_class: str = Field(default="", alias="class")
     faction: str = ""
+    armament: str = Field(default="", description="The card's armament line, e.g. '3 x 138mm, 8 x 65mm'")
     type: int = Field(ge=1, le=4)
     structural_integrity: int = Field(ge=1)
     enter_hexes_before_turn: int = Field(ge=0)
