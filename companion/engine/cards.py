@@ -14,6 +14,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from .dice import Pool, PoolError, parse_pool
 from .footprint import LOCATION_HEX
+from .migrations import migrate_card, migrate_fleet
 
 CARD_FORMAT = "leviathans-card/1"
 FLEET_FORMAT = "leviathans-fleet/1"
@@ -275,6 +276,7 @@ def all_problems(exc: ValidationError) -> list[FormatError]:
 
 def load_card(data: Any) -> Card:
     """Validate card data; raises FormatError naming the JSON path."""
+    data = migrate_card(data)
     _check_format(data, CARD_FORMAT)
     try:
         return Card.model_validate(data)
@@ -283,6 +285,7 @@ def load_card(data: Any) -> Card:
 
 
 def load_fleet(data: Any) -> Fleet:
+    data = migrate_fleet(data)
     _check_format(data, FLEET_FORMAT)
     try:
         return Fleet.model_validate(data)
