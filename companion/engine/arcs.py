@@ -46,9 +46,22 @@ def _cross(ax: int, ay: int, bx: int, by: int) -> int:
     return ax * by - ay * bx
 
 
-@lru_cache(maxsize=200_000)
+def _canonical(dq: int, dr: int, first: int) -> tuple[int, int]:
+    """Rotate an offset so that the wedge starts at corner 0 (arcs turn with the ship)."""
+    rotated = Hex(dq, dr).rotated(-first)
+    return rotated.q, rotated.r
+
+
 def offset_in_wedge(dq: int, dr: int, first: int, span: int) -> bool:
     """Is the hex at axial offset (dq, dr) from the wedge's origin in the wedge?"""
+    if first:
+        dq, dr = _canonical(dq, dr, first)
+    return _in_wedge_from_corner_0(dq, dr, span)
+
+
+@lru_cache(maxsize=200_000)
+def _in_wedge_from_corner_0(dq: int, dr: int, span: int) -> bool:
+    first = 0
     if dq == 0 and dr == 0:
         return False  # the origin hex is in none of its own arcs
     d1 = CORNERS[first]
@@ -79,7 +92,7 @@ def in_wedge(origin: Hex, target: Hex, wedge: tuple[int, int]) -> bool:
 
 
 @lru_cache(maxsize=64)
-def _wedge_ranges(first: int, span: int, radius: int) -> dict[tuple[int, int], int]:
+def _wedge_ranges(span: int, radius: int) -> dict[tuple[int, int], int]:
     """Shortest chain length to every hex of the wedge within `radius` steps.
 
     Breadth-first from the origin, stepping only through hexes in the wedge
@@ -93,14 +106,14 @@ def _wedge_ranges(first: int, span: int, radius: int) -> dict[tuple[int, int], i
             key = (nxt.q, nxt.r)
             if key in ranges or nxt.distance() > radius:
                 continue
-            if offset_in_wedge(nxt.q, nxt.r, first, span):
+            if _in_wedge_from_corner_0(nxt.q, nxt.r, span):
                 ranges[key] = steps + 1
                 frontier.append((nxt, steps + 1))
     return ranges
 
 
 def _radius_for(distance: int) -> int:
-    radius = 32
+    radius = 16
     while radius < distance + 4:
         radius *= 2
     return radius
@@ -109,11 +122,13 @@ def _radius_for(distance: int) -> int:
 def range_in_wedge(origin: Hex, target: Hex, wedge: tuple[int, int]) -> int | None:
     """Range from `origin` to `target` along hexes inside the wedge, or None."""
     d = target - origin
-    if not offset_in_wedge(d.q, d.r, *wedge):
+    first, span = wedge
+    key = _canonical(d.q, d.r, first)
+    if not _in_wedge_from_corner_0(*key, span):
         return None
     radius = _radius_for(d.distance())
     while True:
-        found = _wedge_ranges(wedge[0], wedge[1], radius).get((d.q, d.r))
+        found = _wedge_ranges(span, radius).get(key)
         if found is not None and found <= radius:
             return found
         if radius > 4096:

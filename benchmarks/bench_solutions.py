@@ -1,0 +1,105 @@
+"""Time every firing solution with exact odds for every ship.
+
+Two tables: the four-ship Quick-Start table, and a 40-ship board (20 against
+20).  "cold" empties every cache first (the first look at a new game);
+"warm" is the steady state while a game is played (arc, range and odds
+caches filled).  Run: `python benchmarks/bench_solutions.py`.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.engine import arcs, combat, dice  # noqa: E402
+from companion.engine.board import Board  # noqa: E402
+from companion.engine.combat import firing_solutions  # noqa: E402
+from companion.engine.footprint import Placement  # noqa: E402
+from companion.engine.hexes import Hex  # noqa: E402
+from companion.engine.state import GameState, ShipState, SlotStatus  # noqa: E402
+from companion.files import load_catalogue  # noqa: E402
+
+QUICK_START = [
+    ("hertfordshire", "British", "hml-hertfordshire", "0610", 1),
+    ("raven", "British", "hml-raven", "0812", 1),
+    ("pontbriand", "French", "pontbriand", "2609", 4),
+    ("pelletier", "French", "pelletier", "2412", 5),
+]
+
+
+def quick_start_table(catalogue) -> GameState:
+    board = Board()
+    ships = []
+    for ship_id, side, card_id, bow, facing in QUICK_START:
+        cell = board.parse(bow)
+        ships.append(ShipState(id=ship_id, side=side, card=catalogue[card_id],
+                               column=cell.column, row=cell.row, facing=facing, moved=True))
+    return GameState(board=board, ships=ships, sides=["British", "French"], phase="combat")
+
+
+def forty_ship_board(catalogue, seed: int = 1) -> GameState:
+    """20 against 20 on the Quick-Start board, some damaged, none overlapping."""
+    rng = random.Random(seed)
+    board = Board()
+    cards = list(catalogue.values())
+    ships, taken = [], set()
+    for side, columns in (("British", range(3, 15)), ("French", range(19, 31))):
+        for n in range(20):
+            card = rng.choice(cards)
+            while True:
+                bow = Hex.at(rng.choice(columns), rng.randrange(3, 17))
+                facing = rng.randrange(6)
+                cells = set(Placement(bow, facing, card.type).hexes)
+                if not cells & taken and all(board.contains(c) for c in cells):
+                    break
+            taken |= cells
+            damage = {}
+            for loc, spec in card.locations.items():
+                for number, slot in enumerate(spec.slots, start=1):
+                    if slot.kind != "miss" and rng.random() < 0.15:
+                        damage.setdefault(loc, {})[number] = rng.choice(list(SlotStatus)[1:])
+            ships.append(ShipState(id=f"{side[0]}{n}", side=side, card=card, column=bow.column,
+                                   row=bow.row, facing=facing, moved=rng.random() < 0.5, damage=damage))
+    return GameState(board=board, ships=ships, sides=["British", "French"], phase="combat")
+
+
+def every_solution(state: GameState) -> int:
+    return sum(len(firing_solutions(state, s.id)) for s in state.ships)
+
+
+def clear_caches() -> None:
+    for cached in (arcs._in_wedge_from_corner_0, arcs._wedge_ranges, combat._odds, dice._counts, dice._tail_counts):
+        cached.cache_clear()
+
+
+def measure(state: GameState, repeats: int) -> tuple[float, float, int]:
+    clear_caches()
+    start = time.perf_counter()
+    count = every_solution(state)
+    cold = time.perf_counter() - start
+    warm = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        every_solution(state)
+        warm.append(time.perf_counter() - start)
+    return cold, statistics.median(warm), count
+
+
+def main() -> None:
+    catalogue = load_catalogue()
+    print(f"{'table':<28} {'solutions':>9} {'cold':>10} {'warm (median)':>14}")
+    for name, state, repeats in (
+        ("Quick-Start, 4 ships", quick_start_table(catalogue), 50),
+        ("40 ships, 20 against 20", forty_ship_board(catalogue), 10),
+    ):
+        cold, warm, count = measure(state, repeats)
+        print(f"{name:<28} {count:>9} {cold * 1000:>8.1f} ms {warm * 1000:>11.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
