@@ -158,3 +158,32 @@ def test_solutions_unknown_attacker_is_plain(tmp_path, capsys):
 def test_console_script_runs_as_a_module():
     out = subprocess.run([sys.executable, "-m", "companion", "dist", "2DRed"], capture_output=True, text=True)
     assert out.returncode == 0 and "2DRed" in out.stdout
+
+
+def test_solutions_two_locations_and_damaged_slots_of_every_kind(tmp_path, capsys):
+    """A spine through the firing hex: the shot may strike the bow or the starboard; the
+    attacker's hashed crew, circled armour, hashed Tesla Coil and hashed gun all show."""
+    from cards_for_tests import armor, crew, engine, tesla
+    attacker = card("striker", ship_type=1, si=16, enter=1,
+                    starboard=location([gun("4 IN", (4, "DBlue"), (8, "DGreen"), 11), crew("DGreen", 12),
+                                        armor(1, 13), engine(3, 12), tesla(13), gun("3 IN")])).dump()
+    target = card("target", ship_type=1, si=16, enter=1,
+                  starboard=location([gun(), armor(2, 12), crew(), engine(), tesla(), {"kind": "miss"}])).dump()
+    data = scenario(
+        {"id": "striker", "side": "A", "card": attacker, "bow": "2109", "facing": "S",
+         "damage": {"starboard": {"2": "destroyed", "3": "destroyed_this_turn", "5": "destroyed", "6": "destroyed"}}},
+        {"id": "target", "side": "B", "card": target, "bow": "2010", "facing": "N", "moved": False,
+         "damage": {"starboard": {"3": "destroyed"}}})
+    code, out, err = run("solutions", write(tmp_path, "two.json", data), "--attacker", "striker", "--json", capsys=capsys)
+    assert code == 0, err
+    rows = json.loads(out)
+    guns = {(r["weapon"]["location"], r["weapon"]["slot"]) for r in rows}
+    assert ("starboard", 6) not in guns  # hashed gun: no solution
+    row = next(r for r in rows if r["weapon"] == {"location": "starboard", "slot": 1, "name": "4 IN"})
+    assert [loc["location"] for loc in row["locations"]] == ["bow", "starboard"]
+    starboard = row["locations"][1]
+    assert starboard["pool"] == "DBlue & DRed & DRed"  # no crew die (hashed); target stationary: 2DRed
+    assert starboard["modifier"] == -1  # one Tesla Coil destroyed in an earlier turn
+    assert "6" not in starboard["slot_destroyed"] or starboard["slot_destroyed"]["6"] == "0"  # miss slot
+    assert starboard["slot_destroyed"]["3"] == "0"  # already destroyed
+    assert Fraction(starboard["keel_break"]) > 0
