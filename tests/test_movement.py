@@ -147,3 +147,18 @@ def test_rolled_initiative_never_ties_and_is_recorded():
     rolls = out.state.initiative_rolls
     assert rolls[0].total != rolls[1].total
     assert out.state.roller.counter >= 4
+
+
+def test_deployment_within_four_hexes_of_an_edge_opposite_the_enemy():
+    from companion.engine.actions import StartGame
+    a = ship("a", "British", raven_like(), "1010", "N")
+    b = ship("b", "French", raven_like(), "1012", "N")
+    state = position(a, b, phase="setup")
+    centre = apply(state, Place(ship="a", bow="1010", facing="N"))
+    assert not centre.ok and "within 4 hexes of a map edge" in centre.reason
+    state = apply(state, Place(ship="a", bow="1004", facing="S")).state  # rows 4 and 3: north edge
+    same_edge = apply(state, Place(ship="b", bow="2004", facing="S"))
+    assert not same_edge.ok and "opposite the enemy" in same_edge.reason
+    state = apply(state, Place(ship="b", bow="2016", facing="N")).state  # rows 16-17: south edge
+    started = apply(state, StartGame())
+    assert started.ok and started.state.phase == "initiative"

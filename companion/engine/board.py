@@ -58,21 +58,24 @@ class Board(BaseModel):
                 yield Hex.at(column, row)
 
 
-def deployment_edge(board: Board, cells: tuple[Hex, ...]) -> str | None:
-    """Which map edge the whole ship is within four hexes of ('north', ...), if any.
+def deployment_edges(board: Board, cells: tuple[Hex, ...]) -> set[str]:
+    """The map edges the whole ship is within four hexes of.
 
-    The half-hex ring is not part of the playing area for deployment: the
-    entire ship must be on the map (seed 001 "Getting Started").
+    None when any part is off the map or in the half-hex ring: the entire ship
+    must be on the map (seed 001 "Getting Started").
     """
     if any(not board.contains(c) or board.in_half_hex_ring(c) for c in cells):
-        return None
-    edges = {
+        return set()
+    depth = {
         "north": max(c.row - 1 for c in cells),
         "south": max(board.rows - c.row for c in cells),
         "west": max(c.column - 1 for c in cells),
         "east": max(board.columns - c.column for c in cells),
     }
-    for edge, depth in edges.items():
-        if depth <= DEPLOYMENT_DEPTH:
-            return edge
-    return None
+    return {edge for edge, d in depth.items() if d <= DEPLOYMENT_DEPTH}
+
+
+def deployment_edge(board: Board, cells: tuple[Hex, ...]) -> str | None:
+    """One edge the ship may deploy along (north, south, west, east first), or None."""
+    edges = deployment_edges(board, cells)
+    return next((e for e in ("north", "south", "west", "east") if e in edges), None)

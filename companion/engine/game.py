@@ -16,6 +16,7 @@ from . import actions as A
 from .combat import (
     NeedDice, RollerDice, TableDice, firing_solution, keel_modifier, resolve_breach, shot_pool,
 )
+from .deployment import deployment_problem
 from .footprint import Placement
 from .hexes import PositionError, facing_name, parse_facing
 from .movement import (
@@ -190,6 +191,8 @@ def _place(work: _Turn, action: A.Place) -> None:
     if problem and "off the board" in problem:
         raise _Refusal(problem)
     work.rule(problem)
+    if work.state.phase == "setup":
+        work.rule(deployment_problem(work.state, ship, placement))
     moved = ship.moved if action.moved is None else action.moved
     if action.moved is None and work.state.phase == "movement" and placement.hexes != ship.hexes:
         moved = ship.moved or bow != ship.bow
@@ -240,6 +243,9 @@ def _after_movement_change(work: _Turn) -> None:
 def _declare_shot(work: _Turn, action: A.DeclareShot) -> None:
     state = work.state
     attacker, target = work.ship(action.attacker), work.ship(action.target)
+    for ship in (attacker, target):
+        if ship.removed:
+            raise _Refusal(f"{ship.card.name} has left play ({ship.destruction or 'removed'})")
     work.rule(None if state.phase == "combat" else f"ships fire in the combat phase (now: {state.phase})")
     card_location = attacker.card.locations.get(action.location)
     if card_location is None or not 1 <= action.slot <= 6:
