@@ -223,7 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _load_plugins() -> None:
     """Commands that live with their subsystem (store, app) register themselves."""
-    for module in ("companion.store.cli", "companion.app.cli"):
+    for module in ("companion.store.cli", "companion.app.cli", "companion.print_cli"):
         try:
             __import__(module)
         except ModuleNotFoundError as exc:

@@ -5,20 +5,28 @@ is appended to the log; the state is the fold of `engine.apply` over the
 actions that are in effect.  A `LogSink` persists each entry before `act`
 returns (see tinydb_store.py); the in-memory sink keeps nothing.
 
+Loading is snapshot plus replay: a saved state after some entry is a
+starting point for the fold, as long as no later undo went back behind it.
+Undo replays from the nearest in-memory checkpoint (one every
+`CHECKPOINT_EVERY` actions), so its cost does not grow with the game.
+
 Thread safety: one `Game` object per game per process, every change behind
 its lock, so several browser sessions act on it in order.
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Iterable, Protocol
 
 from ..engine.actions import ActionEnvelope
 from ..engine.game import Applied, Event, Refused, apply
 from ..engine.state import GameState
+
+CHECKPOINT_EVERY = 50
 
 
 @dataclass(frozen=True)
@@ -56,19 +64,44 @@ def effective_actions(entries: list[LogEntry]) -> list[dict[str, Any]]:
     return undo_stacks(entries)[0]
 
 
-def undo_stacks(entries: list[LogEntry]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def undo_stacks(entries: Iterable[LogEntry]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(actions in effect, actions undone and not yet redone, latest last)."""
+    done, _, undone = _stacks(entries)
+    return done, undone
+
+
+def _stacks(entries: Iterable[LogEntry]):
+    """Actions in effect, their events (from the action or its redo), undone actions."""
     done: list[dict[str, Any]] = []
+    done_events: list[list[dict[str, Any]]] = []
     undone: list[dict[str, Any]] = []
     for entry in entries:
         if entry.kind == "action":
             done.append(entry.action)
+            done_events.append(entry.events)
             undone.clear()
         elif entry.kind == "undo" and done:
             undone.append(done.pop())
+            done_events.pop()
         elif entry.kind == "redo" and undone:
             done.append(undone.pop())
-    return done, undone
+            done_events.append(entry.events)
+    return done, done_events, undone
+
+
+def done_lengths(entries: Iterable[LogEntry]) -> list[int]:
+    """How many actions were in effect after each prefix of the log (len(entries) + 1 numbers)."""
+    done = undone = 0
+    lengths = [0]
+    for entry in entries:
+        if entry.kind == "action":
+            done, undone = done + 1, 0
+        elif entry.kind == "undo" and done:
+            done, undone = done - 1, undone + 1
+        elif entry.kind == "redo" and undone:
+            done, undone = done + 1, undone - 1
+        lengths.append(done)
+    return lengths
 
 
 def replay(initial: GameState, actions: list[dict[str, Any]]) -> GameState:
@@ -82,21 +115,58 @@ def replay(initial: GameState, actions: list[dict[str, Any]]) -> GameState:
     return state
 
 
+def state_after(initial: GameState, entries: list[LogEntry], count: int | None = None) -> GameState:
+    """The state the players saw after the first `count` log entries (all by default)."""
+    chosen = entries if count is None else entries[:count]
+    return replay(initial, effective_actions(chosen))
+
+
 class Game:
-    """One game: thread-safe `act`, `undo`, `redo`; listeners hear every change."""
+    """One game: thread-safe `act`, `undo`, `redo`; listeners hear every change.
+
+    `snapshots` maps a number of log entries to the state after them (saved
+    by a store); the newest one still valid is the start of the replay.
+    """
 
     def __init__(self, game_id: str, name: str, initial: GameState,
                  entries: list[LogEntry] | None = None, sink: LogSink | None = None,
-                 state: GameState | None = None):
+                 state: GameState | None = None, snapshots: dict[int, GameState] | None = None,
+                 created: float | None = None):
         self.id = game_id
         self.name = name
         self.initial = initial
+        self.created = created if created is not None else time.time()
         self.entries: list[LogEntry] = list(entries or [])
         self._sink = sink or _NoSink()
         self._lock = threading.RLock()
-        self._done, self._undone = undo_stacks(self.entries)
-        self.state = state if state is not None else replay(initial, self._done)
+        self._done, self._done_events, self._undone = _stacks(self.entries)
+        self._checkpoints: dict[int, GameState] = {0: initial}
+        self._revealed = any(e.get("kind") == "game_over" for entry in self.entries for e in entry.events)
+        if state is None:
+            state = self._restore(snapshots or {})
+        self.state = state
         self._listeners: list[Callable[["Game", LogEntry], None]] = []
+
+    def _restore(self, snapshots: dict[int, GameState]) -> GameState:
+        """Newest valid snapshot plus replay of the actions in effect after it."""
+        lengths = done_lengths(self.entries)
+        lowest_after = lengths[:]
+        for i in range(len(lengths) - 2, -1, -1):
+            lowest_after[i] = min(lengths[i], lowest_after[i + 1])
+        start, state = 0, self.initial
+        for index in sorted(snapshots, reverse=True):
+            # valid if no later undo went back behind the actions in effect at the snapshot
+            if index < len(lengths) and lowest_after[index] >= lengths[index]:
+                start, state = lengths[index], snapshots[index]
+                self._checkpoints[start] = state
+                break
+        for position in range(start, len(self._done)):
+            outcome = apply(state, self._done[position])
+            if isinstance(outcome, Refused):
+                raise ValueError(f"the log does not replay: {outcome.reason}")
+            state = outcome.state
+            self._keep_checkpoint(position + 1, state)
+        return state
 
     # --- reading -----------------------------------------------------------
 
@@ -112,40 +182,54 @@ class Game:
     def actions_in_effect(self) -> int:
         return len(self._done)
 
+    @property
+    def commitment(self) -> str:
+        """SHA-256 of the dice seed: shown from the start, so players can check the dice later."""
+        return hashlib.sha256(bytes.fromhex(self.initial.roller.seed)).hexdigest()
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The dice seed, once the game has ended (None before: it stays secret)."""
+        return self.initial.roller.seed if self._revealed else None
+
     def history(self) -> list[Event]:
         """Events of the actions in effect, in order (what the log screen shows)."""
-        events: list[Event] = []
-        state = self.initial
-        for action in self._done:
-            outcome = apply(state, action)
-            if isinstance(outcome, Applied):
-                events.extend(outcome.events)
-                state = outcome.state
-        return events
+        with self._lock:
+            groups = list(self._done_events)
+        return [Event.model_validate(event) for group in groups for event in group]
 
     # --- changing ------------------------------------------------------------
 
     def act(self, action) -> Applied | Refused:
         """Apply an action; it is logged (and saved by the sink) before this returns."""
         with self._lock:
-            data = _action_dict(action)
+            try:
+                data = _action_dict(action)
+            except ValueError as exc:
+                return Refused(f"not an action: {exc}")
             outcome = apply(self.state, data)
             if isinstance(outcome, Refused):
                 return outcome
             events = [e.model_dump(mode="json") for e in outcome.events]
             self._record("action", data, events, outcome.state)
+            position = len(self._done)
+            for stale in [k for k in self._checkpoints if k > position]:
+                del self._checkpoints[stale]  # a new branch: states past here are gone
             self._done.append(data)
+            self._done_events.append(events)
             self._undone.clear()
+            self._keep_checkpoint(len(self._done), outcome.state)
             return outcome
 
     def undo(self) -> bool:
         with self._lock:
             if not self._done:
                 return False
-            undone = self._done.pop()
-            state = replay(self.initial, self._done)
+            undone = self._done[-1]
+            state = self._state_at(len(self._done) - 1)
             self._record("undo", None, [{"kind": "undo", "text": f"Undone: {undone['kind'].replace('_', ' ')}.", "data": {}}], state)
-            self._undone.append(undone)
+            self._undone.append(self._done.pop())
+            self._done_events.pop()
             return True
 
     def redo(self) -> bool:
@@ -156,8 +240,11 @@ class Game:
             outcome = apply(self.state, action)
             if isinstance(outcome, Refused):
                 return False
-            self._record("redo", None, [e.model_dump(mode="json") for e in outcome.events], outcome.state)
+            events = [e.model_dump(mode="json") for e in outcome.events]
+            self._record("redo", None, events, outcome.state)
             self._done.append(self._undone.pop())
+            self._done_events.append(events)
+            self._keep_checkpoint(len(self._done), outcome.state)
             return True
 
     def listen(self, callback: Callable[["Game", LogEntry], None]) -> Callable[[], None]:
@@ -172,11 +259,22 @@ class Game:
 
         return stop
 
+    def _state_at(self, count: int) -> GameState:
+        """The state after the first `count` actions in effect, from the nearest checkpoint."""
+        base = max(k for k in self._checkpoints if k <= count)
+        return replay(self._checkpoints[base], self._done[base:count])
+
+    def _keep_checkpoint(self, count: int, state: GameState) -> None:
+        if count % CHECKPOINT_EVERY == 0:
+            self._checkpoints[count] = state
+
     def _record(self, kind: str, action, events, state: GameState) -> None:
         entry = LogEntry(len(self.entries), kind, action, events, time.time())
         self._sink.append(entry, state)  # durable before anyone sees it
         self.entries.append(entry)
         self.state = state
+        if any(e.get("kind") == "game_over" for e in events):
+            self._revealed = True
         for listener in list(self._listeners):
             try:
                 listener(self, entry)
@@ -200,36 +298,19 @@ class GameSummary:
     updated: float
     actions: int
     result: str | None = None
+    created: float = 0.0
+    commitment: str = ""
 
 
 def summary_of(game: Game) -> GameSummary:
     state = game.state
-    updated = game.entries[-1].at if game.entries else 0.0
+    updated = game.entries[-1].at if game.entries else game.created
     return GameSummary(game.id, game.name, state.turn, state.phase, list(state.sides),
-                       updated, game.actions_in_effect, state.result)
+                       updated, game.actions_in_effect, state.result, game.created, game.commitment)
 
 
-@dataclass
-class MemoryStore:
-    """Games kept in memory only: for tests and for trying things out."""
-
-    _games: dict[str, Game] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def new_game(self, initial: GameState, name: str = "") -> Game:
-        with self._lock:
-            game_id = f"game-{len(self._games) + 1}"
-            game = Game(game_id, name or game_id, initial)
-            self._games[game_id] = game
-            return game
-
-    def games(self) -> list[GameSummary]:
-        return sorted((summary_of(g) for g in self._games.values()), key=lambda s: -s.updated)
-
-    def game(self, game_id: str) -> Game:
-        if game_id not in self._games:
-            raise KeyError(f"no game '{game_id}'")
-        return self._games[game_id]
-
-    def delete(self, game_id: str) -> None:
-        self._games.pop(game_id, None)
+def __getattr__(name: str):
+    if name == "MemoryStore":  # it moved to store.py; kept importable from here
+        from .store import MemoryStore
+        return MemoryStore
+    raise AttributeError(name)

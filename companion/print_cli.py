@@ -1,0 +1,58 @@
+"""`companion print FILE... [--out OUT.html|OUT.pdf]`: printable ship cards.
+
+Registers itself with the `companion` command (cli.py loads this module as a
+plugin).  Errors reach cli.main, which prints one plain line and exits 1.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from . import printing
+from .cli import CommandError, command
+from .engine.cards import Card, Fleet
+from .files import load_file
+
+OUTPUT_SUFFIXES = (".html", ".htm", ".pdf")
+
+
+@command
+def print_cards(sub) -> None:
+    p = sub.add_parser(
+        "print",
+        help="printable ship cards of card or fleet files (HTML, or PDF through chromium)",
+        description="Write one print-ready page per ship card: black-and-white friendly, "
+                    "one card per page, with boxes to mark damage. A .pdf output needs chromium.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="card or fleet files")
+    p.add_argument("--out", metavar="OUT",
+                   help="OUT.html or OUT.pdf (default: the first FILE's name with .html, in the "
+                        "current folder; '-' writes the HTML to standard output)")
+    p.set_defaults(run=run_print)
+
+
+def run_print(args) -> int:
+    loaded: list[Card | Fleet] = []
+    for path in args.files:
+        item = load_file(path)
+        if not isinstance(item, (Card, Fleet)):
+            raise CommandError(f"{path}: is a scenario; print the card or fleet files its ships come from")
+        loaded.append(item)
+    cards = printing.cards_of(loaded)
+    title = loaded[0].name if len(loaded) == 1 else "Ship cards"
+
+    if args.out == "-":
+        sys.stdout.write(printing.render(loaded, title))
+        return 0
+    out = Path(args.out) if args.out else Path(Path(args.files[0]).stem + ".html")
+    if out.suffix.lower() not in OUTPUT_SUFFIXES:
+        raise CommandError(f"--out {out}: the output must end in .html or .pdf")
+    try:
+        written = printing.write(loaded, out, title)
+    except OSError as exc:
+        raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
+    unverified = sum(1 for c in cards if c.sources is not None and not c.sources.verified)
+    note = f"; {unverified} unverified, check against the printed cards" if unverified else ""
+    print(f"wrote {written} ({len(cards)} card{'s' if len(cards) != 1 else ''}{note})")
+    return 0

@@ -1,0 +1,167 @@
+"""Save files that land whole or not at all: a TinyDB storage with atomic writes.
+
+TinyDB's own JSONStorage rewrites its file in place, so a process killed in
+the middle of a write can leave half a file.  `AtomicJSONStorage` writes the
+whole database to a temporary file in the same folder, flushes it to disk,
+renames it over the old file and flushes the folder: after a crash the file
+is either the old one or the new one.  Stray temporary files (from a crash
+between writing and renaming) are removed by `remove_temporary_files`.
+
+Every save file is wrapped with its format version:
+`{"format": "leviathans-save/1", "kind": "log", "tables": {...}}`.  Reading a
+damaged file or an unknown version raises `SaveFileError`, which names the
+file and says what is wrong in plain words.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+from tinydb.storages import Storage
+
+SAVE_FORMAT = "leviathans-save/1"
+SAVE_FAMILY = "leviathans-save/"
+TEMPORARY_SUFFIX = ".tmp"
+
+
+class StoreError(ValueError):
+    """A plain-words failure of the game store (a missing game, a busy game, a bad file)."""
+
+
+class SaveFileError(StoreError):
+    """A save file that cannot be used: which file, and what is wrong with it."""
+
+    def __init__(self, path: Path | str, problem: str):
+        self.path, self.problem = Path(path), problem
+        super().__init__(f"{self.path}: {problem}")
+
+
+def decode(raw: bytes, path: Path, kind: str) -> dict[str, dict[str, Any]]:
+    """The tables of a save file, or SaveFileError saying what is wrong."""
+    if not raw.strip():
+        raise SaveFileError(path, "the file is empty")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise SaveFileError(path, "the file is damaged (it is not text)") from None
+    except json.JSONDecodeError as exc:
+        raise SaveFileError(
+            path, f"the file is damaged or cut short (not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from None
+    tag = data.get("format") if isinstance(data, dict) else None
+    if not isinstance(tag, str):
+        raise SaveFileError(path, "not a companion save file (no \"format\" tag)")
+    if tag != SAVE_FORMAT:
+        if tag.startswith(SAVE_FAMILY):
+            raise SaveFileError(
+                path, f"saved in format {tag}, which this version of the companion cannot read "
+                f"(it reads {SAVE_FORMAT}); a newer version probably wrote it"
+            )
+        raise SaveFileError(path, f"not a companion save file (format \"{tag}\")")
+    if data.get("kind") != kind:
+        raise SaveFileError(path, f"holds a \"{data.get('kind')}\" where a \"{kind}\" file belongs")
+    tables = data.get("tables")
+    if not isinstance(tables, dict) or not all(
+        isinstance(t, dict) and all(isinstance(d, dict) for d in t.values()) for t in tables.values()
+    ):
+        raise SaveFileError(path, "the file is damaged (its tables are not in the expected shape)")
+    return tables
+
+
+def encode(tables: dict[str, dict[str, Any]], kind: str) -> bytes:
+    return json.dumps({"format": SAVE_FORMAT, "kind": kind, "tables": tables},
+                      ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def write_atomic(path: Path, payload: bytes) -> None:
+    """Write a temporary file, flush it, rename it over `path`, flush the folder."""
+    path = Path(path)
+    folder = path.parent
+    temporary = folder / f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}{TEMPORARY_SUFFIX}"
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+    sync_folder(folder)
+
+
+def sync_folder(folder: Path) -> None:
+    """Flush a folder's entries (a rename or a new file) to disk; not possible on Windows."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def remove_temporary_files(folder: Path) -> int:
+    """Delete what a crash between writing and renaming left behind; how many."""
+    removed = 0
+    for stray in Path(folder).glob(f".*{TEMPORARY_SUFFIX}"):
+        try:
+            stray.unlink()
+            removed += 1
+        except OSError:
+            pass
+    return removed
+
+
+def set_aside(path: Path) -> Path:
+    """Rename a bad file with a timestamp, never touching its contents; the new path."""
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.bad-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.bad-{stamp}-{n}")
+    os.rename(path, target)
+    sync_folder(path.parent)
+    return target
+
+
+class AtomicJSONStorage(Storage):
+    """A TinyDB storage whose every write replaces the file whole (see module doc).
+
+    `kind` names what the file holds (`game`, `log`, `snapshot`); it is
+    checked on reading, with the format version.  A missing file reads as an
+    empty database and is created by the first write.
+    """
+
+    def __init__(self, path: str | Path, kind: str):
+        self.path = Path(path)
+        self.kind = kind
+
+    def read(self) -> dict[str, dict[str, Any]] | None:
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise SaveFileError(self.path, f"cannot be read ({exc.strerror or exc.__class__.__name__})") from None
+        return decode(raw, self.path, self.kind)
+
+    def write(self, data: dict[str, dict[str, Any]]) -> None:
+        write_atomic(self.path, encode(data, self.kind))
+
+    def close(self) -> None:
+        pass

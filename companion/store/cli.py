@@ -1,0 +1,147 @@
+"""Store commands: `companion games | export | import | replay | verify` (all take --data DIR).
+
+Registered with the `@command` decorator of companion/cli.py, which imports
+this module.  Errors are ValueError subclasses: cli.main prints one plain
+line and exits with code 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from ..cli import command
+from ..files import read_json
+from .atomic import write_atomic
+from .export import scenario_at
+from .store import TinyDBStore
+from .tinydb_store import ENVIRONMENT_VARIABLE
+from .verify import verify_game
+
+DATA_HELP = f"the data folder (default: ${ENVIRONMENT_VARIABLE}, else the user's data folder)"
+
+
+def _data_option(parser) -> None:
+    parser.add_argument("--data", metavar="DIR", help=DATA_HELP)
+
+
+def _open(args) -> TinyDBStore:
+    store = TinyDBStore(args.data)
+    for problem in store.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    return store
+
+
+def _when(stamp: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp)) if stamp else "-"
+
+
+# --- games ---------------------------------------------------------------------------
+
+
+@command
+def games(sub) -> None:
+    p = sub.add_parser("games", help="list the saved games")
+    _data_option(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_games)
+
+
+def run_games(args) -> int:
+    store = _open(args)
+    found = store.games()
+    if args.json:
+        print(json.dumps([vars(s) for s in found], indent=2, ensure_ascii=False))
+        return 0
+    if not found:
+        print(f"no games in {store.folder}")
+        return 0
+    print(f"{'id':<22}  {'updated':<16}  {'turn':>4}  {'phase':<10}  {'actions':>7}  name")
+    for s in found:
+        status = s.result or s.phase
+        print(f"{s.id:<22}  {_when(s.updated):<16}  {s.turn:>4}  {s.phase:<10}  {s.actions:>7}  {s.name}"
+              + (f"  ({status})" if s.result else ""))
+    return 0
+
+
+# --- export and import -----------------------------------------------------------------
+
+
+@command
+def export(sub) -> None:
+    p = sub.add_parser("export", help="write a whole game (its start and its log) to one JSON file")
+    p.add_argument("game", metavar="GAME", help="game id, the start of one, or the game's name")
+    p.add_argument("file", metavar="FILE")
+    _data_option(p)
+    p.set_defaults(run=run_export)
+
+
+def run_export(args) -> int:
+    store = _open(args)
+    game_id = store.find(args.game)
+    document = store.export_game(game_id)
+    payload = json.dumps(document, indent=1, ensure_ascii=False).encode("utf-8")
+    target = Path(args.file)
+    if target.parent and not target.parent.exists():
+        raise ValueError(f"{args.file}: no such folder {target.parent}")
+    write_atomic(target, payload)
+    over = any(e.get("kind") == "game_over" for entry in document["log"] for e in entry["events"])
+    print(f"exported {document['name']} ({game_id}), {len(document['log'])} log entries, to {args.file}")
+    if not over:
+        print("note: the file holds the secret dice seed of an unfinished game: keep it from the players",
+              file=sys.stderr)
+    return 0
+
+
+@command
+def import_(sub) -> None:
+    p = sub.add_parser("import", help="add a game exported with `companion export`")
+    p.add_argument("file", metavar="FILE")
+    _data_option(p)
+    p.set_defaults(run=run_import)
+
+
+def run_import(args) -> int:
+    data = read_json(args.file)
+    store = _open(args)
+    game = store.import_game(data, source=args.file)
+    print(f"imported {game.name} as {game.id} ({len(game.entries)} log entries, turn {game.state.turn}, {game.state.phase})")
+    return 0
+
+
+# --- replay and verify -------------------------------------------------------------------
+
+
+@command
+def replay(sub) -> None:
+    p = sub.add_parser("replay", help="the position after N log entries, as a scenario file (JSON)")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--to", type=int, metavar="N",
+                   help="how many log entries (actions, undos, redos) to replay (default: all)")
+    _data_option(p)
+    p.set_defaults(run=run_replay)
+
+
+def run_replay(args) -> int:
+    store = _open(args)
+    stored = store.stored(store.find(args.game))
+    print(json.dumps(scenario_at(stored, args.to), indent=2, ensure_ascii=False))
+    return 0
+
+
+@command
+def verify(sub) -> None:
+    p = sub.add_parser("verify", help="re-derive every logged roll from the dice seed and check it")
+    p.add_argument("game", metavar="GAME")
+    _data_option(p)
+    p.set_defaults(run=run_verify)
+
+
+def run_verify(args) -> int:
+    store = _open(args)
+    result = verify_game(store.stored(store.find(args.game)))
+    for line in result.lines():
+        print(line)
+    return 0 if result.ok else 1

@@ -1,0 +1,105 @@
+"""A whole game as one JSON file (`leviathans-game/1`), and any moment of it as a scenario.
+
+    {"format": "leviathans-game/1", "id": "...", "name": "...", "created": 1717000000.0,
+     "exported": 1717003600.0, "commitment": "<sha-256 of the dice seed>",
+     "initial": {<the starting GameState, dice roller included>},
+     "log": [{"index": 0, "kind": "action", "action": {...}, "events": [...], "at": ...},
+             {"index": 1, "kind": "undo", "action": null, "events": [...], "at": ...}, ...]}
+
+The export holds the dice seed (inside `initial.roller`) so that the game can
+go on after an import: keep the file of an unfinished game from the players.
+Importing checks the format version, the log's order, the seed against its
+commitment, and that the log replays.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ..engine.cards import FormatError, format_error
+from ..engine.roller import Roller
+from ..engine.scenario import dump_scenario, scenario_of
+from ..engine.state import GameState
+from .game import Game, LogEntry, state_after
+from .repository import GameRecord, StoredGame
+
+GAME_FORMAT = "leviathans-game/1"
+GAME_FAMILY = "leviathans-game/"
+
+
+class ExportedEntry(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    index: int
+    kind: Literal["action", "undo", "redo"]
+    action: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = []
+    at: float = 0.0
+
+
+class GameDocument(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    format: Literal["leviathans-game/1"]
+    id: str = ""
+    name: str = ""
+    created: float = 0.0
+    exported: float = 0.0
+    commitment: str = ""
+    initial: GameState
+    log: list[ExportedEntry] = []
+
+
+def game_document(stored: StoredGame) -> dict[str, Any]:
+    record = stored.record
+    return {
+        "format": GAME_FORMAT, "id": record.id, "name": record.name, "created": record.created,
+        "exported": time.time(), "commitment": record.commitment,
+        "initial": record.initial.model_dump(mode="json"),
+        "log": [entry.to_doc() for entry in stored.entries],
+    }
+
+
+def read_game_document(data: Any, source: str = "") -> tuple[GameRecord, list[LogEntry], Game]:
+    """The record, log and replayed game of an exported game; FormatError if anything is off."""
+    tag = data.get("format") if isinstance(data, dict) else None
+    if not isinstance(tag, str):
+        raise FormatError(f"no \"format\" tag: expected {GAME_FORMAT}", "format", source)
+    if tag != GAME_FORMAT:
+        if tag.startswith(GAME_FAMILY):
+            raise FormatError(f"{tag} is newer than this version of the companion reads ({GAME_FORMAT})", "format", source)
+        raise FormatError(f"\"{tag}\" is not an exported game ({GAME_FORMAT})", "format", source)
+    try:
+        document = GameDocument.model_validate(data)
+    except ValidationError as exc:
+        raise format_error(exc).in_file(source) from None
+    for position, entry in enumerate(document.log):
+        if entry.index != position:
+            raise FormatError(f"entry {position} has index {entry.index}: the log is out of order", f"log.{position}", source)
+        if entry.kind == "action" and entry.action is None:
+            raise FormatError("an action entry without its action", f"log.{position}", source)
+    roller: Roller = document.initial.roller
+    commitment = document.commitment or roller.commitment
+    if commitment != roller.commitment:
+        raise FormatError("the dice seed does not match its commitment (SHA-256)", "commitment", source)
+    entries = [LogEntry(e.index, e.kind, e.action, e.events, e.at) for e in document.log]
+    record = GameRecord(document.id, document.name or "Imported game", document.created or time.time(),
+                        commitment, document.initial)
+    try:
+        game = Game(record.id, record.name, record.initial, entries, created=record.created)
+    except ValueError as exc:
+        raise FormatError(str(exc), "log", source) from None
+    return record, entries, game
+
+
+def scenario_at(stored: StoredGame, count: int | None = None) -> dict[str, Any]:
+    """The position after the first `count` log entries, as a scenario file (formats.md)."""
+    total = len(stored.entries)
+    if count is not None and not 0 <= count <= total:
+        raise ValueError(f"the game has {total} log entries: choose --to between 0 and {total}")
+    state = state_after(stored.record.initial, stored.entries, count)
+    where = "start" if count == 0 else ("now" if count in (None, total) else f"after {count} of {total} log entries")
+    return dump_scenario(scenario_of(state, name=f"{stored.record.name} ({where})"))

@@ -1,0 +1,223 @@
+"""Games on disk, in TinyDB: one folder per game under the data folder.
+
+The data folder is `--data DIR`, else the COMPANION_DATA environment
+variable, else the user's data folder (`data_folder()`).
+
+Opening the repository cleans up stray temporary files and reads every
+game's record and newest log file.  A file that is damaged, empty, cut short
+or of an unknown format version is renamed aside with a timestamp (never
+changed, never overwritten); a plain message saying which file and what is
+wrong goes to `problems`, and that game is left out.  The rest of a game's
+files are read when the game is opened (`load`), with the same care.
+
+TinyDB is not safe for two writers: each game's live log file has one
+TinyDB object per process (behind the game's lock), and a lock file keeps a
+second process from writing the same game.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+import threading
+import time
+from pathlib import Path
+
+from ..engine.state import GameState
+from .atomic import SaveFileError, StoreError, remove_temporary_files, set_aside
+from .game import LogEntry
+from .repository import CountingSink, GameRecord, StoredGame, StoredSummary
+from .segments import GAME_FILE, GameFolder
+
+ENVIRONMENT_VARIABLE = "COMPANION_DATA"
+APP_FOLDER = "leviathans-companion"
+SEGMENT_SIZE = 100
+
+
+def data_folder(explicit: str | Path | None = None) -> Path:
+    """`explicit`, else $COMPANION_DATA, else the user's data folder for this app."""
+    if explicit:
+        return Path(explicit).expanduser()
+    if os.environ.get(ENVIRONMENT_VARIABLE):
+        return Path(os.environ[ENVIRONMENT_VARIABLE]).expanduser()
+    home = Path.home()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
+    return base / APP_FOLDER
+
+
+class _DiskSink(CountingSink):
+    def __init__(self, repository: "TinyDBRepository", game_id: str, folder: GameFolder, entries: list[LogEntry]):
+        super().__init__(entries)
+        self.repository, self.game_id, self.folder = repository, game_id, folder
+
+    def append(self, entry: LogEntry, state: GameState) -> None:
+        done, undone = self.done, self.undone
+        self.count(entry)
+        summary = StoredSummary.of(state, self.done, entry.at)
+        try:
+            self.folder.append({**entry.to_doc(), "summary": summary.to_doc()}, state)
+        except BaseException:
+            self.done, self.undone = done, undone
+            raise
+        self.repository.summaries[self.game_id] = summary
+
+
+class TinyDBRepository:
+    """The repository of games kept under `root/games/` (see module doc)."""
+
+    def __init__(self, root: str | Path, segment_size: int = SEGMENT_SIZE):
+        self.root = Path(root)
+        self.games_dir = self.root / "games"
+        self.segment_size = segment_size
+        self.problems: list[str] = []
+        self.records: dict[str, GameRecord] = {}
+        self.summaries: dict[str, StoredSummary] = {}
+        self._folders: dict[str, GameFolder] = {}
+        self.lock = threading.RLock()
+        try:
+            self.games_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"{self.games_dir}: cannot use this data folder ({exc.strerror})") from None
+        self._scan()
+
+    # --- opening ------------------------------------------------------------
+
+    def _scan(self) -> None:
+        for path in sorted(self.games_dir.iterdir()):
+            if not path.is_dir() or path.name.startswith("."):
+                continue
+            remove_temporary_files(path)
+            if not (path / GAME_FILE).exists():
+                names = [p.name for p in path.iterdir()]
+                if any(name.startswith(GAME_FILE + ".bad-") for name in names):
+                    self.problems.append(f"{path}: the game's record was set aside earlier as damaged; the game is left out.")
+                elif any(name.startswith("log-") for name in names):
+                    self.problems.append(f"{path / GAME_FILE}: is missing (an import or a new game was interrupted?); the game is left out.")
+                continue  # else: a new game whose creation did not finish
+            folder = GameFolder(path, self.segment_size)
+            try:
+                record = GameRecord.from_doc(folder.read_record())
+                summary = folder.last_summary()
+            except SaveFileError as exc:
+                self._set_aside(exc, path.name)
+                continue
+            record.id = path.name
+            self.records[path.name] = record
+            self.summaries[path.name] = _summary(summary, record)
+
+    def _set_aside(self, exc: SaveFileError, game_id: str) -> str:
+        try:
+            moved = set_aside(exc.path).name
+            kept = f"The file was kept, untouched, as {moved}"
+        except OSError as err:
+            kept = f"The file could not be renamed ({err.strerror}) and is left as it is"
+        message = f"{exc.path}: {exc.problem}. {kept}; game {game_id} could not be opened."
+        self.problems.append(message)
+        return message
+
+    # --- the repository interface ----------------------------------------------
+
+    def new_id(self) -> str:
+        while True:
+            game_id = time.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
+            if not (self.games_dir / game_id).exists():
+                return game_id
+
+    def game_ids(self) -> list[str]:
+        with self.lock:
+            return list(self.records)
+
+    def record(self, game_id: str) -> GameRecord:
+        with self.lock:
+            if game_id not in self.records:
+                raise StoreError(f"no game '{game_id}' in {self.games_dir}")
+            return self.records[game_id]
+
+    def summary(self, game_id: str) -> StoredSummary | None:
+        return self.summaries.get(game_id)
+
+    def create(self, record: GameRecord, entries: list[LogEntry] = (),
+               snapshot: tuple[int, GameState] | None = None) -> None:
+        with self.lock:
+            folder = GameFolder(self.games_dir / record.id, self.segment_size)
+            if folder.path.exists():
+                raise StoreError(f"there is already a game '{record.id}'")
+            docs = [entry.to_doc() for entry in entries]
+            folder.create(record.to_doc(), docs, snapshot)
+            self.records[record.id] = record
+            updated = entries[-1].at if entries else record.created
+            state = snapshot[1] if snapshot else record.initial
+            actions = len(docs) and _in_effect(list(entries))
+            self.summaries[record.id] = StoredSummary.of(state, actions, updated)
+
+    def load(self, game_id: str) -> StoredGame:
+        record = self.record(game_id)
+        folder = self._folder(game_id)
+        try:
+            entries = folder.read_entries()
+        except SaveFileError as exc:
+            with self.lock:
+                self.records.pop(game_id, None)
+                self._folders.pop(game_id, None)
+            raise StoreError(self._set_aside(exc, game_id)) from None
+        snapshots: dict[int, GameState] = {}
+        for index, path in folder.snapshot_paths():
+            if index > len(entries):
+                continue
+            try:
+                snapshots[index] = folder.read_snapshot(index, path)
+            except SaveFileError as exc:  # a snapshot only saves time: the game loads without it
+                moved = set_aside(exc.path).name
+                self.problems.append(f"{exc.path}: {exc.problem}. It was kept as {moved}; the game replays its log instead.")
+        return StoredGame(record, entries, snapshots)
+
+    def sink(self, game_id: str, entries: list[LogEntry]) -> _DiskSink:
+        return _DiskSink(self, game_id, self._folder(game_id), entries)
+
+    def delete(self, game_id: str) -> None:
+        """Move the game's folder to `deleted/` beside `games/` (nothing is destroyed)."""
+        with self.lock:
+            self.record(game_id)
+            folder = self._folders.pop(game_id, None)
+            if folder:
+                folder.close()
+            trash = self.root / "deleted"
+            trash.mkdir(exist_ok=True)
+            os.rename(self.games_dir / game_id, trash / f"{game_id}-{time.strftime('%Y%m%d-%H%M%S')}")
+            self.records.pop(game_id, None)
+            self.summaries.pop(game_id, None)
+
+    def close(self) -> None:
+        with self.lock:
+            for folder in self._folders.values():
+                folder.close()
+            self._folders.clear()
+
+    def _folder(self, game_id: str) -> GameFolder:
+        with self.lock:
+            if game_id not in self._folders:
+                self._folders[game_id] = GameFolder(self.games_dir / game_id, self.segment_size)
+            return self._folders[game_id]
+
+
+def _in_effect(entries: list[LogEntry]) -> int:
+    from .game import done_lengths
+
+    return done_lengths(entries)[-1]
+
+
+def _summary(doc, record: GameRecord) -> StoredSummary:
+    initial = record.initial
+    if not isinstance(doc, dict):
+        return StoredSummary.of(initial, 0, record.created)
+    return StoredSummary(
+        turn=int(doc.get("turn", initial.turn)), phase=str(doc.get("phase", initial.phase)),
+        actions=int(doc.get("actions", 0)), result=doc.get("result"),
+        updated=float(doc.get("updated", record.created)),
+    )

@@ -1,0 +1,132 @@
+"""Dice players can verify: re-derive every logged roll from the seed and the log.
+
+A game's roller commits to its seed when the game is created (the SHA-256 of
+the seed is shown from the start) and derives each die from the seed and a
+counter (HMAC-SHA256, rejection sampling: engine/roller.py).  Every result is
+in the log's events.  `verify_game` replays the whole log (undos and redos
+included) from the starting state, rolls each die again and compares it with
+the face that was logged; it also checks the seed against the commitment.
+The seed itself is shown only once the game is over.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.game import Refused, apply
+from .repository import StoredGame
+
+DiceList = list[tuple[str, int]]
+
+
+def dice_in(events: list[dict[str, Any]]) -> DiceList:
+    """Every die in a list of events, in order: (colour, face); slot dice are ("D6", face)."""
+    found: DiceList = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            if "colour" in value and "face" in value:
+                found.append((str(value["colour"]), int(value["face"])))
+                return
+            for key, item in value.items():
+                if key == "slot_rolls" and isinstance(item, list):
+                    found.extend(("D6", int(face)) for face in item)
+                else:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for event in events:
+        walk(event.get("data", {}))
+    return found
+
+
+def _table_dice(action: dict[str, Any]) -> bool:
+    """Faces the players rolled at the table and typed in (not from the roller)."""
+    return (action.get("kind") == "resolve_shot" and action.get("table") is not None) or (
+        action.get("kind") == "roll_initiative" and action.get("faces") is not None)
+
+
+@dataclass
+class Verification:
+    name: str
+    entries: int
+    commitment: str
+    commitment_ok: bool
+    over: bool
+    seed: str
+    roller_dice: int = 0
+    table_dice: int = 0
+    mismatches: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.commitment_ok and not self.mismatches
+
+    def lines(self) -> list[str]:
+        lines = [
+            f"{self.name}: {self.entries} log entries, {self.roller_dice} dice from the seeded roller, "
+            f"{self.table_dice} entered from the table (not checked).",
+            f"commitment (SHA-256 of the seed), shown from the start: {self.commitment}",
+        ]
+        if self.over:
+            lines.append(f"seed (revealed: the game is over): {self.seed}")
+        else:
+            lines.append("seed: kept secret until the game is over (checked here without showing it)")
+        lines.append("the seed matches the commitment" if self.commitment_ok
+                     else "the seed does NOT match the commitment")
+        lines.extend(self.mismatches)
+        if self.ok:
+            lines.append(f"all {self.roller_dice} rolls match: each die re-derived from the seed and its counter "
+                         "gives the logged face")
+        elif self.mismatches:
+            lines.append(f"{len(self.mismatches)} log entr{'y does' if len(self.mismatches) == 1 else 'ies do'} not match")
+        return lines
+
+
+def verify_game(stored: StoredGame) -> Verification:
+    record = stored.record
+    seed = record.initial.roller.seed
+    digest = hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+    over = any(e.get("kind") == "game_over" for entry in stored.entries for e in entry.events)
+    result = Verification(record.name, len(stored.entries), record.commitment,
+                          digest == record.commitment, over, seed)
+    state = record.initial
+    done: list[tuple[dict[str, Any], Any]] = []  # (action, state before it)
+    undone: list[tuple[dict[str, Any], Any]] = []
+    for entry in stored.entries:
+        if entry.kind == "undo":
+            if done:
+                action, state = done.pop()
+                undone.append((action, state))
+            continue
+        if entry.kind == "action":
+            action = entry.action
+            undone.clear()
+        else:  # redo
+            if not undone:
+                continue
+            action, _ = undone.pop()
+        outcome = apply(state, action)
+        if isinstance(outcome, Refused):
+            result.mismatches.append(f"log entry {entry.index} ({action.get('kind')}) does not replay: {outcome.reason}")
+            break
+        derived = dice_in([e.model_dump(mode="json") for e in outcome.events])
+        logged = dice_in(entry.events)
+        if _table_dice(action):
+            result.table_dice += len(logged)
+        else:
+            result.roller_dice += len(logged)
+        if derived != logged:
+            result.mismatches.append(
+                f"log entry {entry.index} ({action.get('kind')}): logged {_show(logged)}, the seed gives {_show(derived)}")
+        done.append((action, state))
+        state = outcome.state
+    return result
+
+
+def _show(dice: DiceList) -> str:
+    return ", ".join(f"{'D6' if colour == 'D6' else 'D' + colour} {face}" for colour, face in dice) or "no dice"
