@@ -81,6 +81,8 @@ def test_every_card_is_a_complete_plausible_card(cards, card_id):
     assert card.starting_mp > 0
     assert any(s.kind == "tesla_coil" for loc in card.locations.values() for s in loc.slots)
     assert all(guns(card, name) for name in card.locations), "every location has a gun"
+    # One crew slot per location, as on the printed cards (docs/rule-readings.md).
+    assert all(sum(s.kind == "crew" for s in loc.slots) == 1 for loc in card.locations.values())
     for loc in card.locations.values():
         for slot in loc.slots:
             assert slot.breach is None or 9 <= slot.breach <= 16
