@@ -1,0 +1,125 @@
+"""`companion`, `companion app`, `companion web` and `companion desktop`: start the table app.
+
+Registered with the main CLI by `companion.cli._load_plugins`.  The app is
+served by Flet's web mode with no CDN, so it runs with no internet; phones on
+the same network open the printed address.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+
+from ..cli import CommandError, command
+
+DEFAULT_PORT = 8550
+
+
+def open_app_store(folder: str | None):
+    """The saving store of the data folder (--data, else $COMPANION_DATA, else the user's data folder)."""
+    from ..store import open_store
+    from ..store.tinydb_store import data_folder
+
+    path = data_folder(folder)
+    return open_store(path), f"games are saved in {path}"
+
+
+def lan_address() -> str | None:
+    """This computer's address on the local network, for phones (no traffic is sent)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            address = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
+
+
+def free_port(host: str, wanted: int) -> int:
+    for port in (wanted, 0):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind((host if host not in ("", "0.0.0.0") else "0.0.0.0", port))
+            except OSError:
+                continue
+            return s.getsockname()[1]
+    raise CommandError(f"no free port to serve on (tried {wanted})")
+
+
+def _common(p) -> None:
+    p.add_argument("--port", type=int, default=None, help=f"port to serve on (default {DEFAULT_PORT}, or a free one)")
+    p.add_argument("--data", metavar="FOLDER", help="folder for saved games (default: $COMPANION_DATA or ~/.local/share/leviathans-companion)")
+
+
+@command
+def app(sub) -> None:
+    p = sub.add_parser("app", help="start the table app: serve it, open the browser, print the address for phones")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface, so phones can join)")
+    _common(p)
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.set_defaults(run=run_app)
+
+
+@command
+def web(sub) -> None:
+    p = sub.add_parser("web", help="serve the table app for browsers without opening one")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for phones on the LAN)")
+    _common(p)
+    p.set_defaults(run=run_web)
+
+
+@command
+def desktop(sub) -> None:
+    p = sub.add_parser("desktop", help="open the app in Flet's native window (the client downloads at first use)")
+    p.add_argument("--data", metavar="FOLDER", help="folder for saved games")
+    p.set_defaults(run=run_desktop)
+
+
+def _serve(args, open_browser: bool) -> int:
+    from .main import serve
+
+    store, where = open_app_store(args.data)
+    port = free_port(args.host, args.port if args.port is not None else DEFAULT_PORT)
+    local = f"http://127.0.0.1:{port}/"
+    print(f"Leviathans companion: {local}", flush=True)
+    if args.host in ("0.0.0.0", "", "*"):
+        lan = lan_address()
+        if lan:
+            print(f"On phones and tablets on the same network open: http://{lan}:{port}/", flush=True)
+    elif args.host not in ("127.0.0.1", "localhost"):
+        print(f"On other devices open: http://{args.host}:{port}/", flush=True)
+    print(f"({where}; Ctrl+C to stop)", flush=True)
+    serve(store, args.host, port, open_browser)
+    return 0
+
+
+def run_app(args) -> int:
+    return _serve(args, open_browser=not args.no_browser)
+
+
+def run_web(args) -> int:
+    return _serve(args, open_browser=False)
+
+
+def run_desktop(args) -> int:
+    try:
+        import flet_desktop  # noqa: F401
+    except ImportError:
+        raise CommandError(
+            "the desktop window needs the flet-desktop client, which is not installed and downloads "
+            "from the internet at first use (pip install flet-desktop). Use `companion` or "
+            "`companion web` to play in a browser instead."
+        ) from None
+    import flet as ft
+
+    from .main import create_app
+
+    store, where = open_app_store(args.data)
+    print(f"Leviathans companion: opening the desktop window ({where})", flush=True)
+    try:
+        ft.run(create_app(store, seed=os.environ.get("COMPANION_SEED") or None), view=ft.AppView.FLET_APP)
+    except Exception as exc:  # the client could not be fetched or started
+        print(f"error: the desktop window could not open ({exc}). Use `companion web` instead.", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,237 @@
+"""The Flet app: one `App` per browser session, over a store injected at start.
+
+`create_app(store)` returns the `main(page)` coroutine Flet calls for every
+new browser session.  Handlers are async; engine and store work runs in a
+worker thread (`asyncio.to_thread`) so one session's tap never freezes
+another's.  Every change to a game goes through `Game.act`, and the game's
+listeners refresh every session showing it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from typing import Callable
+
+import flet as ft
+
+from ..engine.cards import Card
+from ..engine.game import Applied, Refused
+from ..engine.state import GameState
+from .session import Session, session_from_route
+from .theme import themes
+
+log = logging.getLogger(__name__)
+
+PHONE_WIDTH = 900  # below this: one panel at a time with bottom navigation
+
+
+class App:
+    """Everything one browser session sees and does."""
+
+    def __init__(self, page: ft.Page, store, catalogue: Callable[[], dict[str, Card]], seed: str | None):
+        self.page = page
+        self.store = store
+        self._catalogue_loader = catalogue
+        self._catalogue: dict[str, Card] | None = None
+        self.seed = seed
+        self.session = Session()
+        self.game = None
+        self._unlisten: Callable[[], None] | None = None
+        self.screen: ft.Control | None = None
+        self.table = None  # the TableView while a game is shown
+        self.body = ft.Container(expand=True)
+
+    # --- start and routing ------------------------------------------------------
+
+    async def start(self) -> None:
+        page = self.page
+        page.title = "Leviathans companion"
+        light, dark = themes()
+        page.theme, page.dark_theme = light, dark
+        page.theme_mode = ft.ThemeMode.SYSTEM
+        page.padding = 0
+        page.spacing = 0
+        page.on_route_change = self._on_route_change
+        page.on_resize = self._on_resize
+        page.on_disconnect = self._on_disconnect
+        page.on_close = self._on_disconnect
+        page.add(self.body)
+        await self.show(session_from_route(page.route))
+
+    async def _on_route_change(self, e) -> None:
+        wanted = session_from_route(self.page.route)
+        if wanted.route == self.session.route:
+            return
+        await self.show(wanted)
+
+    async def navigate(self, session: Session) -> None:
+        """Show a session and put it in the address bar (so a reload returns here)."""
+        await self.show(session)
+        if self.page.route != session.route:
+            self.page.route = session.route
+            await self.page.push_route(session.route)
+
+    async def show(self, session: Session) -> None:
+        same_game = (self.table is not None and session.screen == "game"
+                     and self.session.screen == "game" and session.game_id == self.session.game_id)
+        self.session = session
+        if same_game:
+            await self.table.follow_session()
+            return
+        self._leave_game()
+        from .views import dice, home, info, newgame, table
+
+        if session.screen == "game":
+            game = await self._open_game(session.game_id)
+            if game is None:
+                self.session = Session(message=f"There is no saved game '{session.game_id}'.")
+                self._set_screen(home.build(self))
+                return
+            self.table = table.TableView(self, game)
+            self._set_screen(self.table.control)
+            await self.table.refresh(force=True)
+            return
+        builders = {
+            "home": home.build, "new": newgame.build, "dice": dice.build,
+            "fleets": info.build_fleets, "rules": info.build_rules, "load": info.build_load,
+        }
+        self._set_screen(builders.get(session.screen, home.build)(self))
+
+    def _set_screen(self, control: ft.Control) -> None:
+        self.screen = control
+        self.body.content = control
+        self.page.update()
+
+    # --- games ---------------------------------------------------------------------
+
+    async def _open_game(self, game_id: str | None):
+        if not game_id:
+            return None
+        try:
+            game = await asyncio.to_thread(self.store.game, game_id)
+        except KeyError:
+            return None
+        self.game = game
+        self._unlisten = game.listen(self._heard)
+        return game
+
+    def _leave_game(self) -> None:
+        if self._unlisten:
+            self._unlisten()
+        self._unlisten = None
+        self.game = None
+        self.table = None
+
+    def _heard(self, game, entry) -> None:
+        """A change to the shown game, from any session (any thread)."""
+        table = self.table
+        if table is not None:
+            try:
+                self.page.run_task(table.refresh)
+            except Exception:  # the session is gone
+                pass
+
+    async def create_game(self, state: GameState, name: str) -> None:
+        game = await asyncio.to_thread(self.store.new_game, state, name)
+        await self.navigate(Session("game", game.id))
+
+    async def act(self, action) -> Applied | Refused:
+        """Send one action to the shown game; refusals come back as a plain message."""
+        if self.game is None:
+            return Refused("no game is open")
+        outcome = await asyncio.to_thread(self.game.act, action)
+        if self.table is not None:
+            if outcome.ok:
+                self.table.message(outcome.events[-1].text if outcome.events else None, info=True)
+            else:
+                self.table.message(outcome.reason)
+            await self.table.refresh()
+        return outcome
+
+    async def undo(self) -> None:
+        if self.game is not None:
+            await asyncio.to_thread(self.game.undo)
+            if self.table is not None:
+                self.table.message(None)
+                await self.table.refresh()
+
+    async def redo(self) -> None:
+        if self.game is not None:
+            await asyncio.to_thread(self.game.redo)
+            if self.table is not None:
+                self.table.message(None)
+                await self.table.refresh()
+
+    async def catalogue(self) -> dict[str, Card]:
+        if self._catalogue is None:
+            try:
+                self._catalogue = await asyncio.to_thread(self._catalogue_loader)
+            except ValueError as exc:  # a broken fleet file: say so, keep going
+                log.warning("fleets: %s", exc)
+                self._catalogue = {}
+        return self._catalogue
+
+    # --- page events -------------------------------------------------------------------
+
+    @property
+    def wide(self) -> bool:
+        width = self.page.width or 0
+        return width >= PHONE_WIDTH
+
+    async def _on_resize(self, e) -> None:
+        if self.table is not None:
+            await self.table.relayout()
+
+    async def _on_disconnect(self, e) -> None:
+        self._leave_game()
+
+    def toggle_theme(self) -> None:
+        page = self.page
+        dark = page.theme_mode == ft.ThemeMode.DARK or (
+            page.theme_mode == ft.ThemeMode.SYSTEM and page.platform_brightness == ft.Brightness.DARK)
+        page.theme_mode = ft.ThemeMode.LIGHT if dark else ft.ThemeMode.DARK
+        if self.table is not None:
+            self.table.retheme()
+        page.update()
+
+    @property
+    def dark(self) -> bool:
+        page = self.page
+        return page.theme_mode == ft.ThemeMode.DARK or (
+            page.theme_mode == ft.ThemeMode.SYSTEM and page.platform_brightness == ft.Brightness.DARK)
+
+
+def create_app(store, catalogue: Callable[[], dict[str, Card]] | None = None, seed: str | None = None):
+    """The Flet `main` for a store; `seed` fixes the dice of new games (tests)."""
+    if catalogue is None:
+        from ..files import load_catalogue
+
+        catalogue = load_catalogue
+
+    async def main(page: ft.Page) -> None:
+        app = App(page, store, catalogue, seed)
+        await app.start()
+
+    return main
+
+
+def serve(store, host: str | None, port: int, open_browser: bool, assets_dir: str | None = None) -> None:
+    """Serve the web app (no CDN: works with no internet) until interrupted."""
+    seed = os.environ.get("COMPANION_SEED") or None
+    ft.run(
+        create_app(store, seed=seed),
+        view=ft.AppView.WEB_BROWSER if open_browser else None,
+        host=host, port=port, no_cdn=True, assets_dir=assets_dir or _assets_dir(),
+    )
+
+
+def _assets_dir() -> str:
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here / "assets", here.parent / "assets"):
+        if candidate.is_dir():
+            return str(candidate)
+    return str(here.parent / "assets")

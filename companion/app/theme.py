@@ -1,0 +1,48 @@
+"""Colours and themes: dice chips, side colours, arc shading, light and dark."""
+
+from __future__ import annotations
+
+import flet as ft
+
+SEED_COLOUR = "#3b5b7a"
+
+#: (fill, text) per die colour, as printed on the Leviathans dice.
+DICE = {
+    "Green": ("#2e7d32", "#ffffff"),
+    "Blue": ("#1565c0", "#ffffff"),
+    "Yellow": ("#f9c80e", "#1d1d1d"),
+    "Red": ("#c62828", "#ffffff"),
+    "Black": ("#1b1b1b", "#ffffff"),
+    "D6": ("#f4f1e8", "#1d1d1d"),
+}
+
+#: Side colours, by the side's place in the game (first side, second side).
+SIDES = ("#2f6fd0", "#d2453b", "#2e9d6a", "#9b59b6")
+
+#: Arc shading per location.
+ARCS = {
+    "bow": "#f2a93b", "stern": "#8e7cc3", "port": "#e0605a", "starboard": "#3fae6a",
+    "port_bow": "#e0605a", "port_quarter": "#c0504a", "starboard_bow": "#3fae6a",
+    "starboard_quarter": "#2f8e5a",
+}
+
+CIRCLED = "#d9342b"
+
+
+def side_colour(sides: list[str], side: str) -> str:
+    return SIDES[sides.index(side) % len(SIDES)] if side in sides else SIDES[-1]
+
+
+def themes() -> tuple[ft.Theme, ft.Theme]:
+    light = ft.Theme(color_scheme_seed=SEED_COLOUR, use_material3=True)
+    dark = ft.Theme(color_scheme_seed=SEED_COLOUR, use_material3=True)
+    return light, dark
+
+
+def map_colours(dark: bool) -> dict[str, str]:
+    """Colours of the map layers for the light or dark theme."""
+    if dark:
+        return {"sky": "#1b2430", "grid": "#3d4a5c", "label": "#7f8ea3", "ring": "#11161d",
+                "zone": "#2a3a2a", "ink": "#e8edf3", "halo": "#0d1117"}
+    return {"sky": "#e9eef3", "grid": "#b5c2cf", "label": "#7d8b99", "ring": "#cfd7df",
+            "zone": "#dcebd6", "ink": "#1d2733", "halo": "#ffffff"}

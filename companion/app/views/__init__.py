@@ -1,0 +1,1 @@
+"""Flet views: thin functions and classes that read view models and render."""

@@ -1,0 +1,89 @@
+"""Dice roller: any pool, its roll, and its exact distribution (chance of at least n)."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from ...engine.dice import parse_pool
+from ...engine.roller import Roller, roll_pool
+from ..session import Session
+from ..setup import new_seed
+from ..viewmodels import dice_view
+from .home import page_width
+from .widgets import chips, faces, heading, muted, tag
+
+PRESETS = ("DBlue & DBlack", "DYellow & DGreen & 2DRed", "2DRed", "DRed & DBlue & DBlack", "D6")
+
+
+def build(app) -> ft.Control:
+    pool = ft.TextField(label="Dice pool", value="DBlue & DGreen & DBlack", expand=True,
+                        hint_text="e.g. DBlue & DBlack, 2DRed")
+    rolled = ft.Column(spacing=6)
+    table = ft.Column(spacing=2)
+    message = ft.Text("", color=ft.Colors.ERROR)
+    state = {"roller": Roller.from_seed(new_seed())}
+
+    def show(e=None):
+        view = dice_view(pool.value or "")
+        message.value = view.error or ""
+        table.controls.clear()
+        if view.error:
+            app.page.update()
+            return
+        table.controls.append(ft.Row([chips(view.chips), muted(f"{view.pool} · mean {view.mean}")], wrap=True))
+        table.controls.append(ft.Row([ft.Text("total", width=48, weight=ft.FontWeight.W_600),
+                                      ft.Text("exactly", width=64, weight=ft.FontWeight.W_600),
+                                      ft.Text("at least", weight=ft.FontWeight.W_600)]))
+        for row in view.rows:
+            table.controls.append(ft.Row([
+                ft.Text(str(row.total), width=48),
+                ft.Text(row.exactly, width=64),
+                ft.Container(width=max(2, 160 * row.at_least_value), height=14, bgcolor=ft.Colors.PRIMARY, border_radius=3),
+                ft.Text(row.at_least),
+            ], spacing=8))
+        app.page.update()
+
+    def roll(e):
+        try:
+            dice = parse_pool(pool.value or "")
+        except ValueError as exc:
+            message.value = str(exc)
+            app.page.update()
+            return
+        results, state["roller"] = roll_pool(state["roller"], dice)
+        total = sum(d.face for d in results)
+        rolled.controls = [faces([(d.colour.value, d.face) for d in results], 40),
+                           ft.Text(f"Total {total}", size=22, weight=ft.FontWeight.BOLD)]
+        show()
+
+    def preset(text):
+        def handler(e):
+            pool.value = text
+            show()
+        return handler
+
+    async def home(e):
+        await app.navigate(Session())
+
+    pool.on_submit = show
+    pool.on_change = show
+    show_initial = dice_view(pool.value)
+    body = ft.Column([
+        ft.Row([ft.IconButton(ft.Icons.ARROW_BACK, on_click=home, tooltip="Home"), heading("Dice roller", 22)]),
+        ft.Row([pool, tag("roll-dice", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=roll, height=52))]),
+        ft.Row([ft.OutlinedButton(content=p, on_click=preset(p)) for p in PRESETS], wrap=True),
+        message, rolled, heading("Distribution"), table,
+        muted("Green 1-4, Blue 1-6, Yellow 1-8, Red 1-10, Black 1-12 (d12s with their colour's numbers); D6 is the slot die."),
+    ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
+    app.page.run_task(_later(show))
+    del show_initial
+    return ft.SafeArea(ft.Container(
+        content=ft.Row([ft.Container(content=body, width=page_width(app))], alignment=ft.MainAxisAlignment.CENTER,
+                       vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
+        padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True), expand=True)
+
+
+def _later(fn):
+    async def run():
+        fn()
+    return run

@@ -1,0 +1,245 @@
+"""The hex map: a static grid layer, an arc layer, a ship layer, with pan, zoom and centre.
+
+Sending a canvas of a thousand shapes is slow and rebuilding it slower, so the
+grid (hex outlines, labels, the half-hex ring) is drawn once per board and
+never touched again; ships are a few shapes each, changed in place when they
+move; arcs are a handful of paths replaced when the selection changes.
+Pinch and pan have known Flutter-web bugs on phones, so zoom and centre
+buttons sit over the map.
+"""
+
+from __future__ import annotations
+
+from typing import Awaitable, Callable
+
+import flet as ft
+import flet.canvas as cv
+
+from ...engine.board import DEPLOYMENT_DEPTH
+from ...engine.hexes import Hex
+from ...engine.state import GameState, ShipState
+from ..geometry import HexLayout
+from ..theme import ARCS, CIRCLED, map_colours, side_colour
+from ..viewmodels import ArcShade
+
+TapHandler = Callable[[Hex], Awaitable[None]]
+
+
+def _hex_path(layout: HexLayout, cells, inset: float = 0.0) -> list:
+    elements = []
+    for cell in cells:
+        corners = layout.corners(cell, inset)
+        elements.append(cv.Path.MoveTo(*corners[0]))
+        elements.extend(cv.Path.LineTo(x, y) for x, y in corners[1:])
+        elements.append(cv.Path.Close())
+    return elements
+
+
+def _fill(colour: str, opacity: float = 1.0) -> ft.Paint:
+    return ft.Paint(color=ft.Colors.with_opacity(opacity, colour) if opacity < 1 else colour,
+                    style=ft.PaintingStyle.FILL)
+
+
+def _stroke(colour: str, width: float) -> ft.Paint:
+    return ft.Paint(color=colour, style=ft.PaintingStyle.STROKE, stroke_width=width,
+                    stroke_join=ft.StrokeJoin.ROUND)
+
+
+class ShipShapes:
+    """The shapes of one ship, changed in place when it moves."""
+
+    def __init__(self):
+        self.hull = cv.Path([], paint=_fill("#000000"))
+        self.outline = cv.Path([], paint=_stroke("#000000", 2))
+        self.bow = cv.Path([], paint=_fill("#ffffff"))
+        self.name = cv.Text(0, 0, "", alignment=ft.Alignment.CENTER)
+        self.key: tuple | None = None
+
+    @property
+    def shapes(self) -> list:
+        return [self.hull, self.outline, self.bow, self.name]
+
+
+class HexMap:
+    def __init__(self, state: GameState, dark: bool, on_tap: TapHandler, size: float = 30.0):
+        self.layout = HexLayout(state.board, size)
+        self.board = state.board
+        self.dark = dark
+        self.on_tap = on_tap
+        self.colours = map_colours(dark)
+        w, h = self.layout.width, self.layout.height
+        self.grid = cv.Canvas(shapes=self._grid_shapes(), width=w, height=h)
+        self.arcs = cv.Canvas(shapes=[], width=w, height=h)
+        self.ships = cv.Canvas(shapes=[], width=w, height=h)
+        self.marks = cv.Canvas(shapes=[], width=w, height=h)
+        self._ship_shapes: dict[str, ShipShapes] = {}
+        self._arc_key = None
+        self._mark_key = None
+        self.stack = ft.Stack([self.grid, self.arcs, self.ships, self.marks], width=w, height=h)
+        self.viewer = ft.InteractiveViewer(
+            content=ft.GestureDetector(content=self.stack, on_tap_down=self._tapped),
+            constrained=False, min_scale=0.25, max_scale=3.0,
+            boundary_margin=ft.Margin.all(400), expand=True,
+        )
+        zoom = ft.Column([
+            ft.IconButton(ft.Icons.ADD, on_click=self._zoom_in, tooltip="Zoom in", style=_round()),
+            ft.IconButton(ft.Icons.REMOVE, on_click=self._zoom_out, tooltip="Zoom out", style=_round()),
+            ft.IconButton(ft.Icons.CENTER_FOCUS_STRONG, on_click=self._centre, tooltip="Centre on the selected ship",
+                          style=_round()),
+            ft.IconButton(ft.Icons.FIT_SCREEN, on_click=self._fit, tooltip="Whole board", style=_round()),
+        ], spacing=6, tight=True)
+        self.view_size = (800.0, 600.0)
+        self.focus: Hex | None = None
+        self.control = ft.Container(
+            content=ft.Stack([self.viewer, ft.Container(content=zoom, right=8, bottom=8)], expand=True),
+            bgcolor=self.colours["sky"], expand=True, clip_behavior=ft.ClipBehavior.HARD_EDGE,
+        )
+
+    # --- static grid -------------------------------------------------------------
+
+    def _grid_shapes(self) -> list:
+        layout, board, c = self.layout, self.board, self.colours
+        cells = list(board.cells())
+        ring = [cell for cell in cells if board.in_half_hex_ring(cell)]
+        shapes = [
+            cv.Rect(0, 0, layout.width, layout.height, paint=_fill(c["sky"])),
+            cv.Path(_hex_path(layout, ring), paint=_fill(c["ring"])),
+            cv.Path(_hex_path(layout, cells), paint=_stroke(c["grid"], 1)),
+        ]
+        style = ft.TextStyle(size=max(7, layout.size * 0.28), color=c["label"])
+        for cell in cells:
+            x, y = layout.centre(cell)
+            shapes.append(cv.Text(x, y - layout.size * 0.62, board.label(cell), style=style,
+                                  alignment=ft.Alignment.CENTER))
+        return shapes
+
+    def retheme(self, dark: bool) -> None:
+        self.dark = dark
+        self.colours = map_colours(dark)
+        self.grid.shapes = self._grid_shapes()
+        self.control.bgcolor = self.colours["sky"]
+        for shapes in self._ship_shapes.values():
+            shapes.key = None
+
+    # --- ships ---------------------------------------------------------------------
+
+    def show_ships(self, state: GameState, selected: str | None) -> list[ft.Control]:
+        """Update ship shapes in place; returns the canvases that changed."""
+        changed = False
+        seen = set()
+        for ship in state.ships:
+            seen.add(ship.id)
+            shapes = self._ship_shapes.get(ship.id)
+            if shapes is None:
+                shapes = self._ship_shapes[ship.id] = ShipShapes()
+                self.ships.shapes.extend(shapes.shapes)
+                changed = True
+            key = (ship.hexes, ship.facing, ship.id == selected, ship.removed, ship.destroyed_count(),
+                   ship.move_done, self.dark)
+            if key != shapes.key:
+                self._draw_ship(shapes, ship, state, ship.id == selected)
+                shapes.key = key
+                changed = True
+        for gone in set(self._ship_shapes) - seen:
+            for shape in self._ship_shapes.pop(gone).shapes:
+                self.ships.shapes.remove(shape)
+            changed = True
+        return [self.ships] if changed else []
+
+    def _draw_ship(self, shapes: ShipShapes, ship: ShipState, state: GameState, selected: bool) -> None:
+        layout = self.layout
+        colour = side_colour(state.sides, ship.side)
+        if ship.removed:
+            colour = "#8a8f96"
+        shapes.hull.elements = _hex_path(layout, ship.hexes, inset=3)
+        shapes.hull.paint = _fill(colour, 0.35 if ship.removed else 0.85)
+        shapes.outline.elements = _hex_path(layout, ship.hexes, inset=3)
+        shapes.outline.paint = _stroke("#ffd54a" if selected else self.colours["halo"], 4 if selected else 1.5)
+        # bow marker: a triangle pointing at the faced hexside
+        bx, by = layout.centre(ship.bow)
+        tip = layout.facing_point(ship.bow, ship.facing, 0.85)
+        left = layout.facing_point(ship.bow, (ship.facing - 1) % 6, 0.35)
+        right = layout.facing_point(ship.bow, (ship.facing + 1) % 6, 0.35)
+        shapes.bow.elements = [cv.Path.MoveTo(*tip), cv.Path.LineTo(*left), cv.Path.LineTo(bx, by),
+                               cv.Path.LineTo(*right), cv.Path.Close()]
+        shapes.bow.paint = _fill("#ffffff", 0.5 if ship.removed else 0.95)
+        # name over the middle hex, with the damage count
+        cells = ship.hexes
+        mx = sum(layout.centre(c)[0] for c in cells) / len(cells)
+        my = sum(layout.centre(c)[1] for c in cells) / len(cells)
+        name = ship.card.name.replace("HML ", "")
+        damage = ship.destroyed_count()
+        shapes.name.x, shapes.name.y = mx, my
+        shapes.name.value = None
+        shapes.name.spans = [
+            ft.TextSpan(name, ft.TextStyle(size=12, weight=ft.FontWeight.BOLD, color="#ffffff",
+                                           shadow=ft.BoxShadow(blur_radius=3, color="#000000"))),
+        ] + ([ft.TextSpan(f"  x{damage}", ft.TextStyle(size=11, weight=ft.FontWeight.BOLD, color="#ffd0cc"))]
+             if damage else []) + ([ft.TextSpan("  sunk", ft.TextStyle(size=11, color="#ffffff"))] if ship.removed else [])
+        shapes.name.style = None
+
+    # --- arcs and marks ----------------------------------------------------------------
+
+    def show_arcs(self, shades: tuple[ArcShade, ...], key) -> list[ft.Control]:
+        if key == self._arc_key:
+            return []
+        self._arc_key = key
+        paths = []
+        for shade in shades:
+            opacity = 0.30 if shade.band == "short" else 0.14
+            paths.append(cv.Path(_hex_path(self.layout, shade.cells, inset=1), paint=_fill(ARCS.get(shade.location, "#888888"), opacity)))
+        self.arcs.shapes = paths
+        return [self.arcs]
+
+    def show_marks(self, cells: list[Hex], zones: bool, key) -> list[ft.Control]:
+        """Highlight hexes (a chosen hex for 'place at') and, in set-up, the deployment zones."""
+        if key == self._mark_key:
+            return []
+        self._mark_key = key
+        shapes = []
+        if zones:
+            board = self.board
+            zone = [c for c in board.cells() if not board.in_half_hex_ring(c)
+                    and board.edge_distance(c) < DEPLOYMENT_DEPTH]
+            shapes.append(cv.Path(_hex_path(self.layout, zone, inset=1), paint=_fill("#4caf50", 0.13)))
+        if cells:
+            shapes.append(cv.Path(_hex_path(self.layout, cells, inset=2), paint=_stroke(CIRCLED, 3)))
+        self.marks.shapes = shapes
+        return [self.marks]
+
+    # --- gestures and buttons --------------------------------------------------------------
+
+    async def _tapped(self, e: ft.TapEvent) -> None:
+        pos = e.local_position
+        if pos is None:
+            return
+        cell = self.layout.hex_at(pos.x, pos.y)
+        if cell is not None:
+            await self.on_tap(cell)
+
+    async def _zoom_in(self, e) -> None:
+        await self.viewer.zoom(1.4)
+
+    async def _zoom_out(self, e) -> None:
+        await self.viewer.zoom(1 / 1.4)
+
+    async def _fit(self, e) -> None:
+        await self.viewer.reset()
+
+    async def _centre(self, e) -> None:
+        await self.centre_on(self.focus)
+
+    async def centre_on(self, cell: Hex | None) -> None:
+        """Reset the zoom to 1 and bring a hex to the middle of the view."""
+        if cell is None:
+            cell = next(iter(self.board.cells()))
+            cell = Hex.at((self.board.columns + 1) // 2, (self.board.rows + 1) // 2)
+        x, y = self.layout.centre(cell)
+        vw, vh = self.view_size
+        await self.viewer.reset()
+        await self.viewer.pan(vw / 2 - x, vh / 2 - y)
+
+
+def _round() -> ft.ButtonStyle:
+    return ft.ButtonStyle(bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, shape=ft.CircleBorder(),
+                          padding=12, shadow_color=ft.Colors.SHADOW, elevation=2)

@@ -1,0 +1,88 @@
+"""Home: quick-start, new game, resume a saved game, scenario files, fleets, dice, rule readings."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from ..session import Session
+from ..viewmodels import game_rows
+from .widgets import heading, muted, tag
+
+
+def page_width(app, widest: int = 760) -> float:
+    """Content width: the page less its margins, at most `widest`."""
+    return max(280, min(widest, (app.page.width or widest) - 32))
+
+
+def build(app) -> ft.Control:
+    async def quick_start(e):
+        from .newgame import start_quick_start
+
+        await start_quick_start(app)
+
+    def go(screen):
+        async def handler(e):
+            await app.navigate(Session(screen))
+        return handler
+
+    def resume(game_id):
+        async def handler(e):
+            await app.navigate(Session("game", game_id))
+        return handler
+
+    rows = game_rows(app.store.games())
+    saved = [
+        tag(f"resume-{row.id}", ft.Card(content=ft.ListTile(
+            leading=ft.Icon(ft.Icons.SAILING),
+            title=ft.Text(row.name, weight=ft.FontWeight.W_600),
+            subtitle=ft.Text(f"{row.detail} · {row.sides} · {row.last_played}"),
+            trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
+            on_click=resume(row.id), min_height=64,
+        )))
+        for row in rows[:8]
+    ] or [muted("No saved games yet: start one above. Games are saved as you play.")]
+
+    def tile(icon, title, subtitle, handler, ident):
+        return tag(ident, ft.Card(content=ft.ListTile(
+            leading=ft.Icon(icon, size=30), title=ft.Text(title, weight=ft.FontWeight.W_600),
+            subtitle=ft.Text(subtitle), on_click=handler, min_height=64,
+        )))
+
+    quick = tag("quick-start", ft.Container(
+        content=ft.Column([
+            ft.Row([ft.Icon(ft.Icons.BOLT, color=ft.Colors.ON_PRIMARY, size=28),
+                    ft.Text("Quick-Start battle", size=20, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_PRIMARY)]),
+            ft.Text("HML Hertfordshire and HML Raven against Pontbriand and Pelletier, deployed and ready.",
+                    color=ft.Colors.ON_PRIMARY),
+        ], spacing=6, tight=True),
+        padding=18, border_radius=16, bgcolor=ft.Colors.PRIMARY, on_click=quick_start, ink=True,
+    ))
+    message = [ft.Text(app.session.message, color=ft.Colors.ERROR)] if app.session.message else []
+    content = ft.Column(
+        [
+            ft.Container(height=8),
+            ft.Row([ft.Icon(ft.Icons.AIRPLANEMODE_ACTIVE, size=34, color=ft.Colors.PRIMARY),
+                    ft.Column([ft.Text("Leviathans", size=28, weight=ft.FontWeight.BOLD),
+                               muted("Table companion · Quick-Start rules")], spacing=0, tight=True),
+                    ft.Container(expand=True),
+                    ft.IconButton(ft.Icons.BRIGHTNESS_6, tooltip="Light or dark theme",
+                                  on_click=lambda e: app.toggle_theme())]),
+            *message,
+            quick,
+            ft.ResponsiveRow([
+                ft.Column([tile(ft.Icons.ADD_CIRCLE_OUTLINE, "New game", "Pick sides, ships and board size", go("new"), "new-game")], col={"xs": 12, "md": 6}),
+                ft.Column([tile(ft.Icons.CASINO, "Dice roller", "Any pool, its roll and its odds", go("dice"), "dice-roller")], col={"xs": 12, "md": 6}),
+                ft.Column([tile(ft.Icons.UPLOAD_FILE, "Load a scenario", "A leviathans-scenario/1 file", go("load"), "load-scenario")], col={"xs": 12, "md": 6}),
+                ft.Column([tile(ft.Icons.DIRECTIONS_BOAT, "Fleets", "The ship cards the app knows", go("fleets"), "fleets")], col={"xs": 12, "md": 6}),
+                ft.Column([tile(ft.Icons.MENU_BOOK, "Rule readings", "What the app assumes where the text is silent", go("rules"), "rule-readings")], col={"xs": 12, "md": 6}),
+            ], spacing=8, run_spacing=0),
+            heading("Resume a saved game"),
+            *saved,
+        ],
+        spacing=12, scroll=ft.ScrollMode.AUTO, expand=True,
+    )
+    return ft.SafeArea(ft.Container(
+        content=ft.Row([ft.Container(content=content, width=page_width(app))],
+                       alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
+        padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True,
+    ), expand=True)

@@ -1,0 +1,553 @@
+"""The table screen: the map beside the panels (tablet, desktop), or one at a time (phone).
+
+Reads the game and the session, renders view models, sends actions through
+`App.act`.  Only what changed is sent: the grid layer never, a moved ship's
+shapes in place, and the visible panel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+import flet as ft
+
+from ...engine import actions as A
+from ...engine.hexes import FACING_NAMES, Hex
+from ...engine.state import GameState
+from ..session import Session
+from ..viewmodels import (
+    NEXT_MARK, Banner, arc_shades, banner, card_view, fire_panel, log_lines, move_panel, ship_rows,
+    shot_views, table_dice_fields,
+)
+from ..theme import side_colour
+from .fire import TableDiceEntry, fire_control
+from .hexmap import HexMap
+from .log import log_control
+from .shipcard import card_control
+from .widgets import muted, tag
+
+PANEL_WIDTH = 460
+PANELS = ("ship", "fire", "log")
+
+
+@dataclass
+class Models:
+    """Everything the table shows for one state and selection, computed off the event loop."""
+
+    state: GameState
+    banner: Banner
+    ships: list
+    card: object | None
+    move: object | None
+    guns: tuple
+    shots: tuple
+    arcs: tuple | None
+    arcs_key: tuple | None
+    log: tuple | None
+    seconds: float = 0.0
+
+
+def compute(state: GameState, ship: str | None, want_fire: bool, want_log: bool, history, arcs_key_now) -> Models:
+    started = time.perf_counter()
+    if ship and not state.has_ship(ship):
+        ship = None
+    selected = state.ship(ship) if ship else None
+    arcs_key = (ship, selected.hexes, selected.facing, tuple(selected.working_guns)) if selected else None
+    arcs = None
+    if arcs_key != arcs_key_now:
+        arcs = arc_shades(state, ship) if selected and not selected.removed else ()
+    return Models(
+        state=state,
+        banner=banner(state),
+        ships=ship_rows(state),
+        card=card_view(state, ship) if ship else None,
+        move=move_panel(state, ship) if ship else None,
+        guns=fire_panel(state, ship) if (ship and want_fire) else (),
+        shots=shot_views(state) if want_fire else (),
+        arcs=arcs,
+        arcs_key=arcs_key,
+        log=log_lines(history()) if want_log else None,
+        seconds=time.perf_counter() - started,
+    )
+
+
+class TableView:
+    def __init__(self, app, game):
+        self.app = app
+        self.game = game
+        self.state: GameState = game.state
+        self.models: Models | None = None
+        self.place_hex: Hex | None = None
+        self.entries: dict[int, TableDiceEntry] = {}
+        self._note: tuple[str, bool] | None = None
+        self._lock = asyncio.Lock()
+        self.map = HexMap(self.state, app.dark, self.map_tapped)
+        self.map.focus = self._selected_hex()
+        # fixed pieces
+        self.banner_title = ft.Text("", size=17, weight=ft.FontWeight.BOLD)
+        self.banner_detail = ft.Text("", size=13)
+        self.banner_actions = ft.Row(spacing=8, wrap=True, run_spacing=6)
+        self.banner_ships = ft.Row(spacing=6, wrap=True)
+        self.note = ft.Text("", size=13, weight=ft.FontWeight.W_500)
+        self.note_box = ft.Container(content=self.note, padding=ft.Padding.symmetric(horizontal=12, vertical=6),
+                                     border_radius=8, visible=False)
+        self.banner = tag("banner", ft.Container(
+            content=ft.Column([self.banner_title, self.banner_detail, self.banner_ships, self.banner_actions, self.note_box],
+                              spacing=6, tight=True),
+            padding=ft.Padding.symmetric(horizontal=14, vertical=10), bgcolor=ft.Colors.PRIMARY_CONTAINER,
+        ))
+        self.undo_button = tag("undo", ft.IconButton(ft.Icons.UNDO, tooltip="Undo", on_click=self._undo))
+        self.redo_button = tag("redo", ft.IconButton(ft.Icons.REDO, tooltip="Redo", on_click=self._redo))
+        self.bookkeeping = ft.PopupMenuItem(content="Rule checks off (bookkeeping)", checked=False, on_click=self._toggle_bookkeeping)
+        self.top = ft.Container(
+            content=ft.Row([
+                tag("home", ft.IconButton(ft.Icons.HOME_OUTLINED, tooltip="Home", on_click=self._home)),
+                ft.Text(game.name, size=16, weight=ft.FontWeight.W_600, expand=True, max_lines=1,
+                        overflow=ft.TextOverflow.ELLIPSIS),
+                self.undo_button, self.redo_button,
+                ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, items=[
+                    self.bookkeeping,
+                    ft.PopupMenuItem(content="Light or dark theme", on_click=lambda e: app.toggle_theme()),
+                    ft.PopupMenuItem(content="End movement (ships not moved stay put)", on_click=self._end_movement),
+                ]),
+            ], spacing=0),
+            padding=ft.Padding.only(left=4, right=4), bgcolor=ft.Colors.SURFACE_CONTAINER,
+        )
+        self.panel = ft.Column(spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
+        self.panel_tabs = ft.SegmentedButton(
+            segments=[ft.Segment(value="ship", label="Ships", icon=ft.Icons.DIRECTIONS_BOAT),
+                      ft.Segment(value="fire", label="Fire", icon=ft.Icons.GPS_FIXED),
+                      ft.Segment(value="log", label="Log", icon=ft.Icons.HISTORY)],
+            selected=["ship"], on_change=self._panel_tab, show_selected_icon=False,
+        )
+        self.strip = ft.Container(padding=8, bgcolor=ft.Colors.SURFACE_CONTAINER, visible=False)
+        self.nav = ft.NavigationBar(destinations=[
+            ft.NavigationBarDestination(icon=ft.Icons.MAP_OUTLINED, selected_icon=ft.Icons.MAP, label="Map"),
+            ft.NavigationBarDestination(icon=ft.Icons.DIRECTIONS_BOAT_OUTLINED, selected_icon=ft.Icons.DIRECTIONS_BOAT, label="Ships"),
+            ft.NavigationBarDestination(icon=ft.Icons.GPS_NOT_FIXED, selected_icon=ft.Icons.GPS_FIXED, label="Fire"),
+            ft.NavigationBarDestination(icon=ft.Icons.HISTORY, label="Log"),
+        ], on_change=self._nav_change)
+        self.control = ft.Container(expand=True)
+        self._wide: bool | None = None
+        self._layout()
+
+    # --- layout -------------------------------------------------------------------
+
+    @property
+    def session(self) -> Session:
+        return self.app.session
+
+    @property
+    def tab(self) -> str:
+        tab = self.session.tab
+        if self.app.wide:
+            return tab if tab in PANELS else "ship"
+        return tab
+
+    def _layout(self) -> None:
+        wide = self.app.wide
+        self._wide = wide
+        width = self.app.page.width or 1200
+        if wide:
+            self.panel_tabs.selected = [self.tab]
+            side = ft.Container(
+                content=ft.Column([ft.Container(self.panel_tabs, padding=ft.Padding.only(top=8)), self.panel],
+                                  spacing=8, expand=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+                width=min(PANEL_WIDTH, width * 0.42), padding=ft.Padding.symmetric(horizontal=10),
+                bgcolor=ft.Colors.SURFACE,
+            )
+            body = ft.Row([ft.Column([self.map.control], expand=True), side], spacing=0, expand=True,
+                          vertical_alignment=ft.CrossAxisAlignment.STRETCH)
+            self.control.content = ft.Column([self.top, self.banner, body], spacing=0, expand=True,
+                                             horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+            self.map.view_size = (width - min(PANEL_WIDTH, width * 0.42), (self.app.page.height or 800) - 200)
+        else:
+            self.nav.selected_index = ("map", "ship", "fire", "log").index(self.tab) if self.tab in ("map", "ship", "fire", "log") else 0
+            on_map = self.tab == "map"
+            self.map.control.visible = on_map
+            self.strip.visible = on_map and bool(self.session.ship)
+            content = ft.Column([self.map.control, self.strip], spacing=0, expand=True) if on_map else ft.Container(
+                content=self.panel, padding=ft.Padding.symmetric(horizontal=10, vertical=8), expand=True)
+            self.control.content = ft.Column([self.top, self.banner, content, self.nav], spacing=0, expand=True,
+                                             horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+            self.map.view_size = (width, (self.app.page.height or 800) - 300)
+
+    async def relayout(self) -> None:
+        if self.app.wide != self._wide:
+            self._layout()
+            await self.refresh(force=True)
+
+    def retheme(self) -> None:
+        self.map.retheme(self.app.dark)
+        self.map.grid.update()
+        self.app.page.run_task(self.refresh, True)
+
+    async def follow_session(self) -> None:
+        """The session changed (selection, tab) within this game."""
+        self._layout()
+        await self.refresh(force=True)
+
+    # --- refresh ----------------------------------------------------------------------
+
+    def message(self, text: str | None, info: bool = False) -> None:
+        self._note = (text, info) if text else None
+
+    async def refresh(self, force: bool = False) -> None:
+        async with self._lock:
+            state = self.game.state
+            if state is self.state and not force and self.models is not None:
+                return
+            ship = self.session.ship
+            tab = self.tab
+            want_fire = tab == "fire"
+            want_log = tab == "log"
+            arcs_key_now = self.map._arc_key
+            models = await asyncio.to_thread(compute, state, ship, want_fire, want_log, self.game.history, arcs_key_now)
+            self.state, self.models = state, models
+            self.render(models)
+
+    def render(self, m: Models) -> None:
+        """Put the models on screen; only changed controls are sent."""
+        changed: list[ft.Control] = []
+        self._render_banner(m)
+        changed.append(self.banner)
+        self.map.focus = self._selected_hex()
+        changed += self.map.show_ships(m.state, self.session.ship)
+        if m.arcs is not None:
+            changed += self.map.show_arcs(m.arcs, m.arcs_key)
+        changed += self.map.show_marks([self.place_hex] if self.place_hex else [], m.state.phase == "setup",
+                                       (self.place_hex, m.state.phase == "setup"))
+        self.undo_button.content.disabled = not self.game.can_undo
+        self.redo_button.content.disabled = not self.game.can_redo
+        self.bookkeeping.checked = m.state.settings.bookkeeping
+        changed.append(self.top)
+        self.panel.controls = self._panel_controls(m)
+        changed.append(self.panel)
+        if not self.app.wide:
+            self.strip.visible = self.tab == "map" and m.move is not None
+            self.strip.content = self._strip(m) if self.strip.visible else None
+            changed.append(self.strip)
+        try:
+            if self.control.page is not None:
+                for control in changed:
+                    control.update()
+        except RuntimeError:  # not mounted yet: the first page update sends it all
+            pass
+
+    def _render_banner(self, m: Models) -> None:
+        b = m.banner
+        self.banner_title.value = b.title
+        self.banner_detail.value = b.detail
+        self.banner_actions.controls = [c for a in b.actions for c in self._banner_action(a, m.state)]
+        names = {s.id: s.name for s in m.ships}
+        self.banner_ships.controls = [
+            tag(f"next-{sid}", ft.Chip(label=names.get(sid, sid), on_click=self._select_handler(sid),
+                                       leading=ft.Icon(ft.Icons.NAVIGATION, size=16),
+                                       selected=sid == self.session.ship))
+            for sid in b.next_ships
+        ]
+        self.banner_ships.visible = bool(b.next_ships)
+        if self._note:
+            text, info = self._note
+            self.note.value = text[0].upper() + text[1:] if text else ""
+            self.note.color = ft.Colors.ON_SURFACE if info else ft.Colors.ON_ERROR_CONTAINER
+            self.note_box.bgcolor = ft.Colors.SURFACE if info else ft.Colors.ERROR_CONTAINER
+            self.note_box.visible = True
+        else:
+            self.note_box.visible = False
+
+    def _banner_action(self, action: str, state: GameState) -> list[ft.Control]:
+        def button(ident, text, icon, handler, filled=True):
+            kind = ft.FilledButton if filled else ft.OutlinedButton
+            return tag(ident, kind(content=text, icon=icon, on_click=handler, height=44))
+
+        if action == "start_game":
+            return [button("start-game", "Start the battle", ft.Icons.PLAY_ARROW, self._act_handler(A.StartGame()))]
+        if action == "roll_initiative":
+            return [button("roll-initiative", "Roll initiative", ft.Icons.CASINO, self._act_handler(A.RollInitiative()))]
+        if action == "enter_initiative":
+            return [button("enter-initiative", "Table dice", ft.Icons.KEYBOARD, self._initiative_dialog, False)]
+        if action == "set_initiative":
+            return [button(f"initiative-{side}", f"{side} has it", ft.Icons.FLAG, self._act_handler(A.SetInitiative(side=side)), False)
+                    for side in state.sides]
+        if action == "end_turn":
+            return [button("end-turn", "End turn", ft.Icons.UPDATE, self._act_handler(A.EndTurn()))]
+        if action == "end_movement":
+            return []
+        return []
+
+    # --- panels -----------------------------------------------------------------------
+
+    def _panel_controls(self, m: Models) -> list[ft.Control]:
+        tab = self.tab
+        if tab == "fire":
+            return [fire_control(m.card.name if m.card else None, m.state.phase, m.guns, m.shots,
+                                 self._declare, self._roll, self._enter, self._cancel_shot, self.entries)]
+        if tab == "log":
+            return [log_control(m.log or (), self.game.can_undo, self.game.can_redo, self._undo, self._redo)]
+        return self._ship_panel(m)
+
+    def _ship_panel(self, m: Models) -> list[ft.Control]:
+        rows = []
+        for row in m.ships:
+            colour = side_colour(m.state.sides, row.side)
+            selected = row.id == self.session.ship
+            rows.append(tag(f"ship-{row.id}", ft.Container(
+                content=ft.Row([
+                    ft.Container(width=10, height=40, bgcolor=colour, border_radius=4),
+                    ft.Column([ft.Text(row.name, weight=ft.FontWeight.W_600),
+                               muted(f"{row.side} · T{row.type} · {row.position}", 12)], spacing=0, expand=True, tight=True),
+                    ft.Column([ft.Text(row.mp, size=12), muted(row.damage, 11)], spacing=0, tight=True,
+                              horizontal_alignment=ft.CrossAxisAlignment.END),
+                    ft.Text(row.status, size=11, color=ft.Colors.PRIMARY if row.status == "to move" else ft.Colors.ON_SURFACE_VARIANT, width=52),
+                ], spacing=10),
+                padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=10, height=56,
+                bgcolor=ft.Colors.SECONDARY_CONTAINER if selected else ft.Colors.SURFACE_CONTAINER_LOW,
+                on_click=self._select_handler(row.id), ink=True,
+            )))
+        parts: list[ft.Control] = [ft.Column(rows, spacing=4, tight=True)]
+        if m.move is not None:
+            parts.append(self._move_controls(m))
+        if m.card is not None:
+            parts.append(card_control(m.card, self.app.dark, compact=not self.app.wide, on_slot=self._slot_tapped))
+        else:
+            parts.append(muted("Tap a ship, here or on the map, to see its card, arcs and moves."))
+        return parts
+
+    def _move_controls(self, m: Models, compact: bool = False) -> ft.Control:
+        move = m.move
+        state = m.state
+        lines: list[ft.Control] = []
+        head = ft.Row([ft.Text(move.name, weight=ft.FontWeight.BOLD, size=15),
+                       muted(move.position, 12), ft.Container(expand=True),
+                       tag("mp-left", ft.Text(f"{move.mp_left}/{move.mp} MP", weight=ft.FontWeight.BOLD))], spacing=8)
+        lines.append(head)
+        if state.phase == "setup":
+            lines.append(muted("Deploy: tap a hex on the map (or type its label), then a facing.", 12))
+        else:
+            icons = {"forward": ft.Icons.ARROW_UPWARD, "port": ft.Icons.TURN_LEFT, "starboard": ft.Icons.TURN_RIGHT}
+            steps = []
+            for option in move.options:
+                steps.append(tag(f"step-{option.step}", ft.FilledButton(
+                    content=option.label if not compact else option.label.replace("Turn to ", ""),
+                    icon=icons[option.step], on_click=self._step_handler(option.step), height=48,
+                    style=None if option.reason is None else ft.ButtonStyle(bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                                                                             color=ft.Colors.ON_SURFACE_VARIANT),
+                    tooltip=option.reason)))
+            if move.can_end:
+                steps.append(tag("end-move", ft.OutlinedButton(content="End move", icon=ft.Icons.CHECK,
+                                                              on_click=self._act_handler(A.EndMove(ship=move.ship)), height=48)))
+            lines.append(ft.Row(steps, wrap=True, spacing=6, run_spacing=6))
+            if not compact:
+                lines.append(muted(move.note, 12))
+        if not compact or state.phase == "setup":
+            lines.append(self._place_controls(move.ship, state))
+        return ft.Container(content=ft.Column(lines, spacing=8, tight=True), padding=10, border_radius=10,
+                            bgcolor=ft.Colors.SURFACE_CONTAINER_LOW)
+
+    def _place_controls(self, ship_id: str, state: GameState) -> ft.Control:
+        label = state.board.label(self.place_hex) if self.place_hex else ""
+        field = ft.TextField(label="Hex", value=label, width=96, height=48, dense=True,
+                             keyboard_type=ft.KeyboardType.NUMBER, hint_text="CCRR")
+        self._place_field = field
+        facings = [
+            tag(f"face-{name}", ft.OutlinedButton(content=name, on_click=self._place_handler(ship_id, i), height=44,
+                                                  style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8))))
+            for i, name in enumerate(FACING_NAMES)
+        ]
+        title = "Deploy at" if state.phase == "setup" else "Place at (the table says otherwise)"
+        return ft.Column([muted(title, 12), ft.Row([tag("place-hex", field), *facings], wrap=True, spacing=4, run_spacing=4)],
+                         spacing=4, tight=True)
+
+    def _strip(self, m: Models) -> ft.Control:
+        return self._move_controls(m, compact=True)
+
+    # --- handlers ------------------------------------------------------------------------
+
+    def _selected_hex(self) -> Hex | None:
+        ship = self.session.ship
+        if ship and self.state.has_ship(ship):
+            return self.state.ship(ship).bow
+        return None
+
+    def _act_handler(self, action):
+        async def handler(e):
+            await self.app.act(action)
+        return handler
+
+    def _step_handler(self, step: str):
+        async def handler(e):
+            ship = self.session.ship
+            if ship:
+                await self.app.act(A.Step(ship=ship, step=step))
+        return handler
+
+    def _place_handler(self, ship_id: str, facing: int):
+        async def handler(e):
+            text = (self._place_field.value or "").strip()
+            if not text:
+                self.message("Tap a hex on the map or type its label (like 0812) first.")
+                await self.refresh(force=True)
+                return
+            outcome = await self.app.act(A.Place(ship=ship_id, bow=text, facing=facing))
+            if outcome.ok:
+                self.place_hex = None
+                await self.refresh(force=True)
+        return handler
+
+    def _select_handler(self, ship_id: str):
+        async def handler(e):
+            await self.select(ship_id)
+        return handler
+
+    async def select(self, ship_id: str | None) -> None:
+        self.place_hex = None
+        self.app.session = self.session.with_ship(ship_id)
+        await self.refresh(force=True)
+        self._push_route()
+
+    def _push_route(self) -> None:
+        route = self.app.session.route
+        if self.app.page.route != route:
+            self.app.page.route = route
+            self.app.page.run_task(self.app.page.push_route, route)
+
+    async def map_tapped(self, cell: Hex) -> None:
+        state = self.game.state
+        hit = next((s for s in state.active_ships if cell in s.hexes), None)
+        if hit is not None and hit.id != self.session.ship:
+            await self.select(hit.id)
+            return
+        if self.session.ship:
+            self.place_hex = cell
+            self.message(f"Hex {state.board.label(cell)} chosen: tap a facing to place "
+                         f"{state.ship(self.session.ship).card.name} there.", info=True)
+            if not self.app.wide and self.session.tab == "map":
+                pass
+            await self.refresh(force=True)
+
+    async def _slot_tapped(self, location: str, slot: int, status: str) -> None:
+        ship = self.session.ship
+        if not ship:
+            return
+        choices = [("live", "Clear (working)"), ("destroyed_this_turn", "Circle: destroyed this turn"),
+                   ("destroyed", "Strike through: destroyed")]
+
+        def choose(value):
+            async def handler(e):
+                self.app.page.pop_dialog()
+                await self.app.act(A.MarkSlot(ship=ship, location=location, slot=slot, status=value))
+            return handler
+
+        dialog = ft.AlertDialog(
+            title=ft.Text(f"{location.capitalize()} slot {slot}"),
+            content=ft.Text("Mark or clear this slot by hand (the log records it)."),
+            actions=[ft.TextButton(content=text, on_click=choose(value)) for value, text in choices if value != status]
+            + [ft.TextButton(content="Cancel", on_click=lambda e: self.app.page.pop_dialog())],
+        )
+        self.app.page.show_dialog(dialog)
+
+    async def _declare(self, location: str, slot: int, target: str, target_location: str) -> None:
+        ship = self.session.ship
+        await self.app.act(A.DeclareShot(attacker=ship, location=location, slot=slot, target=target,
+                                         target_location=target_location))
+
+    async def _roll(self, shot_id: int) -> None:
+        self.entries.pop(shot_id, None)
+        await self.app.act(A.ResolveShot(shot=shot_id))
+
+    async def _enter(self, shot_id: int) -> None:
+        state = self.game.state
+        shot = next((s for s in shot_views(state) if s.id == shot_id), None)
+        if shot is None:
+            return
+
+        async def close(e):
+            self.entries.pop(shot_id, None)
+            await self.refresh(force=True)
+
+        self.entries[shot_id] = TableDiceEntry(shot, table_dice_fields(state, shot_id), self._submit_faces, close)
+        await self.refresh(force=True)
+
+    async def _submit_faces(self, entry: TableDiceEntry) -> None:
+        from ..viewmodels import parse_faces
+
+        faces, problem = parse_faces(entry.values())
+        if problem:
+            self.message(problem)
+            await self.refresh(force=True)
+            return
+        pool = [f for f, spec in zip(faces, entry.fields) if spec.purpose == "pool"]
+        slot = [f for f, spec in zip(faces, entry.fields) if spec.purpose == "slot"]
+        keel = [f for f, spec in zip(faces, entry.fields) if spec.purpose == "keel"]
+        outcome = await self.app.act(A.ResolveShot(shot=entry.shot.id, table=A.TableFaces(pool=pool, slot=slot, keel=keel)))
+        if outcome.ok:
+            self.entries.pop(entry.shot.id, None)
+            await self.refresh(force=True)
+            return
+        reason = outcome.reason
+        if "slot die needs another roll" in reason:
+            entry.add("slot", "D6", "Re-roll")
+        elif "keel roll needs" in reason:
+            entry.add("keel", "Red", "Keel DRed", 2)
+        await self.refresh(force=True)
+
+    async def _cancel_shot(self, shot_id: int) -> None:
+        self.entries.pop(shot_id, None)
+        await self.app.act(A.CancelShot(shot=shot_id))
+
+    async def _initiative_dialog(self, e) -> None:
+        state = self.game.state
+        fields = {side: [ft.TextField(label=f"{side} DRed {i + 1}", width=120, keyboard_type=ft.KeyboardType.NUMBER)
+                         for i in range(2)] for side in state.sides}
+        problem = ft.Text("", color=ft.Colors.ERROR)
+
+        async def submit(ev):
+            faces = {}
+            for side, boxes in fields.items():
+                values = [(b.value or "").strip() for b in boxes]
+                if not all(v.isdigit() for v in values):
+                    problem.value = f"{side}: type both red dice as numbers."
+                    problem.update()
+                    return
+                faces[side] = [int(v) for v in values]
+            self.app.page.pop_dialog()
+            await self.app.act(A.RollInitiative(faces=faces))
+
+        self.app.page.show_dialog(ft.AlertDialog(
+            title=ft.Text("Initiative: the dice you rolled"),
+            content=ft.Column([ft.Row(boxes) for boxes in fields.values()] + [problem], tight=True),
+            actions=[ft.FilledButton(content="Record", on_click=submit),
+                     ft.TextButton(content="Cancel", on_click=lambda ev: self.app.page.pop_dialog())],
+        ))
+
+    async def _panel_tab(self, e) -> None:
+        selected = e.control.selected[0] if e.control.selected else "ship"
+        await self._go_tab(selected)
+
+    async def _nav_change(self, e) -> None:
+        await self._go_tab(("map", "ship", "fire", "log")[e.control.selected_index])
+
+    async def _go_tab(self, tab: str) -> None:
+        self.app.session = self.session.with_tab(tab)
+        self._layout()
+        self.control.update()
+        await self.refresh(force=True)
+        self._push_route()
+
+    async def _undo(self, e) -> None:
+        await self.app.undo()
+
+    async def _redo(self, e) -> None:
+        await self.app.redo()
+
+    async def _home(self, e) -> None:
+        await self.app.navigate(Session())
+
+    async def _end_movement(self, e) -> None:
+        await self.app.act(A.EndMovement())
+
+    async def _toggle_bookkeeping(self, e) -> None:
+        await self.app.act(A.SetBookkeeping(on=not self.game.state.settings.bookkeeping))

@@ -1,0 +1,61 @@
+"""Small shared pieces: dice chips, headings, tagged controls for tests and screen readers."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from ..theme import DICE
+
+DIE_LABEL = {"Green": "DGreen", "Blue": "DBlue", "Yellow": "DYellow", "Red": "DRed",
+             "Black": "DBlack", "D6": "D6"}
+
+
+def tag(identifier: str, control: ft.Control, label: str | None = None) -> ft.Control:
+    """Give a control a stable identifier (shows as flt-semantics-identifier in the browser)."""
+    return ft.Semantics(identifier=identifier, content=control, container=True, label=label)
+
+
+def die_chip(colour: str, size: int = 22) -> ft.Control:
+    """A die of a pool, not rolled: a coloured disc."""
+    fill, ink = DICE.get(colour, ("#888888", "#ffffff"))
+    return ft.Container(
+        width=size, height=size, bgcolor=fill, border_radius=size / 2,
+        border=ft.Border.all(1, "#00000040" if colour != "Black" else "#ffffff55"),
+        tooltip=DIE_LABEL.get(colour, colour),
+    )
+
+
+def die_face(colour: str, face: int, size: int = 30) -> ft.Control:
+    """A rolled die: a coloured square showing its face."""
+    fill, ink = DICE.get(colour, ("#888888", "#ffffff"))
+    return ft.Container(
+        width=size, height=size, bgcolor=fill, border_radius=6,
+        border=ft.Border.all(1, "#00000055" if colour != "Black" else "#ffffff66"),
+        alignment=ft.Alignment.CENTER,
+        content=ft.Text(str(face), color=ink, weight=ft.FontWeight.BOLD, size=size * 0.5),
+        tooltip=f"{DIE_LABEL.get(colour, colour)} {face}",
+    )
+
+
+def chips(colours, size: int = 20) -> ft.Row:
+    return ft.Row([die_chip(c, size) for c in colours], spacing=3, tight=True)
+
+
+def faces(dice, size: int = 30) -> ft.Row:
+    return ft.Row([die_face(c, f, size) for c, f in dice], spacing=4, wrap=True, tight=True)
+
+
+def heading(text: str, size: int = 16) -> ft.Text:
+    return ft.Text(text, size=size, weight=ft.FontWeight.W_600)
+
+
+def muted(text: str, size: int = 13) -> ft.Text:
+    return ft.Text(text, size=size, color=ft.Colors.ON_SURFACE_VARIANT)
+
+
+def section(*controls: ft.Control, padding: int = 12) -> ft.Container:
+    return ft.Container(
+        content=ft.Column(list(controls), spacing=8, tight=True),
+        padding=padding, border_radius=12,
+        bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+    )
