@@ -36,8 +36,9 @@ class StoreError(ValueError):
 class SaveFileError(StoreError):
     """A save file that cannot be used: which file, and what is wrong with it."""
 
-    def __init__(self, path: Path | str, problem: str):
+    def __init__(self, path: Path | str, problem: str, file_is_bad: bool = True):
         self.path, self.problem = Path(path), problem
+        self.file_is_bad = file_is_bad  # False: the file is fine, something around it is missing
         super().__init__(f"{self.path}: {problem}")
 
 

@@ -66,7 +66,8 @@ class GameFolder:
     def read_record(self) -> dict[str, Any]:
         path = self.path / GAME_FILE
         if not path.exists():
-            raise SaveFileError(path, "is missing: the game's record (its name and starting position) is gone")
+            raise SaveFileError(path, "is missing: the game's record (its name and starting position) is gone",
+                                file_is_bad=False)
         docs = _open(path, "game").table("game").all()
         if len(docs) != 1:
             raise SaveFileError(path, "the file is damaged (it should hold one game record)")
@@ -101,7 +102,8 @@ class GameFolder:
             if start != len(entries):
                 raise SaveFileError(
                     path, f"log entries {len(entries)} to {start - 1} are missing (no file holds them)"
-                    if start > len(entries) else f"overlaps the log file before it (entry {start})")
+                    if start > len(entries) else f"overlaps the log file before it (entry {start})",
+                    file_is_bad=False)
             entries.extend(self.read_segment(start, path))
         return entries
 

@@ -93,13 +93,16 @@ class TinyDBRepository:
             if not path.is_dir() or path.name.startswith("."):
                 continue
             remove_temporary_files(path)
-            if not (path / GAME_FILE).exists():
-                names = [p.name for p in path.iterdir()]
-                if any(name.startswith(GAME_FILE + ".bad-") for name in names):
-                    self.problems.append(f"{path}: the game's record was set aside earlier as damaged; the game is left out.")
-                elif any(name.startswith("log-") for name in names):
+            if not (path / GAME_FILE).exists() and not any(".bad-" in p.name for p in path.iterdir()):
+                if any(p.name.startswith("log-") for p in path.iterdir()):
                     self.problems.append(f"{path / GAME_FILE}: is missing (an import or a new game was interrupted?); the game is left out.")
                 continue  # else: a new game whose creation did not finish
+            kept = sorted(p.name for p in path.iterdir() if ".bad-" in p.name)
+            if kept:
+                self.problems.append(
+                    f"{path}: {', '.join(kept)} {'was' if len(kept) == 1 else 'were'} set aside earlier as damaged; "
+                    "the game is left out until the file is put right (or removed with its game)")
+                continue
             folder = GameFolder(path, self.segment_size)
             try:
                 record = GameRecord.from_doc(folder.read_record())
@@ -112,11 +115,14 @@ class TinyDBRepository:
             self.summaries[path.name] = _summary(summary, record)
 
     def _set_aside(self, exc: SaveFileError, game_id: str) -> str:
-        try:
-            moved = set_aside(exc.path).name
-            kept = f"The file was kept, untouched, as {moved}"
-        except OSError as err:
-            kept = f"The file could not be renamed ({err.strerror}) and is left as it is"
+        if not exc.file_is_bad:
+            kept = "Nothing was changed"
+        else:
+            try:
+                moved = set_aside(exc.path).name
+                kept = f"The file was kept, untouched, as {moved}"
+            except OSError as err:
+                kept = f"The file could not be renamed ({err.strerror}) and is left as it is"
         message = f"{exc.path}: {exc.problem}. {kept}; game {game_id} could not be opened."
         self.problems.append(message)
         return message
