@@ -189,8 +189,9 @@ def test_a_second_process_may_not_write_the_same_game(tmp_path):
     store = TinyDBStore(tmp_path)
     game = played_game(store, 1, actions=3)
     other = reopened(tmp_path).game(game.id)  # another open of the folder (as another process)
-    with pytest.raises(StoreError, match="another companion process"):
-        other.act({"kind": "set_bookkeeping", "on": False})
+    outcome = other.act({"kind": "set_bookkeeping", "on": False})
+    assert not outcome.ok and "being played in another companion process" in outcome.reason
+    assert len(other.entries) == len(game.entries)
     store.close()
     played_before = len(game.entries)
     # Once the first lets go, the second sees that the log moved on without it.
@@ -204,8 +205,9 @@ def test_the_game_changed_on_disk_is_refused_not_overwritten(tmp_path):
     stale = reopened(tmp_path).game(game.id)
     game.undo()
     store.close()
-    with pytest.raises(StoreError, match="changed on disk"):
-        stale.undo()
+    state = stale.state
+    assert stale.undo() is False and "changed on disk" in stale.save_problem
+    assert stale.state == state
     assert len(reopened(tmp_path).game(game.id).entries) == len(game.entries)
 
 
@@ -227,3 +229,21 @@ def test_deleted_games_are_moved_aside_not_destroyed(tmp_path):
     assert store.games() == []
     assert list((tmp_path / "deleted").iterdir())
     assert reopened(tmp_path).games() == []
+
+
+def test_an_action_that_cannot_be_saved_is_not_done(tmp_path):
+    store = TinyDBStore(tmp_path)
+    game = played_game(store, 1, actions=3, undo_rate=0)
+    state, entries = game.state, list(game.entries)
+
+    def full_disk(entry, state):
+        raise OSError(28, "No space left on device", str(tmp_path))
+
+    game._sink.folder.append = full_disk
+    outcome = game.act({"kind": "set_bookkeeping", "on": True})
+    assert not outcome.ok and "could not be saved: No space left on device" in outcome.reason
+    assert game.undo() is False and game.save_problem
+    assert game.state == state and game.entries == entries
+    del game._sink.folder.append
+    assert game.act({"kind": "set_bookkeeping", "on": True}).ok and game.save_problem is None
+    assert reopened(tmp_path).game(game.id).state == game.state

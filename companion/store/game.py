@@ -146,6 +146,7 @@ class Game:
             state = self._restore(snapshots or {})
         self.state = state
         self._listeners: list[Callable[["Game", LogEntry], None]] = []
+        self.save_problem: str | None = None  # why the last change could not be saved
 
     def _restore(self, snapshots: dict[int, GameState]) -> GameState:
         """Newest valid snapshot plus replay of the actions in effect after it."""
@@ -211,7 +212,8 @@ class Game:
             if isinstance(outcome, Refused):
                 return outcome
             events = [e.model_dump(mode="json") for e in outcome.events]
-            self._record("action", data, events, outcome.state)
+            if not self._record("action", data, events, outcome.state):
+                return Refused(f"not done, because it could not be saved: {self.save_problem}")
             position = len(self._done)
             for stale in [k for k in self._checkpoints if k > position]:
                 del self._checkpoints[stale]  # a new branch: states past here are gone
@@ -227,7 +229,9 @@ class Game:
                 return False
             undone = self._done[-1]
             state = self._state_at(len(self._done) - 1)
-            self._record("undo", None, [{"kind": "undo", "text": f"Undone: {undone['kind'].replace('_', ' ')}.", "data": {}}], state)
+            text = f"Undone: {undone['kind'].replace('_', ' ')}."
+            if not self._record("undo", None, [{"kind": "undo", "text": text, "data": {}}], state):
+                return False
             self._undone.append(self._done.pop())
             self._done_events.pop()
             return True
@@ -241,7 +245,8 @@ class Game:
             if isinstance(outcome, Refused):
                 return False
             events = [e.model_dump(mode="json") for e in outcome.events]
-            self._record("redo", None, events, outcome.state)
+            if not self._record("redo", None, events, outcome.state):
+                return False
             self._done.append(self._undone.pop())
             self._done_events.append(events)
             self._keep_checkpoint(len(self._done), outcome.state)
@@ -268,9 +273,15 @@ class Game:
         if count % CHECKPOINT_EVERY == 0:
             self._checkpoints[count] = state
 
-    def _record(self, kind: str, action, events, state: GameState) -> None:
+    def _record(self, kind: str, action, events, state: GameState) -> bool:
+        """Save an entry, then show it; False (and `save_problem` says why) if it could not be saved."""
         entry = LogEntry(len(self.entries), kind, action, events, time.time())
-        self._sink.append(entry, state)  # durable before anyone sees it
+        try:
+            self._sink.append(entry, state)  # durable before anyone sees it
+        except (OSError, ValueError) as exc:  # a full disk, a folder gone, another process writing
+            self.save_problem = str(exc) if isinstance(exc, ValueError) else f"{exc.strerror or exc} ({exc.filename or 'the data folder'})"
+            return False
+        self.save_problem = None
         self.entries.append(entry)
         self.state = state
         if any(e.get("kind") == "game_over" for e in events):
@@ -280,6 +291,7 @@ class Game:
                 listener(self, entry)
             except Exception:  # a closed browser session must not break the game
                 pass
+        return True
 
 
 def _action_dict(action) -> dict[str, Any]:
