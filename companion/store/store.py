@@ -26,7 +26,8 @@ from .tinydb_store import SEGMENT_SIZE, TinyDBRepository, data_folder
 
 
 class UnknownGame(StoreError, KeyError):
-    """No game by that id (a KeyError too, for callers that look games up like a dict)."""
+    """No game by that id, or one that cannot be opened (a KeyError too, for callers
+    that look games up like a dict); the message says which and why."""
 
     def __str__(self) -> str:
         return self.args[0] if self.args else "no such game"
@@ -98,13 +99,16 @@ class Store:
                 return self._games[game_id]
             if game_id not in self.repository.game_ids():
                 raise UnknownGame(f"no game '{game_id}'")
-            stored = self.repository.load(game_id)
+            try:
+                stored = self.repository.load(game_id)
+            except StoreError as exc:  # a damaged file: set aside, and said in `problems`
+                raise UnknownGame(str(exc)) from None
             try:
                 return self._open(stored.record, stored.entries, stored.snapshots)
             except ValueError as exc:
                 message = f"game {game_id} ({stored.record.name}) cannot be opened: {exc}"
                 self.repository.problems.append(message)
-                raise StoreError(message) from None
+                raise UnknownGame(message) from None
 
     def stored(self, game_id: str) -> StoredGame:
         """A read-only copy of a game's record and log (for export, replay, verify)."""
