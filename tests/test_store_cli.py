@@ -60,6 +60,8 @@ def test_export_then_import_gives_the_same_game(finished, capsys, tmp_path):
     code, out, _ = run(capsys, "import", str(target), "--data", str(other))
     assert code == 0 and "imported Skirmish at Dover" in out
     [imported] = reopened(other).games()
+    assert (imported.turn, imported.phase, imported.actions) == (
+        game.state.turn, game.state.phase, game.actions_in_effect)
     loaded = reopened(other).game(imported.id)
     assert loaded.state == game.state and loaded.entries == game.entries
     assert loaded.commitment == game.commitment

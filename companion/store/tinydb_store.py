@@ -155,12 +155,15 @@ class TinyDBRepository:
             if folder.path.exists():
                 raise StoreError(f"there is already a game '{record.id}'")
             docs = [entry.to_doc() for entry in entries]
-            folder.create(record.to_doc(), docs, snapshot)
-            self.records[record.id] = record
             updated = entries[-1].at if entries else record.created
             state = snapshot[1] if snapshot else record.initial
             actions = len(docs) and _in_effect(list(entries))
-            self.summaries[record.id] = StoredSummary.of(state, actions, updated)
+            summary = StoredSummary.of(state, actions, updated)
+            if docs:  # the listing of a later start reads the last entry's summary
+                docs[-1] = {**docs[-1], "summary": summary.to_doc()}
+            folder.create(record.to_doc(), docs, snapshot)
+            self.records[record.id] = record
+            self.summaries[record.id] = summary
 
     def load(self, game_id: str) -> StoredGame:
         record = self.record(game_id)
