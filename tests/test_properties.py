@@ -163,3 +163,36 @@ def test_seeded_monte_carlo_of_the_shot_resolver_agrees_with_exact_odds():
     for key, p in expected.items():
         sigma = (float(p) * (1 - float(p)) / n) ** 0.5
         assert abs(seen[key] / n - float(p)) <= 4 * sigma + 1e-9, (key, seen[key] / n, float(p))
+
+
+def _wedge_by_every_vertex(dq: int, dr: int, span: int) -> bool:
+    """The separating-axis test written out vertex by vertex (the reference for arcs.py)."""
+    from companion.engine.arcs import CORNERS
+
+    def cross(ax, ay, bx, by):
+        return ax * by - ay * bx
+
+    if (dq, dr) == (0, 0):
+        return False
+    d1, d2 = CORNERS[0], CORNERS[span % 6]
+    cx, cy = Hex(dq, dr).centre
+    vertices = [(cx + x, cy + y) for x, y in CORNERS]
+    if all(cross(*d1, vx, vy) <= 0 for vx, vy in vertices):
+        return False
+    if all(cross(vx, vy, *d2) <= 0 for vx, vy in vertices):
+        return False
+    for i in range(6):
+        (ax, ay), (bx, by) = vertices[i], vertices[(i + 1) % 6]
+        ex, ey = bx - ax, by - ay
+        if cross(ex, ey, -ax, -ay) <= 0 and cross(ex, ey, *d1) <= 0 and cross(ex, ey, *d2) <= 0:
+            return False
+    return True
+
+
+def test_the_precomputed_wedge_test_equals_the_vertex_by_vertex_one():
+    from companion.engine.arcs import _in_wedge_from_corner_0
+
+    for span in range(1, 6):
+        for dq in range(-12, 13):
+            for dr in range(-12, 13):
+                assert _in_wedge_from_corner_0(dq, dr, span) == _wedge_by_every_vertex(dq, dr, span), (dq, dr, span)

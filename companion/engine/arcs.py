@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from functools import lru_cache
 
-from .hexes import Hex
+from .hexes import DIRECTIONS, Hex
 
 #: Arc wedges of each location, in degrees clockwise from the ship's facing.
 #: The one table to change if a group reads its printed arc diagrams otherwise.
@@ -59,31 +59,39 @@ def offset_in_wedge(dq: int, dr: int, first: int, span: int) -> bool:
     return _in_wedge_from_corner_0(dq, dr, span)
 
 
+@lru_cache(maxsize=6)
+def _separating_bounds(span: int):
+    """The separating-axis tests of a wedge from corner 0, as linear bounds on a hex centre.
+
+    Every hex has the same corners around its centre c, so "all six vertices
+    on or outside a line" is one inequality on c.  Returns the two spine
+    bounds and the hex edges that can separate (whose line has the whole
+    wedge on or outside it, wherever the hex is).
+    """
+    d1, d2 = CORNERS[0], CORNERS[span % 6]
+    spine_1 = max(_cross(*d1, x, y) for x, y in CORNERS)
+    spine_2 = max(_cross(x, y, *d2) for x, y in CORNERS)
+    edges = []
+    for i in range(6):
+        (ax, ay), (bx, by) = CORNERS[i], CORNERS[(i + 1) % 6]
+        ex, ey = bx - ax, by - ay
+        if _cross(ex, ey, *d1) <= 0 and _cross(ex, ey, *d2) <= 0:
+            edges.append((ex, ey, _cross(ex, ey, ax, ay)))
+    return d1, spine_1, d2, spine_2, tuple(edges)
+
+
 @lru_cache(maxsize=200_000)
 def _in_wedge_from_corner_0(dq: int, dr: int, span: int) -> bool:
-    first = 0
+    """Separating axis theorem for the hex at (dq, dr) against the wedge's interior."""
     if dq == 0 and dr == 0:
         return False  # the origin hex is in none of its own arcs
-    d1 = CORNERS[first]
-    d2 = CORNERS[(first + span) % 6]
-    cx, cy = Hex(dq, dr).centre
-    vertices = [(cx + x, cy + y) for x, y in CORNERS]
+    cx, cy = 3 * dq, 2 * dr + dq  # Hex.centre
+    d1, spine_1, d2, spine_2, edges = _separating_bounds(span)
     # Separated by a spine: the whole hex lies on or outside one bounding line.
-    if all(_cross(*d1, vx, vy) <= 0 for vx, vy in vertices):
+    if _cross(*d1, cx, cy) + spine_1 <= 0 or _cross(cx, cy, *d2) + spine_2 <= 0:
         return False
-    if all(_cross(vx, vy, *d2) <= 0 for vx, vy in vertices):
-        return False
-    # Separated by a hex edge: the whole wedge lies on or outside that edge's line.
-    for i in range(6):
-        (ax, ay), (bx, by) = vertices[i], vertices[(i + 1) % 6]
-        ex, ey = bx - ax, by - ay
-        if (
-            _cross(ex, ey, -ax, -ay) <= 0
-            and _cross(ex, ey, *d1) <= 0
-            and _cross(ex, ey, *d2) <= 0
-        ):
-            return False
-    return True
+    # Separated by a hex edge: the origin (apex) lies on or outside that edge's line.
+    return not any(-_cross(ex, ey, cx, cy) - c_a <= 0 for ex, ey, c_a in edges)
 
 
 def in_wedge(origin: Hex, target: Hex, wedge: tuple[int, int]) -> bool:
@@ -99,16 +107,16 @@ def _wedge_ranges(span: int, radius: int) -> dict[tuple[int, int], int]:
     (rules-notes 5: count the target, not the weapon's hex).
     """
     ranges: dict[tuple[int, int], int] = {}
-    frontier = deque([(Hex(0, 0), 0)])
+    frontier = deque([(0, 0, 0)])
     while frontier:
-        here, steps = frontier.popleft()
-        for nxt in here.neighbours():
-            key = (nxt.q, nxt.r)
-            if key in ranges or nxt.distance() > radius:
+        q, r, steps = frontier.popleft()
+        for dq, dr in DIRECTIONS:
+            key = (q + dq, r + dr)
+            if key in ranges or max(abs(key[0]), abs(key[1]), abs(key[0] + key[1])) > radius:
                 continue
-            if _in_wedge_from_corner_0(nxt.q, nxt.r, span):
+            if _in_wedge_from_corner_0(key[0], key[1], span):
                 ranges[key] = steps + 1
-                frontier.append((nxt, steps + 1))
+                frontier.append((key[0], key[1], steps + 1))
     return ranges
 
 
