@@ -1,0 +1,485 @@
+"""The card editor's state, without flet: a draft card, every field editable, live problems.
+
+The draft is the card as its file holds it (formats.md, "Ship card"): a
+plain dict the views read and change through `CardEditor`'s methods.  After
+every change `problems()` says, in plain words naming the field, what keeps
+the card from being saved ("Port has 5 slots; a location needs exactly 6 (one
+for each face of the slot die)"); the checks are the engine's own card model
+(`engine.cards.Card`), so the editor accepts exactly the cards the files,
+the CLI and the game accept.
+
+Shipped cards are never edited in place: `CardEditor.edit` of a shipped card
+edits a player's copy, which gets its own `my-` id when it is first saved
+(store/library.py).  Saving goes to the player's library.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from pydantic import ValidationError
+
+from ..engine.cards import CARD_FORMAT, SLOT_KINDS, SLOTS_PER_LOCATION, Card, FormatError, load_card
+from ..engine.dice import DIAL_UP_ORDER
+from ..engine.footprint import LOCATION_HEX
+from ..store.library import CardLibrary, is_players_card, player_copy
+from .viewmodels import location_name
+
+Path = tuple  # a place in the draft: ("locations", "port", "slots", 0, "breach")
+
+KIND_NAMES = {
+    "gun": "Gun battery", "crew": "Crew", "armor": "Armour", "engine": "Engine",
+    "tesla_coil": "Tesla Coil Trim Tank", "miss": "Miss", "other": "Other",
+}
+TYPE_NAMES = {1: "Type 1 · destroyer", 2: "Type 2 · light cruiser", 3: "Type 3 · armoured cruiser",
+              4: "Type 4 · battleship"}
+TRAITS = ("turret", "bracket")
+
+
+def dice_choices() -> tuple[str, ...]:
+    """The dice a card's fields offer: one d12, two of a colour, or two colours (higher first)."""
+    order = [c.label for c in reversed(DIAL_UP_ORDER)]  # Black first
+    singles = list(reversed(order))
+    pairs = []
+    for i, first in enumerate(order):
+        pairs.append(f"2{first}")
+        pairs.extend(f"{first} & {second}" for second in order[i + 1:])
+    return tuple(singles + pairs)
+
+
+DICE_CHOICES = dice_choices()
+
+#: (lowest, highest) for every number on a card, by the field's last name.
+BOUNDS = {
+    "type": (1, 4), "structural_integrity": (1, 99), "enter_hexes_before_turn": (0, 12),
+    "breach": (1, 40), "range": (0, 99), "mp": (0, 30), "breach_modifier": (0, 12), "saturation": (0, 12),
+}
+DEFAULTS = {"breach": 12, "range": 4, "mp": 3, "breach_modifier": 1, "saturation": 0,
+            "structural_integrity": 18, "enter_hexes_before_turn": 1, "type": 1}
+
+FIELD_WORDS = {
+    "name": "name", "class": "class", "faction": "faction", "armament": "armament line",
+    "type": "type", "structural_integrity": "Structural Integrity",
+    "enter_hexes_before_turn": "hexes to enter before a turn", "breach": "breach number",
+    "breach_modifier": "armour modifier", "mp": "MP", "label": "label", "saturation": "saturation boxes",
+    "traits": "traits", "dice": "dice", "range": "range", "go": "go dice (moved)", "stop": "stop dice (stationary)",
+}
+
+
+def slot_template(kind: str, breach: Any = 12) -> dict[str, Any]:
+    """A fresh slot of `kind`, keeping a breach number."""
+    slot: dict[str, Any] = {"kind": kind}
+    if kind == "gun":
+        slot.update(name="Gun", short={"range": 4, "dice": "DBlue"}, long={"range": 8, "dice": "DGreen"})
+    elif kind == "crew":
+        slot["dice"] = "DGreen"
+    elif kind == "armor":
+        slot["breach_modifier"] = 1
+    elif kind == "engine":
+        slot["mp"] = 3
+    elif kind == "other":
+        slot["label"] = ""
+    slot["breach"] = breach
+    return slot
+
+
+_LAYOUT = {  # a new card's slots: kinds and breach numbers per location
+    "bow": (("gun", 12), ("crew", 11), ("armor", 13), ("tesla_coil", 12), ("miss", 11), ("armor", 14)),
+    "side": (("gun", 11), ("crew", 12), ("armor", 13), ("gun", 14), ("miss", 11), ("armor", 15)),
+    "stern": (("gun", 12), ("crew", 11), ("engine", 13), ("engine", 14), ("armor", 13), ("miss", 11)),
+}
+
+
+def location_template(name: str) -> dict[str, Any]:
+    layout = _LAYOUT.get(name, _LAYOUT["side"])
+    side = name not in ("bow", "stern")
+    return {"go": "DBlack" if side else "DRed", "stop": "2DRed" if side else "DRed & DBlue",
+            "slots": [slot_template(kind, breach) for kind, breach in layout]}
+
+
+def new_card_data(ship_type: int = 1) -> dict[str, Any]:
+    return {
+        "format": CARD_FORMAT, "name": "New ship", "class": "", "faction": "", "armament": "",
+        "type": ship_type, "structural_integrity": 18, "enter_hexes_before_turn": 1,
+        "locations": {name: location_template(name) for name in LOCATION_HEX[ship_type]},
+        "sources": {"verified": True, "notes": ""},
+    }
+
+
+#: where a location's slots come from when the type changes between 1-3 and 4
+_RESHAPE = {"port_bow": "port", "port_quarter": "port", "starboard_bow": "starboard",
+            "starboard_quarter": "starboard", "port": "port_bow", "starboard": "starboard_bow"}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing that keeps the card from being saved: where (a draft path) and what."""
+
+    path: Path
+    text: str
+
+
+class CardEditor:
+    """A draft card being edited, and where it will be saved."""
+
+    def __init__(self, data: dict[str, Any], *, card_id: str | None, title: str, note: str = ""):
+        self.data = copy.deepcopy(data)
+        self.data.pop("id", None)
+        self.card_id = card_id  # None until first saved: the library gives the id then
+        self.title = title
+        self.note = note
+        self.version = 0
+        self.saved_version = 0 if card_id else -1
+        self._problems: tuple[int, list[Problem]] | None = None
+
+    # --- starting points ---------------------------------------------------------
+
+    @classmethod
+    def new(cls, ship_type: int = 1) -> "CardEditor":
+        return cls(new_card_data(ship_type), card_id=None, title="New card",
+                   note="A new card for your library. Save it to use it in a new game.")
+
+    @classmethod
+    def edit(cls, card: Card) -> "CardEditor":
+        """A player's card is edited in place; any other card through a player's copy."""
+        if is_players_card(card):
+            return cls(card.dump(), card_id=card.id, title=f"Edit {card.name}",
+                       note="Your card. Games already started keep the card as it was.")
+        return cls._copy(card, card.name, f"Your copy of {card.name}",
+                         f"Shipped cards are never changed: saving makes your own copy of {card.name}, "
+                         "and a newer shipped fleet will not replace it.")
+
+    @classmethod
+    def duplicate(cls, card: Card) -> "CardEditor":
+        return cls._copy(card, f"{card.name} (copy)", f"Copy of {card.name}",
+                         f"A new card in your library, starting from {card.name}.")
+
+    @classmethod
+    def _copy(cls, card: Card, name: str, title: str, note: str) -> "CardEditor":
+        """A copy noting what it is based on; its own id comes when it is first saved."""
+        return cls(player_copy(card, (), name).dump(), card_id=None, title=title, note=note)
+
+    # --- reading -------------------------------------------------------------------------
+
+    def get(self, path: Path, default: Any = None) -> Any:
+        node: Any = self.data
+        for key in path:
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                return default
+        return node
+
+    @property
+    def ship_type(self) -> int:
+        value = self.data.get("type")
+        return value if isinstance(value, int) and value in LOCATION_HEX else 1
+
+    @property
+    def location_names(self) -> list[str]:
+        return list(self.data.get("locations", {}))
+
+    def slots(self, location: str) -> list[dict[str, Any]]:
+        return self.data["locations"][location]["slots"]
+
+    @property
+    def dirty(self) -> bool:
+        return self.version != self.saved_version
+
+    @property
+    def based_on(self) -> str | None:
+        return (self.data.get("sources") or {}).get("based_on")
+
+    @property
+    def verified(self) -> bool:
+        return bool((self.data.get("sources") or {}).get("verified", True))
+
+    @property
+    def starting_mp(self) -> int:
+        return sum(s.get("mp", 0) for loc in self.data["locations"].values() for s in loc["slots"]
+                   if s.get("kind") == "engine" and isinstance(s.get("mp"), int))
+
+    # --- changing ----------------------------------------------------------------------------
+
+    def set(self, path: Path, value: Any) -> None:
+        """Set a text, dice or yes/no field."""
+        parent = self.get(path[:-1])
+        if parent is None:
+            raise KeyError(f"no field {'.'.join(map(str, path))}")
+        parent[path[-1]] = value
+        self._changed()
+
+    def set_number(self, path: Path, text: Any) -> None:
+        """A number typed in: kept as a whole number when it is one, else as typed (a problem says so)."""
+        raw = str(text).strip() if text is not None else ""
+        try:
+            value: Any = int(raw)
+        except ValueError:
+            value = raw
+        if path[-1] == "type":
+            if isinstance(value, int) and value in LOCATION_HEX:
+                self.set_type(value)
+                return
+        if path[-1] == "breach" and raw == "" and self.get(path[:-1] + ("kind",)) == "miss":
+            self.get(path[:-1]).pop("breach", None)  # a miss slot's number is optional
+            self._changed()
+            return
+        self.set(path, value)
+        if path[-1] == "saturation":
+            self._sync_saturation(path[:-1])
+
+    def step(self, path: Path, delta: int) -> None:
+        """The stepper buttons: one up or down, within the field's bounds."""
+        low, high = BOUNDS[path[-1]]
+        current = self.get(path)
+        if not isinstance(current, int):
+            current = DEFAULTS.get(path[-1], low)
+            delta = 0
+        self.set_number(path, max(low, min(high, current + delta)))
+
+    def can_step(self, path: Path, delta: int) -> bool:
+        low, high = BOUNDS[path[-1]]
+        current = self.get(path)
+        return not isinstance(current, int) or low <= current + delta <= high
+
+    def set_type(self, ship_type: int) -> None:
+        """A new type brings that type's locations, keeping every location both types have
+        (Type 4's fore sides take over the sides of Types 1-3, and back)."""
+        if ship_type not in LOCATION_HEX:
+            raise ValueError(f"there is no Type {ship_type}: types are 1 to 4")
+        old = self.data.get("locations", {})
+        new = {}
+        for name in LOCATION_HEX[ship_type]:
+            source = name if name in old else _RESHAPE.get(name)
+            new[name] = copy.deepcopy(old[source]) if source in old else location_template(name)
+        self.data["type"] = ship_type
+        self.data["locations"] = new
+        self._changed()
+
+    def set_kind(self, location: str, index: int, kind: str) -> None:
+        if kind not in SLOT_KINDS:
+            raise ValueError(f"unknown slot kind {kind!r}")
+        slots = self.slots(location)
+        if slots[index].get("kind") == kind:
+            return
+        slots[index] = slot_template(kind, slots[index].get("breach", 12))
+        self._changed()
+
+    def add_slot(self, location: str, kind: str = "miss") -> None:
+        self.slots(location).append(slot_template(kind, 11))
+        self._changed()
+
+    def remove_slot(self, location: str, index: int) -> None:
+        del self.slots(location)[index]
+        self._changed()
+
+    def move_slot(self, location: str, index: int, delta: int) -> None:
+        slots = self.slots(location)
+        other = index + delta
+        if 0 <= other < len(slots):
+            slots[index], slots[other] = slots[other], slots[index]
+            self._changed()
+
+    def set_trait(self, location: str, index: int, trait: str, on: bool) -> None:
+        slot = self.slots(location)[index]
+        traits = [t for t in slot.get("traits", []) if t != trait]
+        if on:
+            traits.append(trait)
+        slot["traits"] = [t for t in ("turret", "bracket", "saturation") if t in traits]
+        if not slot["traits"]:
+            slot.pop("traits")
+        self._changed()
+
+    def set_verified(self, verified: bool) -> None:
+        self.data.setdefault("sources", {"notes": ""})["verified"] = bool(verified)
+        self._changed()
+
+    def set_notes(self, notes: str) -> None:
+        self.data.setdefault("sources", {"verified": True})["notes"] = notes
+        self._changed()
+
+    def _sync_saturation(self, slot_path: Path) -> None:
+        slot = self.get(slot_path)
+        count = slot.get("saturation")
+        self.set_trait(slot_path[1], slot_path[3], "saturation", isinstance(count, int) and count > 0)
+        if slot.get("saturation") == 0:
+            slot.pop("saturation")
+
+    def _changed(self) -> None:
+        self.version += 1
+
+    # --- checking ----------------------------------------------------------------------------
+
+    def problems(self) -> list[Problem]:
+        """Everything that keeps the card from being saved, in card order (empty: ready)."""
+        if self._problems is None or self._problems[0] != self.version:
+            self._problems = (self.version, self._check())
+        return list(self._problems[1])
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems()
+
+    def problem_at(self, path: Path) -> str | None:
+        """The first problem of exactly this field (for the text under it)."""
+        for problem in self.problems():
+            if problem.path == tuple(path):
+                return problem.text
+        return None
+
+    def problems_within(self, path: Path) -> list[Problem]:
+        path = tuple(path)
+        return [p for p in self.problems() if p.path[:len(path)] == path]
+
+    def _draft(self) -> dict[str, Any]:
+        data = copy.deepcopy(self.data)
+        data["id"] = self.card_id or "my-new-card"
+        return data
+
+    def _check(self) -> list[Problem]:
+        problems: list[Problem] = []
+        if not str(self.data.get("name", "")).strip():
+            problems.append(Problem(("name",), "Name is empty: every card needs a ship name"))
+        try:
+            Card.model_validate(self._draft())
+        except ValidationError as exc:
+            for error in exc.errors():
+                problem = self._plain(error)
+                if not any(p.path == problem.path == ("name",) for p in problems):
+                    problems.append(problem)
+        for location in self.location_names:
+            for index, slot in enumerate(self.slots(location)):
+                if slot.get("kind") == "gun" and not str(slot.get("name", "")).strip():
+                    path = ("locations", location, "slots", index, "name")
+                    problems.append(Problem(path, f"{self.describe(path)} is empty: name the gun as the card does"))
+        return sorted(problems, key=lambda p: self._order(p.path))
+
+    def _order(self, path: Path) -> tuple:
+        top = ["name", "class", "faction", "armament", "type", "structural_integrity",
+               "enter_hexes_before_turn", "locations"]
+        first = top.index(path[0]) if path and path[0] in top else len(top)
+        rest: list[Any] = []
+        if len(path) > 1 and path[0] == "locations":
+            names = self.location_names
+            rest.append(names.index(path[1]) if path[1] in names else len(names))
+            rest.extend(x if isinstance(x, int) else 0 for x in path[2:4])
+        return (first, *rest)
+
+    def _plain(self, error: dict) -> Problem:
+        path = _draft_path(tuple(error["loc"]))
+        kind, message = error["type"], error["msg"]
+        where = self.describe(path)
+        value = self.get(path)
+        if path[-1:] == ("slots",) and path[:1] == ("locations",) and kind == "value_error":
+            count = len(self.get(path) or [])
+            return Problem(path, f"{where} has {count} slot{'s' if count != 1 else ''}; a location needs exactly "
+                                 f"{SLOTS_PER_LOCATION} (one for each face of the slot die)")
+        if kind == "missing":
+            return Problem(path, f"{where} is missing")
+        if kind in ("int_parsing", "int_type", "int_from_float"):
+            if value in ("", None):
+                return Problem(path, f"{where} is empty: give a whole number")
+            return Problem(path, f"{where} must be a whole number, not '{value}'")
+        if kind == "greater_than_equal":
+            return Problem(path, f"{where} must be at least {error['ctx']['ge']}")
+        if kind == "less_than_equal":
+            return Problem(path, f"{where} must be at most {error['ctx']['le']}")
+        if kind == "string_too_short":
+            return Problem(path, f"{where} is empty")
+        text = message.removeprefix("Value error, ")
+        return Problem(path, f"{where}: {text[0].lower() + text[1:]}" if where else text[0].upper() + text[1:])
+
+    def describe(self, path: Path) -> str:
+        """A field in plain words: ("locations", "port", "slots", 2, "short", "range") ->
+        'Port slot 3 (3 IN) short range'."""
+        path = tuple(path)
+        if not path:
+            return ""
+        if path[0] != "locations":
+            words = FIELD_WORDS.get(path[0], str(path[0]).replace("_", " "))
+            return words[0].upper() + words[1:]
+        if len(path) == 1:
+            return "Locations"
+        where = location_name(str(path[1]))
+        rest = path[2:]
+        if not rest or rest == ("slots",):
+            return where
+        if rest[0] != "slots":
+            return f"{where} {FIELD_WORDS.get(rest[0], rest[0])}"
+        index = rest[1]
+        slot = self.get(("locations", path[1], "slots", index), {}) or {}
+        what = slot.get("name") if slot.get("kind") == "gun" and str(slot.get("name", "")).strip() else \
+            KIND_NAMES.get(slot.get("kind"), "slot").lower()
+        where = f"{where} slot {index + 1} ({what})"
+        fields = rest[2:]
+        if not fields:
+            return where
+        if fields[0] in ("short", "long"):
+            tail = "range" if fields[1:] == ("range",) else "dice"
+            return f"{where} {fields[0]} {tail}"
+        if fields[0] == "name":
+            return f"{where} gun name"
+        if fields[0] == "dice":
+            return f"{where} crew dice"
+        return f"{where} {FIELD_WORDS.get(fields[0], fields[0])}"
+
+    # --- saving -------------------------------------------------------------------------------
+
+    def card(self) -> Card:
+        """The card as it would be saved (FormatError with the first problem if it cannot be)."""
+        problems = self.problems()
+        if problems:
+            more = len(problems) - 1
+            raise FormatError(problems[0].text + (f" (and {more} more)" if more else ""))
+        return load_card(self._clean())
+
+    def save(self, library: CardLibrary, also_taken: Iterable[str] = ()) -> Card:
+        """Save to the player's library; the first save of a new card or a copy gives it its own id."""
+        self.card()  # refuse with the first problem
+        if self.card_id is None:
+            self.card_id = library.new_id(str(self.data["name"]), also_taken)
+        card = load_card(self._clean())
+        library.save(card)
+        self.saved_version = self.version
+        self.title = f"Edit {card.name}"
+        self.note = "Your card. Games already started keep the card as it was."
+        return card
+
+    def _clean(self) -> dict[str, Any]:
+        data = self._draft()
+        for key in ("name", "class", "faction", "armament"):
+            if isinstance(data.get(key), str):
+                data[key] = data[key].strip()
+        for location in data["locations"].values():
+            for slot in location["slots"]:
+                if isinstance(slot.get("name"), str):
+                    slot["name"] = slot["name"].strip()
+        return data
+
+
+def _draft_path(loc: tuple) -> Path:
+    """A pydantic error location as a draft path (the slot-kind tag it inserts dropped)."""
+    out: list[Any] = []
+    for i, item in enumerate(loc):
+        if isinstance(item, str) and item in SLOT_KINDS and i > 0 and isinstance(loc[i - 1], int):
+            continue
+        out.append(item)
+    return tuple(out)
+
+
+def kind_choices() -> list[tuple[str, str]]:
+    return [(kind, KIND_NAMES[kind]) for kind in SLOT_KINDS]
+
+
+def dice_options(current: str | None) -> list[str]:
+    """The dice choices, with the field's present value first if the list lacks it."""
+    options = list(DICE_CHOICES)
+    if current and current not in options:
+        options.insert(0, current)
+    return options
+
+
+__all__ = ["BOUNDS", "CardEditor", "DICE_CHOICES", "KIND_NAMES", "Problem", "TYPE_NAMES", "TRAITS",
+           "dice_options", "kind_choices", "new_card_data", "slot_template"]
