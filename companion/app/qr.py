@@ -1,0 +1,32 @@
+"""The QR code of the join address, as a PNG for the host's screen (segno: pure Python, no flet)."""
+
+from __future__ import annotations
+
+import io
+
+import segno
+
+
+def qr_code(text: str) -> "segno.QRCode":
+    """The smallest QR code holding `text`, with error correction raised as far as it fits (at least M)."""
+    return segno.make_qr(text, error="m", boost_error=True)
+
+
+def qr_png(text: str, scale: int = 8, border: int = 4, dark: str = "#000000", light: str = "#ffffff") -> bytes:
+    """A PNG of the QR code: `scale` pixels a module, `border` modules of quiet zone (the standard 4)."""
+    out = io.BytesIO()
+    qr_code(text).save(out, kind="png", scale=scale, border=border, dark=dark, light=light)
+    return out.getvalue()
+
+
+def qr_rows(text: str) -> list[str]:
+    """The code as rows of '#' (dark) and '.' (light), quiet zone left out: for tests and the terminal."""
+    return ["".join("#" if module else "." for module in row) for row in qr_code(text).matrix]
+
+
+def terminal_qr(text: str) -> str:
+    """The code drawn with half-block characters, two rows a line, to print beside the join address."""
+    code = qr_code(text)
+    out = io.StringIO()
+    code.terminal(out=out, compact=True)
+    return out.getvalue()

@@ -1,0 +1,367 @@
+"""One table, many screens: roles, the join PIN, the shared table and its broadcast (no browser)."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from companion.app.sharing import (
+    PinGate, Role, Sharing, action_side, device_kind, is_local, may, new_pin,
+)
+from companion.engine.roller import Roller
+from companion.store import MemoryStore
+
+from random_games import next_action, starting_state
+
+BRITISH, FRENCH, SCREEN, TABLE = Role.holding("British"), Role.holding("French"), Role.screen(), Role.table()
+
+
+def fresh_game(store=None):
+    store = store or MemoryStore()
+    return store.new_game(starting_state(1), "shared", roller=Roller.from_seed(1))
+
+
+def in_movement(game):
+    """Play on (seeded) until the movement phase, returning the ship to move first."""
+    rng = random.Random(0)
+    while game.state.phase != "movement":
+        game.act(next_action(game.state, rng))
+    from companion.engine.turn import to_move
+    side, ship_type = to_move(game.state)
+    return next(s for s in game.state.active_ships if s.side == side and s.card.type == ship_type)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+# --- who may do what ---------------------------------------------------------------------------
+
+
+def test_a_side_moves_only_its_own_ships():
+    state = starting_state(1)
+    step = {"kind": "step", "ship": "raven", "step": "forward"}
+    assert may(BRITISH, step, state) is None
+    refusal = may(FRENCH, step, state)
+    assert refusal == ("HML Raven is a British ship: only a device holding British can move. "
+                       "This device holds French.")
+    for kind in ("end_move", "place"):
+        assert "only a device holding British can move" in may(FRENCH, {"kind": kind, "ship": "raven"}, state)
+
+
+def test_shots_and_rolls_belong_to_the_attackers_side():
+    state = starting_state(1)
+    declare = {"kind": "declare_shot", "attacker": "pontbriand", "location": "bow", "slot": 1,
+               "target": "raven", "target_location": "bow"}
+    assert may(FRENCH, declare, state) is None
+    assert "Pontbriand is a French ship: only a device holding French can fire its guns" in may(BRITISH, declare, state)
+    from companion.engine.state import Shot
+    shot = Shot(id=4, attacker="pontbriand", location="bow", slot=1, target="raven", target_location="bow")
+    state = state.model_copy(update={"shots": [shot]})
+    assert "can roll its shots" in may(BRITISH, {"kind": "resolve_shot", "shot": 4}, state)
+    assert "can cancel its shots" in may(BRITISH, {"kind": "cancel_shot", "shot": 4}, state)
+    assert may(FRENCH, {"kind": "resolve_shot", "shot": 4}, state) is None
+
+
+def test_marks_on_a_card_belong_to_the_ships_side_and_concede_to_its_own():
+    state = starting_state(1)
+    mark = {"kind": "mark_slot", "ship": "raven", "location": "bow", "slot": 1, "status": "destroyed"}
+    assert "can mark its ship card" in may(FRENCH, mark, state)
+    assert may(BRITISH, {"kind": "set_keel", "ship": "raven"}, state) is None
+    assert may(FRENCH, {"kind": "concede", "side": "British"}, state) == (
+        "Only a device holding British can concede for British; this device holds French.")
+    assert may(FRENCH, {"kind": "concede", "side": "French"}, state) is None
+
+
+def test_table_actions_are_any_sides_the_screen_none_and_the_whole_table_all():
+    state = starting_state(1)
+    for kind in ("roll_initiative", "start_game", "end_movement", "end_turn"):
+        assert may(BRITISH, {"kind": kind}, state) is None
+        assert may(FRENCH, {"kind": kind}, state) is None
+        assert may(SCREEN, {"kind": kind}, state).startswith("This is the shared screen")
+        assert may(TABLE, {"kind": kind}, state) is None
+    assert may(TABLE, {"kind": "step", "ship": "pontbriand", "step": "forward"}, state) is None
+    assert may(None, {"kind": "end_turn"}, state).startswith("This device has not joined")
+
+
+def test_an_action_is_checked_as_data_or_as_a_model():
+    from companion.engine import actions as A
+    state = starting_state(1)
+    assert action_side(A.Step(ship="pelletier", step="forward"), state) == "French"
+    assert action_side({"kind": "end_turn"}, state) is None
+    assert action_side({"kind": "resolve_shot", "shot": 99}, state) is None  # no such shot: the game refuses it
+
+
+def test_roles_have_stable_string_ids():
+    for role in (BRITISH, SCREEN, TABLE, Role.holding("Royal Navy: Home Fleet")):
+        assert Role.from_key(role.key) == role
+    with pytest.raises(ValueError, match="not a role"):
+        Role.from_key("captain")
+    assert SCREEN.read_only and not BRITISH.read_only
+
+
+# --- the join PIN --------------------------------------------------------------------------------
+
+
+def test_a_pin_is_six_digits_and_new_each_start():
+    pins = {new_pin() for _ in range(50)}
+    assert all(len(p) == 6 and p.isdigit() for p in pins)
+    assert len(pins) > 40
+    assert len({Sharing().pin for _ in range(5)}) > 1  # each server start draws its own
+
+
+def test_a_wrong_pin_is_refused_with_the_tries_left_then_a_doubling_wait():
+    clock = Clock()
+    gate = PinGate("123456", clock=clock)
+    assert gate.check("10.0.0.7", "123 456") is None  # spaces do not matter
+    for left in (4, 3, 2, 1):
+        assert f"{left} more tr" in gate.check("10.0.0.7", "000000")
+    assert "try again in 30 seconds" in gate.check("10.0.0.7", "000000")
+    assert "try again in 30 seconds" in gate.check("10.0.0.7", "123456")  # even the right PIN waits
+    assert gate.check("10.0.0.8", "123456") is None  # another device is not held up
+    clock.now += 31
+    assert "try again in 60 seconds" in gate.check("10.0.0.7", "999999")
+    clock.now += 61
+    assert gate.check("10.0.0.7", "123456") is None  # the right PIN clears the count
+    assert "4 more tries" in gate.check("10.0.0.7", "1")
+
+
+def test_many_addresses_cannot_share_out_the_guessing():
+    clock = Clock()
+    gate = PinGate("123456", clock=clock, network_limit=10, network_window=600)
+    for i in range(10):
+        assert "not right" in gate.check(f"10.0.1.{i}", "000000")
+    assert "joining is paused for 10 minutes" in gate.check("10.0.2.1", "123456")
+    clock.now += 601
+    assert gate.check("10.0.2.1", "123456") is None
+
+
+def test_an_empty_pin_is_asked_for_without_counting():
+    gate = PinGate("123456")
+    assert gate.check("10.0.0.7", "  ") == "Type the PIN shown on the host's screen."
+    assert gate.recent_failures == 0
+
+
+# --- devices, the host and hand-over --------------------------------------------------------------
+
+
+def test_the_host_is_a_browser_on_this_computer():
+    assert is_local("127.0.0.1") and is_local("::1") and is_local("::ffff:127.0.0.1") and is_local("127.0.0.2")
+    assert not is_local("192.168.1.20") and not is_local("") and not is_local(None) and not is_local("fd00::2")
+    assert device_kind("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0) Mobile/15E148") == "Phone"
+    assert device_kind("Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile Safari") == "Phone"
+    assert device_kind("Mozilla/5.0 (Linux; Android 14; SM-X710) Safari") == "Tablet"
+    assert device_kind("Mozilla/5.0 (X11; Linux x86_64) Chrome/120") == "Computer"
+
+
+def test_a_device_on_the_network_needs_the_pin_to_see_or_change_anything():
+    sharing = Sharing(PinGate("246810"))
+    game = fresh_game()
+    table = sharing.table(game)
+    phone = sharing.connect(None, "192.168.1.20", "iPhone Mobile")
+    assert not phone.may_enter and phone.name == "Phone 1"
+    assert sharing.refusal(phone) == "Enter the join PIN shown on the host's screen first."
+    assert sharing.choose(phone, game, BRITISH) == "Enter the join PIN shown on the host's screen first."
+    refused = table.act(phone, {"kind": "roll_initiative"})
+    assert not refused.ok and "join PIN" in refused.reason and game.entries == []
+    assert "not right" in sharing.admit(phone, "111111")
+    assert sharing.admit(phone, "246810") is None and phone.may_enter
+    assert sharing.role(phone, game.id) is None  # in, but no role yet
+    assert table.act(phone, {"kind": "roll_initiative"}).reason.startswith("This device has not joined")
+    assert sharing.choose(phone, game, BRITISH) is None
+    assert table.act(phone, {"kind": "roll_initiative"}).ok
+
+
+def test_the_host_needs_no_pin_and_plays_the_whole_table_until_it_picks():
+    sharing = Sharing()
+    game = fresh_game()
+    host = sharing.connect(None, "127.0.0.1")
+    assert host.host and host.may_enter and host.name == "This computer"
+    assert sharing.role(host, game.id) == TABLE
+    assert TABLE in sharing.choices(host, game.state)
+    phone = sharing.connect(None, "10.0.0.5")
+    assert sharing.choices(phone, game.state) == [BRITISH, FRENCH, SCREEN]
+    sharing.admit(phone, sharing.pin)
+    assert sharing.choose(phone, game, TABLE) == "Only the host can give a device the whole table."
+    assert sharing.choose(phone, game, Role.holding("Prussian")) == (
+        "There is no side 'Prussian' in this game (sides: British, French).")
+
+
+def test_a_device_comes_back_with_its_token_and_keeps_its_role():
+    sharing = Sharing()
+    game = fresh_game()
+    phone = sharing.connect(None, "10.0.0.5", "Android Mobile")
+    sharing.admit(phone, sharing.pin)
+    sharing.choose(phone, game, FRENCH)
+    sharing.disconnect(phone)
+    again = sharing.connect(phone.token, "10.0.0.9", "Android Mobile")  # slept, new address from the router
+    assert again is phone and again.may_enter and sharing.role(again, game.id) == FRENCH
+    stranger = sharing.connect("made-up-token", "10.0.0.6")
+    assert stranger is not phone and not stranger.may_enter
+
+
+def test_a_token_does_not_make_a_remote_browser_the_host():
+    sharing = Sharing()
+    host = sharing.connect(None, "127.0.0.1")
+    copied = sharing.connect(host.token, "10.0.0.66")
+    assert not copied.host
+
+
+def test_only_the_host_hands_a_side_over():
+    sharing = Sharing()
+    game = fresh_game()
+    host = sharing.connect(None, "127.0.0.1")
+    old, new = sharing.connect(None, "10.0.0.5"), sharing.connect(None, "10.0.0.6")
+    for phone in (old, new):
+        sharing.admit(phone, sharing.pin)
+    sharing.choose(old, game, BRITISH)
+    sharing.choose(new, game, SCREEN)
+    assert sharing.hand_over(old, new.token, game, BRITISH) == "Only the host can hand a side over."
+    assert sharing.hand_over(host, new.token, game, BRITISH) is None
+    assert sharing.hand_over(host, old.token, game, SCREEN) is None
+    assert sharing.role(new, game.id) == BRITISH and sharing.role(old, game.id) == SCREEN
+    refused = sharing.table(game).act(old, {"kind": "roll_initiative"})
+    assert refused.reason.startswith("This is the shared screen")
+    seats = {s.name: s.role for s in sharing.seats(game.id)}
+    assert seats == {old.name: SCREEN, new.name: BRITISH}
+    assert sharing.hand_over(host, "gone", game, BRITISH) == "That device has left."
+
+
+# --- the shared table ------------------------------------------------------------------------------
+
+
+def test_every_refusal_is_enforced_by_the_table_before_the_game_changes():
+    sharing = Sharing()
+    game = fresh_game()
+    table = sharing.table(game)
+    host = sharing.connect(None, "127.0.0.1")
+    french, screen = sharing.connect(None, "10.0.0.5"), sharing.connect(None, "10.0.0.6")
+    for device, role in ((french, FRENCH), (screen, SCREEN)):
+        sharing.admit(device, sharing.pin)
+        sharing.choose(device, game, role)
+    ship = in_movement(game)
+    step = {"kind": "step", "ship": ship.id, "step": "forward"}
+    before = list(game.entries)
+    for device in ((french,) if ship.side == "British" else ()) + (screen,):
+        outcome = table.act(device, step)
+        assert not outcome.ok and game.entries == before
+    assert table.act(host, {"kind": "step", "ship": ship.id, "step": "forward"}).ok
+    assert table.actor_of(len(game.entries) - 1) == "This computer"
+
+
+def test_you_may_undo_what_you_may_do():
+    sharing = Sharing()
+    game = fresh_game()
+    table = sharing.table(game)
+    british, french = sharing.connect(None, "10.0.0.5"), sharing.connect(None, "10.0.0.6")
+    for device, role in ((british, BRITISH), (french, FRENCH)):
+        sharing.admit(device, sharing.pin)
+        sharing.choose(device, game, role)
+    ship = in_movement(game)
+    owner, other = (british, french) if ship.side == "British" else (french, british)
+    assert table.act(owner, {"kind": "step", "ship": ship.id, "step": "forward"}).ok
+    count = len(game.entries)
+    problem = table.undo(other)
+    assert problem.startswith(f"Not undone. {ship.card.name} is a {ship.side} ship")
+    assert len(game.entries) == count
+    assert table.undo(owner) is None and len(game.entries) == count + 1
+    assert table.redo(other).startswith("Not redone.")
+    assert table.redo(owner) is None
+    screen = sharing.connect(None, "10.0.0.7")
+    sharing.admit(screen, sharing.pin)
+    sharing.choose(screen, game, SCREEN)
+    assert table.undo(screen).startswith("This is the shared screen")
+
+
+def test_one_table_per_game_and_a_new_one_for_a_reopened_game():
+    sharing = Sharing()
+    store = MemoryStore()
+    game = fresh_game(store)
+    assert sharing.table(game) is sharing.table(store.game(game.id))
+    other = fresh_game(store)
+    assert sharing.table(other) is not sharing.table(game)
+
+
+def test_changes_reach_every_subscriber_once_in_order_from_many_threads():
+    sharing = Sharing()
+    game = fresh_game()
+    table = sharing.table(game)
+    heard: dict[int, list] = {i: [] for i in range(8)}
+    for i in range(8):
+        table.subscribe(lambda change, i=i: heard[i].append(change))
+    devices = []
+    for side in ("British", "French") * 2:
+        device = sharing.connect(None, f"10.0.0.{len(devices) + 10}")
+        sharing.admit(device, sharing.pin)
+        sharing.choose(device, game, Role.holding(side))
+        devices.append(device)
+    applied = {d.name: 0 for d in devices}
+    lock = threading.Lock()
+
+    def player(device, seed):
+        rng = random.Random(seed)
+        for _ in range(60):
+            action = next_action(game.state, rng)
+            if action is None:
+                return
+            if table.act(device, action).ok:
+                with lock:
+                    applied[device.name] += 1
+
+    threads = [threading.Thread(target=player, args=(d, n)) for n, d in enumerate(devices)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    entries = game.entries
+    assert sum(applied.values()) == len(entries) > 20  # nothing lost, nothing applied twice
+    for changes in heard.values():
+        games = [c for c in changes if c.kind == "game"]
+        assert [c.entry.index for c in games] == list(range(len(entries)))
+        versions = [c.version for c in changes]
+        assert versions == sorted(versions) and len(set(versions)) == len(versions)
+    for device in devices:
+        assert sum(1 for i in range(len(entries)) if table.actor_of(i) == device.name) == applied[device.name]
+
+
+def test_a_subscriber_that_fails_does_not_stop_the_others():
+    sharing = Sharing()
+    game = fresh_game()
+    table = sharing.table(game)
+    heard = []
+
+    def broken(change):
+        raise RuntimeError("session closed")
+
+    table.subscribe(broken)
+    stop = table.subscribe(heard.append)
+    host = sharing.connect(None, "127.0.0.1")
+    assert table.act(host, {"kind": "roll_initiative"}).ok
+    assert [c.kind for c in heard] == ["game"]
+    stop()
+    table.seats_changed()
+    assert len(heard) == 1 and table.listeners == 1
+
+
+# --- the QR code of the join address ------------------------------------------------------------------
+
+
+def test_the_join_qr_code_is_a_standard_code_with_its_finder_patterns():
+    from companion.app.qr import qr_png, qr_rows
+
+    rows = qr_rows("http://192.168.1.20:8550/")
+    size = len(rows)
+    assert size == 25 and all(len(row) == size for row in rows)  # version 2: 25 x 25 modules
+    finder = ["#######", "#.....#", "#.###.#", "#.###.#", "#.###.#", "#.....#", "#######"]
+    for top, left in ((0, 0), (0, size - 7), (size - 7, 0)):
+        assert [row[left:left + 7] for row in rows[top:top + 7]] == finder
+    png = qr_png("http://192.168.1.20:8550/", scale=4, border=4)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert width == height == (25 + 8) * 4
