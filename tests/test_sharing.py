@@ -365,3 +365,34 @@ def test_the_join_qr_code_is_a_standard_code_with_its_finder_patterns():
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
     assert width == height == (25 + 8) * 4
+
+
+# --- the shared screen ---------------------------------------------------------------------------------
+
+
+def test_the_shared_screen_shows_whose_turn_the_last_roll_and_the_ships_lost():
+    from companion.app.screenmodel import screen_model
+
+    game = fresh_game()
+    model = screen_model(game.state, game.history(), game.actions_in_effect)
+    assert model.headline == "Turn 1 · Initiative" and model.whose == "Roll for initiative"
+    assert model.last_roll is None and model.lost == ()
+    assert [(s.side, s.afloat, s.ships) for s in model.sides] == [("British", 2, 2), ("French", 2, 2)]
+    ship = in_movement(game)
+    model = screen_model(game.state, game.history(), game.actions_in_effect)
+    assert model.headline == "Turn 1 · Movement" and model.whose_side == ship.side
+    assert model.whose.startswith(f"{ship.side} to move: {ship.card.name}")
+    roll = model.last_roll
+    assert roll.kind == "initiative" and roll.title == "Initiative" and len(roll.dice) == 4
+    assert "wins the initiative" in roll.text
+    # play on to the first breach roll
+    rng = random.Random(5)
+    while not any(e.kind == "shot" for e in game.history()):
+        game.act(next_action(game.state, rng))
+    roll = screen_model(game.state, game.history(), game.actions_in_effect).last_roll
+    shot = [e for e in game.history() if e.kind == "shot"][-1]
+    assert roll.kind == "shot" and shot.text == f"{roll.title}: {roll.text}"
+    assert ("D6", shot.data["result"]["slot_rolls"][0]) in roll.dice
+    game.act({"kind": "set_keel", "ship": "raven", "broken": True})
+    lost = screen_model(game.state, game.history(), game.actions_in_effect).lost
+    assert [(l.name, l.side, l.why) for l in lost] == [("HML Raven", "British", "its keel broke")]

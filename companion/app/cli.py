@@ -55,18 +55,21 @@ def _common(p) -> None:
 @command
 def app(sub) -> None:
     p = sub.add_parser("app", help="start the table app: serve it, open the browser, print the address for phones")
-    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface, so phones can join)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 lets phones and "
+                        "tablets on the network join, with the PIN the app shows)")
     _common(p)
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    p.set_defaults(run=run_app)
+    p.set_defaults(run=run_app, command_name="app")
 
 
 @command
 def web(sub) -> None:
     p = sub.add_parser("web", help="serve the table app for browsers without opening one")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for phones on the LAN)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 for phones on the network, with the join PIN)")
     _common(p)
-    p.set_defaults(run=run_web)
+    p.set_defaults(run=run_web, command_name="web")
 
 
 @command
@@ -76,21 +79,35 @@ def desktop(sub) -> None:
     p.set_defaults(run=run_desktop)
 
 
+def join_address(host: str, port: int) -> str | None:
+    """The address other devices open, or None when the server listens on this computer only."""
+    if host in ("127.0.0.1", "localhost", "::1") or host.startswith("127."):
+        return None
+    if host in ("0.0.0.0", "", "*", "::"):
+        lan = lan_address()
+        return f"http://{lan}:{port}/" if lan else None
+    return f"http://{host}:{port}/"
+
+
 def _serve(args, open_browser: bool) -> int:
     from .main import serve
+    from .sharing import Sharing
 
     store, where = open_app_store(args.data)
     port = free_port(args.host, args.port if args.port is not None else DEFAULT_PORT)
     local = f"http://127.0.0.1:{port}/"
+    sharing = Sharing(address=join_address(args.host, port))
     print(f"Leviathans companion: {local}", flush=True)
-    if args.host in ("0.0.0.0", "", "*"):
-        lan = lan_address()
-        if lan:
-            print(f"On phones and tablets on the same network open: http://{lan}:{port}/", flush=True)
-    elif args.host not in ("127.0.0.1", "localhost"):
-        print(f"On other devices open: http://{args.host}:{port}/", flush=True)
+    if sharing.address:
+        print(f"Phones and tablets on this network: open {sharing.address} and type the PIN {sharing.pin}", flush=True)
+        print("(the address, its QR code and the PIN are on this computer's home screen too)", flush=True)
+    elif args.host in ("0.0.0.0", "", "*", "::"):
+        print(f"Other devices: open this computer's network address, port {port}, and type the PIN {sharing.pin}", flush=True)
+    else:
+        print("Only this computer can open it. To play on phones and tablets too: "
+              f"companion {args.command_name} --host 0.0.0.0", flush=True)
     print(f"({where}; Ctrl+C to stop)", flush=True)
-    serve(store, args.host, port, open_browser)
+    serve(store, args.host, port, open_browser, sharing=sharing)
     return 0
 
 

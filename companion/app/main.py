@@ -30,8 +30,14 @@ PHONE_WIDTH = 900  # below this: one panel at a time with bottom navigation
 class App:
     """Everything one browser session sees and does."""
 
-    def __init__(self, page: ft.Page, store, catalogue: Callable[[], dict[str, Card]], seed: str | None):
+    def __init__(self, page: ft.Page, store, catalogue: Callable[[], dict[str, Card]], seed: str | None,
+                 sharing=None):
+        from .sharing import Sharing
+
         self.page = page
+        self.sharing = sharing or Sharing()  # one hub per server: the PIN, the devices, the tables
+        self.device = None  # this browser, once `start` has identified it
+        self.role = None  # its role in the game shown
         self.store = store
         self._catalogue_loader = catalogue
         self._catalogue: dict[str, Card] | None = None
@@ -56,8 +62,12 @@ class App:
         page.on_route_change = self._on_route_change
         page.on_resize = self._on_resize
         page.on_disconnect = self._on_disconnect
-        page.on_close = self._on_disconnect
+        page.on_connect = self._on_connect
+        page.on_close = self._on_close
         page.add(self.body)
+        from .views.join import identify
+
+        self.device = await identify(self)
         await self.show(session_from_route(page.route))
 
     async def _on_route_change(self, e) -> None:
@@ -81,16 +91,24 @@ class App:
             await self.table.follow_session()
             return
         self._leave_game()
-        from .views import dice, home, info, newgame, table
+        from .views import dice, home, info, join, newgame, screen, table
 
+        if not self.device.may_enter:  # a device on the network: the join PIN first
+            self._set_screen(join.pin_screen(self))
+            return
         if session.screen == "game":
             game = await self._open_game(session.game_id)
             if game is None:
                 self.session = Session(message=f"There is no saved game '{session.game_id}'.")
                 self._set_screen(home.build(self))
                 return
-            self.table = table.TableView(self, game)
-            self._set_screen(self.table.control)
+            role = self.sharing.role(self.device, game.id)
+            if role is None:  # a side or the shared screen first
+                self._set_screen(join.role_screen(self, game))
+                return
+            self.role = role
+            self.table = (screen.ScreenView if role.read_only else table.TableView)(self, game)
+            self._set_screen(self.table.control if role.read_only else join.framed(self, game, self.table.control))
             await self.table.refresh(force=True)
             return
         builders = {
@@ -114,24 +132,34 @@ class App:
         except KeyError:
             return None
         self.game = game
-        self._unlisten = game.listen(self._heard)
+        self._unlisten = self.sharing.table(game).subscribe(self._heard)
+        self.sharing.showing(self.device, game.id)
         return game
 
     def _leave_game(self) -> None:
         if self._unlisten:
             self._unlisten()
         self._unlisten = None
+        if self.game is not None and self.device is not None:
+            self.sharing.showing(self.device, None)
         self.game = None
         self.table = None
 
-    def _heard(self, game, entry) -> None:
-        """A change to the shown game, from any session (any thread)."""
+    def _heard(self, change) -> None:
+        """A change to the shown game (or to who holds which side), from any session (any thread)."""
+        from .views.join import run_soon
+
         table = self.table
-        if table is not None:
-            try:
-                self.page.run_task(table.refresh)
-            except Exception:  # the session is gone
-                pass
+        if table is not None:  # away or gone: it refreshes when it reconnects
+            run_soon(self.page, self._seats_changed if change.kind == "seats" else table.refresh)
+
+    async def _seats_changed(self) -> None:
+        """The host handed this device another role: show the game as that role now."""
+        if self.game is None or self.table is None:
+            return
+        if self.sharing.role(self.device, self.game.id) != self.role:
+            self.table = None
+            await self.show(self.session)
 
     async def create_game(self, state: GameState, name: str) -> None:
         game = await asyncio.to_thread(self.store.new_game, state, name)
@@ -141,7 +169,7 @@ class App:
         """Send one action to the shown game; refusals come back as a plain message."""
         if self.game is None:
             return Refused("no game is open")
-        outcome = await asyncio.to_thread(self.game.act, action)
+        outcome = await asyncio.to_thread(self.sharing.table(self.game).act, self.device, action)
         if self.table is not None:
             if outcome.ok:
                 self.table.message(outcome.events[-1].text if outcome.events else None, info=True)
@@ -151,18 +179,19 @@ class App:
         return outcome
 
     async def undo(self) -> None:
-        if self.game is not None:
-            await asyncio.to_thread(self.game.undo)
-            if self.table is not None:
-                self.table.message(None)
-                await self.table.refresh()
+        await self._undo_or_redo("undo")
 
     async def redo(self) -> None:
+        await self._undo_or_redo("redo")
+
+    async def _undo_or_redo(self, which: str) -> None:
+        """Undo or redo, if this device may (you may undo what you may do); else say why."""
         if self.game is not None:
-            await asyncio.to_thread(self.game.redo)
+            table = self.sharing.table(self.game)
+            problem = await asyncio.to_thread(getattr(table, which), self.device)
             if self.table is not None:
-                self.table.message(None)
-                await self.table.refresh()
+                self.table.message(problem)
+                await self.table.refresh(force=problem is not None)
 
     async def catalogue(self) -> dict[str, Card]:
         if self._catalogue is None:
@@ -185,6 +214,19 @@ class App:
             await self.table.relayout()
 
     async def _on_disconnect(self, e) -> None:
+        """The browser went away (a phone asleep, the network lost): keep the game, it may come back."""
+        if self.device is not None:
+            self.sharing.disconnect(self.device)
+
+    async def _on_connect(self, e) -> None:
+        """The same browser session is back (Flet web reconnects): show the game as it is now."""
+        if self.device is not None:
+            self.sharing.reconnect(self.device)
+        if self.table is not None:
+            await self.table.refresh(force=True)
+
+    async def _on_close(self, e) -> None:
+        """The session expired: let the game go."""
         self._leave_game()
 
     def toggle_theme(self) -> None:
@@ -203,25 +245,31 @@ class App:
             page.theme_mode == ft.ThemeMode.SYSTEM and page.platform_brightness == ft.Brightness.DARK)
 
 
-def create_app(store, catalogue: Callable[[], dict[str, Card]] | None = None, seed: str | None = None):
-    """The Flet `main` for a store; `seed` fixes the dice of new games (tests)."""
+def create_app(store, catalogue: Callable[[], dict[str, Card]] | None = None, seed: str | None = None,
+               sharing=None):
+    """The Flet `main` for a store; `seed` fixes the dice of new games (tests); `sharing` is the
+    hub every session of this server shares (a fresh one, with a fresh PIN, if not given)."""
+    from .sharing import Sharing
+
+    sharing = sharing or Sharing()
     if catalogue is None:
         from ..files import load_catalogue
 
         catalogue = load_catalogue
 
     async def main(page: ft.Page) -> None:
-        app = App(page, store, catalogue, seed)
+        app = App(page, store, catalogue, seed, sharing)
         await app.start()
 
     return main
 
 
-def serve(store, host: str | None, port: int, open_browser: bool, assets_dir: str | None = None) -> None:
+def serve(store, host: str | None, port: int, open_browser: bool, assets_dir: str | None = None,
+          sharing=None) -> None:
     """Serve the web app (no CDN: works with no internet) until interrupted."""
     seed = os.environ.get("COMPANION_SEED") or None
     ft.run(
-        create_app(store, seed=seed),
+        create_app(store, seed=seed, sharing=sharing),
         view=ft.AppView.WEB_BROWSER if open_browser else None,
         host=host, port=port, no_cdn=True, assets_dir=assets_dir or _assets_dir(),
     )

@@ -22,6 +22,7 @@ No flet here: the views call this module, and its tests are plain pytest.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
 import secrets
@@ -341,6 +342,7 @@ class Table:
         self._lock = threading.RLock()
         self._act_lock = threading.Lock()
         self._actors: dict[int, str] = {}
+        self._code: tuple[GameState, str] | None = None
         self._stop = game.listen(self._game_changed)
 
     @property
@@ -416,6 +418,15 @@ class Table:
         for index in range(before, len(self.game.entries)):
             self._actors[index] = device.name
 
+    def check_code(self) -> str:
+        """A short code of the position now: the same on every screen that shows the same game state."""
+        state = self.game.state
+        with self._lock:
+            if self._code is None or self._code[0] is not state:
+                digest = hashlib.sha256(state.model_dump_json().encode()).hexdigest()[:6]
+                self._code = (state, digest)
+            return self._code[1]
+
     def actor_of(self, index: int) -> str | None:
         """The device that made log entry `index` (None: before this server started)."""
         return self._actors.get(index)
@@ -457,6 +468,13 @@ class Sharing:
             device.address = address or device.address
             device.sessions += 1
             return device
+
+    def reconnect(self, device: Device) -> None:
+        """A session of the device is back (a phone woke up)."""
+        with self._lock:
+            device.sessions += 1
+        if device.game:
+            self._seats_changed(device.game)
 
     def disconnect(self, device: Device) -> None:
         with self._lock:

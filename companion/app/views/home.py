@@ -6,6 +6,7 @@ import flet as ft
 
 from ..session import Session
 from ..viewmodels import game_rows
+from . import share
 from .widgets import heading, muted, tag
 
 
@@ -68,6 +69,7 @@ def build(app) -> ft.Control:
                     ft.IconButton(ft.Icons.BRIGHTNESS_6, tooltip="Light or dark theme",
                                   on_click=lambda e: app.toggle_theme())]),
             *message,
+            *share.home_section(app),
             quick,
             ft.ResponsiveRow([
                 ft.Column([tile(ft.Icons.ADD_CIRCLE_OUTLINE, "New game", "Pick sides, ships and board size", go("new"), "new-game")], col={"xs": 12, "md": 6}),

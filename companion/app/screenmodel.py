@@ -1,0 +1,103 @@
+"""What the shared screen (a TV by the table) shows: whose turn, the last roll, the ships lost.
+
+No flet imports: `views/screen.py` draws this, and tests read it as data.
+The shared screen is for reading across a room, so everything here is short.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.state import GameState
+from ..engine.turn import to_move
+from .viewmodels import banner, log_lines
+
+
+@dataclass(frozen=True)
+class LastRoll:
+    """The latest roll of the game: its words and every die (colour, face)."""
+
+    number: int  # its line in the log
+    kind: str  # "shot", "initiative" or "initiative_tie"
+    title: str
+    text: str
+    dice: tuple[tuple[str, int], ...]  # a shot: the pool, then the slot die (D6) and any keel dice
+
+
+@dataclass(frozen=True)
+class Lost:
+    name: str
+    side: str
+    why: str
+
+
+@dataclass(frozen=True)
+class SideLine:
+    side: str
+    afloat: int
+    ships: int
+    acting: bool  # this side acts now (moves, or everyone fires)
+
+
+@dataclass(frozen=True)
+class ScreenModel:
+    turn: int
+    phase: str
+    headline: str  # "Turn 2 · Movement"
+    whose: str  # "British move: HML Raven", "Everyone fires", "Roll initiative"
+    whose_side: str | None
+    detail: str
+    sides: tuple[SideLine, ...]
+    last_roll: LastRoll | None
+    lost: tuple[Lost, ...]
+    actions: int
+
+
+def screen_model(state: GameState, history, actions: int) -> ScreenModel:
+    """The shared screen for a state and its log (`history`: the events in effect, in order)."""
+    b = banner(state)
+    whose, side = _whose(state)
+    headline = b.title.split(":")[0] if state.phase == "movement" else b.title
+    sides = tuple(
+        SideLine(name, sum(1 for s in state.ships if s.side == name and not s.removed and s.destruction is None),
+                 sum(1 for s in state.ships if s.side == name),
+                 state.phase == "combat" or name == side)
+        for name in state.sides
+    )
+    lost = tuple(Lost(s.card.name, s.side, s.destruction or "removed")
+                 for s in state.ships if s.removed or s.destruction is not None)
+    return ScreenModel(state.turn, state.phase, headline, whose, side, b.detail, sides,
+                       last_roll(history), lost, actions)
+
+
+def _whose(state: GameState) -> tuple[str, str | None]:
+    phase = state.phase
+    if phase == "setup":
+        return "Deploy the ships, then start the battle", None
+    if phase == "initiative":
+        return "Roll for initiative", None
+    if phase == "movement":
+        group = to_move(state)
+        if group is None:
+            return "Movement is over", None
+        side, ship_type = group
+        ships = [s.card.name for s in state.active_ships
+                 if s.side == side and s.card.type == ship_type and not s.move_done]
+        return f"{side} to move: {', '.join(ships)}", side
+    if phase == "combat":
+        open_shots = sum(1 for s in state.shots if s.result is None)
+        rolls = f" · {open_shots} shot{'s' if open_shots != 1 else ''} to roll" if open_shots else ""
+        return f"Every side fires{rolls}", None
+    return state.result or "The game is over", state.winner
+
+
+def last_roll(history) -> LastRoll | None:
+    """The newest event with dice (a breach roll or an initiative roll), or None."""
+    lines = log_lines(history)
+    for line in reversed(lines):
+        if line.dice and (line.kind == "shot" or line.kind.startswith("initiative")):
+            head, _, rest = line.text.partition(": ")
+            title = "Initiative" if line.kind.startswith("initiative") else head
+            text = rest if line.kind == "shot" else line.text.removeprefix("Initiative: ")
+            return LastRoll(line.index, line.kind, title, text, tuple(line.dice))
+    return None

@@ -1,0 +1,260 @@
+"""Joining a shared table: who this browser is, the PIN screen, the role picker, the role bar.
+
+A device is known by a random token kept in the browser's local storage
+(`ft.SharedPreferences`), so a phone that slept, reloaded or lost its session
+comes back with its PIN accepted and its role kept.  Every check happens on
+the server in `sharing.py`; these screens only ask and explain.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import flet as ft
+
+from ..sharing import SCREEN, SIDE, TABLE, Role
+from ..theme import side_colour
+from .widgets import muted, tag
+
+log = logging.getLogger(__name__)
+
+TOKEN_KEY = "leviathans.device"
+
+
+async def identify(app):
+    """The `Device` of this browser session: by its stored token, or a new one (then stored)."""
+    page = app.page
+    prefs, token = None, None
+    try:
+        prefs = ft.SharedPreferences()
+        token = await asyncio.wait_for(prefs.get(TOKEN_KEY), 5)
+    except Exception as exc:  # no storage in this browser: a new device each session
+        log.info("device token unavailable: %s", exc)
+    address = page.client_ip if page.web else "127.0.0.1"  # the desktop window runs on this computer
+    device = app.sharing.connect(token if isinstance(token, str) else None, address, page.client_user_agent)
+    if prefs is not None and device.token != token:
+        try:
+            await asyncio.wait_for(prefs.set(TOKEN_KEY, device.token), 5)
+        except Exception as exc:
+            log.info("device token not stored: %s", exc)
+    return device
+
+
+async def keep_awake(app, on: bool) -> None:
+    """Ask the browser to keep the screen on during a game (Screen Wake Lock, or a silent video
+    where the browser has no wake lock); some browsers allow it only over https or after a tap."""
+    try:
+        lock = getattr(app, "_wakelock", None)
+        if lock is None:
+            lock = app._wakelock = ft.Wakelock()
+        await asyncio.wait_for(lock.enable() if on else lock.disable(), 3)
+    except Exception as exc:
+        log.debug("wake lock: %s", exc)
+
+
+def run_soon(page, handler, *args) -> bool:
+    """Run `handler(*args)` on the page's own event loop, from any thread; False if the browser is away
+    (a disconnected session has no loop to run on: it refreshes when it reconnects)."""
+    session = getattr(page, "session", None)
+    if session is None or getattr(session, "connection", None) is None:
+        return False
+    try:
+        page.run_task(handler, *args)
+    except Exception:  # the session closed meanwhile
+        return False
+    return True
+
+
+def _page(content: list[ft.Control], width: int = 460) -> ft.Control:
+    return ft.SafeArea(ft.Container(
+        content=ft.Column([ft.Container(
+            content=ft.Column(content, spacing=14, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, tight=True),
+            width=width, padding=ft.Padding.symmetric(horizontal=20, vertical=24))],
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER, scroll=ft.ScrollMode.AUTO, expand=True),
+        expand=True, alignment=ft.Alignment.TOP_CENTER,
+    ), expand=True)
+
+
+def _brand(subtitle: str) -> ft.Control:
+    return ft.Row([
+        ft.Icon(ft.Icons.AIRPLANEMODE_ACTIVE, size=34, color=ft.Colors.PRIMARY),
+        ft.Column([ft.Text("Leviathans", size=26, weight=ft.FontWeight.BOLD), muted(subtitle)], spacing=0, tight=True),
+    ], spacing=10)
+
+
+# --- the PIN -------------------------------------------------------------------------------------
+
+
+def pin_screen(app) -> ft.Control:
+    """Ask a device on the network for the join PIN; the server checks it (`Sharing.admit`)."""
+    field = ft.TextField(
+        label="Join PIN (6 digits)", max_length=6, autofocus=True,
+        keyboard_type=ft.KeyboardType.NUMBER, text_align=ft.TextAlign.CENTER,
+        text_style=ft.TextStyle(size=30, letter_spacing=8, weight=ft.FontWeight.BOLD),
+        border_radius=12, content_padding=ft.Padding.symmetric(horizontal=12, vertical=16),
+    )
+    message = ft.Text("", color=ft.Colors.ERROR, size=14)
+    problem_box = tag("pin-message", ft.Container(content=message, padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+                                                  border_radius=8, bgcolor=ft.Colors.ERROR_CONTAINER))
+    problem_box.visible = False
+
+    async def join(e) -> None:
+        problem = app.sharing.admit(app.device, field.value or "")
+        if problem:
+            log.info("join refused for %s (%s): %s", app.device.name, app.device.address, problem)
+            field.value = ""
+            message.value = problem
+            message.color = ft.Colors.ON_ERROR_CONTAINER
+            problem_box.visible = True
+            app.page.update()
+            return
+        await app.show(app.session)
+
+    field.on_submit = join
+    return _page([
+        _brand("Table companion"),
+        ft.Container(height=6),
+        ft.Text("Join the table", size=22, weight=ft.FontWeight.W_600),
+        muted("This game is hosted on a computer at your table. Type the PIN shown on its home screen "
+              "to see the battle and play your side.", 14),
+        tag("pin-field", field),
+        problem_box,
+        tag("pin-join", ft.FilledButton(content="Join", icon=ft.Icons.LOGIN, on_click=join, height=52)),
+        muted("No PIN? Ask whoever started the app: it is on their screen, and changes every time the app starts.", 12),
+    ])
+
+
+# --- the role --------------------------------------------------------------------------------------
+
+
+def _role_card(ident: str, icon, colour: str | None, title: str, lines: list[str], handler) -> ft.Control:
+    lead = ft.Container(content=ft.Icon(icon, color="#ffffff", size=26), width=46, height=46, border_radius=23,
+                        bgcolor=colour or ft.Colors.PRIMARY, alignment=ft.Alignment.CENTER)
+    return tag(ident, ft.Card(content=ft.Container(
+        content=ft.Row([lead, ft.Column([ft.Text(title, size=17, weight=ft.FontWeight.W_600),
+                                         *[muted(line, 13) for line in lines if line]],
+                                        spacing=2, tight=True, expand=True),
+                        ft.Icon(ft.Icons.CHEVRON_RIGHT)], spacing=14),
+        padding=14, on_click=handler, ink=True, border_radius=12,
+    )))
+
+
+def role_screen(app, game) -> ft.Control:
+    """Pick what this device does in a game: a side, the shared screen (the host: the whole table too)."""
+    state = game.state
+    seats = app.sharing.seats(game.id)
+    current = app.sharing.role(app.device, game.id)
+
+    def holders(role: Role) -> str:
+        names = [s.name for s in seats if s.role == role and s.token != app.device.token]
+        return ("Also on: " + ", ".join(names)) if names else ""
+
+    def pick(role: Role):
+        async def handler(e) -> None:
+            problem = app.sharing.choose(app.device, game, role)
+            if problem:
+                app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
+                return
+            await keep_awake(app, True)  # asked during the tap: browsers allow it then
+            app.table = None
+            await app.show(app.session)
+        return handler
+
+    cards: list[ft.Control] = []
+    for role in app.sharing.choices(app.device, state):
+        mark = " (now)" if role == current else ""
+        if role.kind == TABLE:
+            cards.append(_role_card("role-table", ft.Icons.TABLE_RESTAURANT, "#5d6b7a", "Whole table" + mark,
+                                    ["Every side on this device: pass it round the table."], pick(role)))
+        elif role.kind == SIDE:
+            ships = [s.card.name for s in state.ships if s.side == role.side]
+            cards.append(_role_card(f"role-side-{role.side}", ft.Icons.FLAG, side_colour(state.sides, role.side),
+                                    role.side + mark, [f"Move, fire and roll for {', '.join(ships)}", holders(role)],
+                                    pick(role)))
+        elif role.kind == SCREEN:
+            cards.append(_role_card("role-screen", ft.Icons.TV, "#37474f", "Shared screen" + mark,
+                                    ["Watch only: the whole map, whose turn, the last roll, ships lost. "
+                                     "For a TV or a tablet everyone can see.", holders(role)], pick(role)))
+
+    async def back(e) -> None:
+        from ..session import Session
+        await app.navigate(Session())
+
+    return _page([
+        ft.Row([tag("role-home", ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Home", on_click=back)),
+                ft.Column([ft.Text(game.name, size=20, weight=ft.FontWeight.W_600),
+                           muted(f"Turn {state.turn} · {' against '.join(state.sides)}")],
+                          spacing=0, tight=True, expand=True)]),
+        ft.Text("What is this device for?", size=22, weight=ft.FontWeight.W_600),
+        muted("A side's moves, shots and rolls come only from devices holding that side. "
+              "You can change this later from the bar at the top.", 14),
+        *cards,
+    ], width=520)
+
+
+def role_bar(app, game) -> ft.Control:
+    """A thin bar over the table: this device's role, a way to change it, and (the host) the devices."""
+    role = app.sharing.role(app.device, game.id)
+    state = game.state
+    colour = side_colour(state.sides, role.side) if role and role.kind == SIDE else ft.Colors.PRIMARY
+    label = {TABLE: "Whole table", SCREEN: "Shared screen"}.get(role.kind if role else "", role.side if role else "")
+
+    async def change(e) -> None:
+        app._leave_game()
+        app._set_screen(role_screen(app, game))
+
+    async def devices(e) -> None:
+        from .share import devices_dialog
+        app.page.show_dialog(devices_dialog(app, game))
+
+    controls: list[ft.Control] = [
+        ft.Container(width=10, height=10, border_radius=5, bgcolor=colour),
+        tag("my-role", ft.Text(f"This device: {label}", size=13, weight=ft.FontWeight.W_600),
+            label=f"This device: {label}"),
+        ft.Container(expand=True),
+        sync_counter(app, game),
+    ]
+    if app.device.host:
+        controls.append(tag("devices", ft.TextButton(content="Devices", icon=ft.Icons.DEVICES, on_click=devices)))
+    controls.append(tag("change-role", ft.TextButton(content="Change", icon=ft.Icons.SWAP_HORIZ, on_click=change)))
+    return ft.Container(content=ft.Row(controls, spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                        padding=ft.Padding.only(left=14, right=6), height=38,
+                        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)
+
+
+def sync_counter(app, game) -> ft.Control:
+    """'log 57 · 3fa2c1': the log's length and a code of the position, the same on every screen
+    that is in step; it follows every change by any device."""
+    table = app.sharing.table(game)
+    text = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT,
+                   tooltip="Entries in the game's log and a check code of the position: "
+                           "every screen in step with the game shows the same.")
+    box = ft.Semantics(identifier="sync", content=text, container=True)
+
+    def show() -> None:
+        value = f"log {len(game.entries)} · {table.check_code()}"
+        text.value, box.label = value, value
+
+    async def update() -> None:
+        show()
+        try:
+            box.update()
+        except RuntimeError:  # no longer on screen
+            stop()
+
+    def heard(change) -> None:
+        if app.game is not game:
+            stop()
+            return
+        run_soon(app.page, update)  # away: the next change or the reconnect shows it
+
+    stop = table.subscribe(heard)
+    show()
+    return box
+
+
+def framed(app, game, control: ft.Control) -> ft.Control:
+    """The table under the role bar."""
+    return ft.Column([role_bar(app, game), control], spacing=0, expand=True,
+                     horizontal_alignment=ft.CrossAxisAlignment.STRETCH)

@@ -1,0 +1,196 @@
+"""The shared screen: the battle for a TV by the table, read-only.
+
+The whole map fitted to the screen, whose turn it is in large type, the last
+roll with its dice, and the ships lost.  It changes nothing: the device's role
+is the shared screen, and `sharing.may` refuses every action from it on the
+server whatever is tapped.  It has the same refresh interface as the table
+view (`refresh`, `relayout`, `follow_session`, `message`, `retheme`,
+`centre_view`), so the app refreshes it on every change by any device.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+
+import flet as ft
+
+from ..geometry import HexLayout
+from ..screenmodel import ScreenModel, screen_model
+from ..theme import CIRCLED, side_colour
+from .hexmap import HexMap
+from .widgets import die_face, muted, tag
+
+SIDE_WIDTH = 380
+NARROW = 760
+
+
+def fitted_size(board, width: float, height: float) -> float:
+    """The hex size (centre to corner) at which the whole board fits in width x height."""
+    unit = HexLayout(board, 1.0, margin=0)
+    size = min((width - 12) / unit.width, (height - 12) / unit.height)
+    return max(6.0, math.floor(size * 4) / 4)
+
+
+class ScreenView:
+    def __init__(self, app, game):
+        self.app = app
+        self.game = game
+        self.state = None
+        self.model: ScreenModel | None = None
+        self._lock = asyncio.Lock()
+        self._wide: bool | None = None
+        self.map: HexMap | None = None
+        self.map_box = ft.Container(alignment=ft.Alignment.CENTER, expand=True)
+        self.headline = ft.Text("", size=30, weight=ft.FontWeight.BOLD)
+        self.whose = ft.Text("", size=24, weight=ft.FontWeight.W_600)
+        self.whose_dot = ft.Container(width=18, height=18, border_radius=9, visible=False)
+        self.sides = ft.Row(spacing=16, wrap=True)
+        self.roll_title = ft.Text("", size=20, weight=ft.FontWeight.W_600)
+        self.roll_dice = ft.Row(spacing=8, wrap=True, run_spacing=8)
+        self.roll_text = ft.Text("", size=18)
+        self.lost = ft.Column(spacing=6, tight=True)
+        self.count = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+        self.control = ft.Container(expand=True, bgcolor=ft.Colors.SURFACE)
+        self._layout()
+
+    # --- layout ----------------------------------------------------------------------------
+
+    @property
+    def wide(self) -> bool:
+        return (self.app.page.width or 1280) >= NARROW
+
+    def _card(self, ident: str, title: str, *controls: ft.Control) -> ft.Control:
+        return tag(ident, ft.Container(
+            content=ft.Column([ft.Text(title.upper(), size=13, weight=ft.FontWeight.BOLD,
+                                       color=ft.Colors.ON_SURFACE_VARIANT), *controls], spacing=8, tight=True),
+            padding=16, border_radius=14, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
+
+    def _layout(self) -> None:
+        page = self.app.page
+        width, height = page.width or 1280, page.height or 800
+        self._wide = wide = self.wide
+        if wide:
+            map_w, map_h = width - SIDE_WIDTH - 24, height - 150
+        else:
+            map_w = width - 16
+            map_h = min(height * 0.5, map_w * 0.75)
+        state = self.game.state
+        self.map = HexMap(state, self.app.dark, self._no_tap, size=fitted_size(state.board, map_w, map_h))
+        self.map_box.content = ft.Container(content=self.map.stack, border_radius=10,
+                                            clip_behavior=ft.ClipBehavior.ANTI_ALIAS)
+        self.map_box.bgcolor = self.map.colours["sky"]
+        self.map_box.height = None if wide else map_h
+        self.headline.size, self.whose.size = (34, 26) if wide else (24, 19)
+        top = ft.Container(content=ft.Row([
+            ft.Icon(ft.Icons.TV, color=ft.Colors.ON_SURFACE_VARIANT, size=20),
+            ft.Text(self.game.name, size=14, weight=ft.FontWeight.W_600, expand=True, max_lines=1,
+                    overflow=ft.TextOverflow.ELLIPSIS),
+            tag("sync", self.count),
+            tag("home", ft.IconButton(ft.Icons.HOME_OUTLINED, tooltip="Home", on_click=self._home)),
+            tag("change-role", ft.TextButton(content="Change", icon=ft.Icons.SWAP_HORIZ, on_click=self._change)),
+        ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            padding=ft.Padding.only(left=14, right=6), height=42, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)
+        heading = ft.Container(content=ft.Column([
+            tag("screen-headline", self.headline),
+            ft.Row([self.whose_dot, tag("screen-whose", self.whose)], spacing=10,
+                   vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True),
+        ], spacing=2, tight=True), padding=ft.Padding.only(left=18, right=18, top=10, bottom=6))
+        roll = self._card("screen-last-roll", "Last roll", self.roll_title, self.roll_dice, self.roll_text)
+        lost = self._card("screen-lost", "Ships lost", self.lost)
+        fleets = self._card("screen-sides", "Fleets", self.sides)
+        if wide:
+            side = ft.Container(content=ft.Column([roll, lost, fleets], spacing=12, scroll=ft.ScrollMode.AUTO,
+                                                  horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+                                width=SIDE_WIDTH, padding=ft.Padding.only(right=12, bottom=12))
+            body = ft.Row([ft.Container(content=self.map_box, expand=True, padding=ft.Padding.only(left=12, bottom=12)),
+                           side], spacing=12, expand=True, vertical_alignment=ft.CrossAxisAlignment.STRETCH)
+            self.control.content = ft.Column([top, heading, body], spacing=0, expand=True)
+        else:
+            body = ft.Column([ft.Container(content=self.map_box, padding=ft.Padding.symmetric(horizontal=8)),
+                              ft.Container(content=ft.Column([roll, lost, fleets], spacing=10,
+                                                             horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+                                           padding=ft.Padding.symmetric(horizontal=8))],
+                             spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
+            self.control.content = ft.Column([top, heading, body], spacing=0, expand=True)
+        if self.model is not None:
+            self.map.show_ships(self.model_state, None)
+
+    async def _no_tap(self, cell) -> None:
+        return None
+
+    async def relayout(self) -> None:
+        self._layout()
+        await self.refresh(force=True)
+
+    async def follow_session(self) -> None:
+        await self.refresh(force=True)
+
+    def retheme(self) -> None:
+        self._layout()
+        self.app.page.run_task(self.refresh, True)
+
+    def message(self, text: str | None, info: bool = False) -> None:
+        """The shared screen shows no messages of its own: it does not act."""
+
+    async def centre_view(self) -> None:
+        """The whole board is always in view."""
+
+    # --- refresh -------------------------------------------------------------------------------
+
+    async def refresh(self, force: bool = False) -> None:
+        async with self._lock:
+            state = self.game.state
+            if state is self.state and not force:
+                return
+            model = await asyncio.to_thread(screen_model, state, self.game.history(), self.game.actions_in_effect)
+            self.state, self.model, self.model_state = state, model, state
+            self.render(model, state)
+
+    def render(self, m: ScreenModel, state) -> None:
+        self.headline.value = m.headline
+        self.whose.value = m.whose
+        self.whose_dot.visible = m.whose_side is not None
+        if m.whose_side:
+            self.whose_dot.bgcolor = side_colour(state.sides, m.whose_side)
+        code = self.app.sharing.table(self.game).check_code()
+        self.count.value = f"log {len(self.game.entries)} · {code}"
+        roll = m.last_roll
+        big = 54 if self._wide else 40
+        if roll is None:
+            self.roll_title.value = "No dice rolled yet"
+            self.roll_dice.controls = []
+            self.roll_text.value = ""
+        else:
+            self.roll_title.value = roll.title
+            self.roll_dice.controls = [die_face(colour, face, big) for colour, face in roll.dice]
+            self.roll_text.value = roll.text
+        self.lost.controls = [
+            ft.Row([ft.Icon(ft.Icons.DANGEROUS, color=CIRCLED, size=22),
+                    ft.Column([ft.Text(f"{ship.name} ({ship.side})", size=17, weight=ft.FontWeight.W_600),
+                               muted(ship.why, 13)], spacing=0, tight=True, expand=True)], spacing=8)
+            for ship in m.lost
+        ] or [muted("None yet.", 15)]
+        self.sides.controls = [
+            ft.Row([ft.Container(width=14, height=14, border_radius=7, bgcolor=side_colour(state.sides, line.side)),
+                    ft.Text(f"{line.side}: {line.afloat} of {line.ships} afloat", size=16,
+                            weight=ft.FontWeight.BOLD if line.acting else None)], spacing=6, tight=True)
+            for line in m.sides
+        ]
+        self.map.show_ships(state, None)
+        try:
+            if self.control.page is not None:
+                self.control.update()
+        except RuntimeError:  # not mounted yet: the first page update sends it
+            pass
+
+    # --- the two buttons -------------------------------------------------------------------------
+
+    async def _home(self, e) -> None:
+        from ..session import Session
+        await self.app.navigate(Session())
+
+    async def _change(self, e) -> None:
+        from .join import role_screen
+        self.app._leave_game()
+        self.app._set_screen(role_screen(self.app, self.game))

@@ -1,0 +1,104 @@
+"""The host's side of sharing: the join address, its QR code and the PIN; handing sides over."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from ..qr import qr_png
+from ..sharing import SCREEN, SIDE, TABLE, Role
+from .widgets import heading, muted, tag
+
+
+def home_section(app) -> list[ft.Control]:
+    """For the host's home screen: how phones and tablets join (nothing for other devices)."""
+    sharing = getattr(app, "sharing", None)
+    device = getattr(app, "device", None)
+    if sharing is None or device is None or not device.host:
+        return []
+    if not sharing.address:
+        return [tag("join-offline", ft.Container(
+            content=ft.Row([
+                ft.Icon(ft.Icons.WIFI_OFF, size=28, color=ft.Colors.ON_SURFACE_VARIANT),
+                ft.Column([
+                    ft.Text("Only this computer can open the app now", weight=ft.FontWeight.W_600),
+                    muted("To play on phones and tablets too, start it with  companion app --host 0.0.0.0  "
+                          "and each device joins with a PIN shown here.", 13),
+                ], spacing=2, tight=True, expand=True),
+            ], spacing=12),
+            padding=14, border_radius=12, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+        ))]
+    guests = [d for d in sharing.devices() if not d.host and d.sessions > 0 and d.may_enter]
+    joined = (f"{len(guests)} device{'s' if len(guests) != 1 else ''} joined: "
+              + ", ".join(d.name for d in guests[:6])) if guests else "No other device has joined yet."
+    pin = sharing.pin
+    qr = tag("join-qr", ft.Container(
+        content=ft.Image(src=qr_png(sharing.address, scale=6, border=2), width=156, height=156,
+                         filter_quality=ft.FilterQuality.NONE),
+        bgcolor="#ffffff", padding=6, border_radius=10,
+    ), label=f"QR code of {sharing.address}")
+    words = ft.Column([
+        ft.Row([ft.Icon(ft.Icons.CAST_CONNECTED, color=ft.Colors.PRIMARY), heading("Play on many screens", 17)], spacing=8),
+        muted("Phones and tablets on this network: scan the code or open", 13),
+        tag("join-address", ft.Text(sharing.address, size=17, weight=ft.FontWeight.W_600, selectable=True,
+                                    color=ft.Colors.PRIMARY), label=sharing.address),
+        muted("then type the PIN:", 13),
+        tag("join-pin", ft.Text(f"{pin[:3]} {pin[3:]}", size=34, weight=ft.FontWeight.BOLD,
+                                style=ft.TextStyle(letter_spacing=4)), label=f"PIN {pin}"),
+        muted(joined, 12),
+    ], spacing=4, tight=True, expand=True)
+    return [tag("join-card", ft.Container(
+        content=ft.ResponsiveRow([
+            ft.Container(content=qr, col={"xs": 12, "sm": 4}, alignment=ft.Alignment.CENTER),
+            ft.Container(content=words, col={"xs": 12, "sm": 8}),
+        ], vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=14, run_spacing=10),
+        padding=16, border_radius=16, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+    ))]
+
+
+def _role_text(role: Role | None) -> str:
+    if role is None:
+        return "No role"
+    return {TABLE: "Whole table", SCREEN: "Shared screen"}.get(role.kind, role.side or "")
+
+
+def devices_dialog(app, game) -> ft.AlertDialog:
+    """The host hands sides over: every device at this game, with its role to change."""
+    state = game.state
+    roles = [Role.table(), *[Role.holding(s) for s in state.sides], Role.screen()]
+    rows = ft.Column(spacing=6, tight=True, scroll=ft.ScrollMode.AUTO)
+    note = ft.Text("", color=ft.Colors.ERROR, size=13)
+
+    def fill() -> None:
+        rows.controls = []
+        for seat in app.sharing.seats(game.id):
+            def changed(e, token=seat.token):
+                key = e.control.value
+                role = None if key == "none" else Role.from_key(key)
+                problem = app.sharing.hand_over(app.device, token, game, role)
+                note.value = problem or ""
+                fill()
+                app.page.update()
+
+            options = [ft.DropdownOption(key=r.key, text=_role_text(r)) for r in roles]
+            options.append(ft.DropdownOption(key="none", text="No role (asks again)"))
+            status = ("online" if seat.online else "away") + (" · host" if seat.host else "")
+            rows.controls.append(tag(f"seat-{seat.name}", ft.Row([
+                ft.Icon(ft.Icons.COMPUTER if seat.host else ft.Icons.SMARTPHONE,
+                        color=ft.Colors.PRIMARY if seat.online else ft.Colors.OUTLINE),
+                ft.Column([ft.Text(seat.name, weight=ft.FontWeight.W_600), muted(status, 12)],
+                          spacing=0, tight=True, expand=True),
+                ft.Dropdown(options=options, value=seat.role.key if seat.role else "none", width=190,
+                            dense=True, on_select=changed),
+            ], spacing=10)))
+        if not rows.controls:
+            rows.controls.append(muted("No other device has opened this game yet."))
+
+    fill()
+    return ft.AlertDialog(
+        title=ft.Text("Devices at this game"),
+        content=ft.Container(content=ft.Column([
+            muted("Hand a side over: give it to another device, or make a device the shared screen.", 13),
+            rows, note], spacing=10, tight=True), width=440),
+        actions=[ft.TextButton(content="Done", on_click=lambda e: app.page.pop_dialog())],
+    )
