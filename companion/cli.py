@@ -77,6 +77,9 @@ def _check_loaded(loaded, path: str, fleets: list[str]) -> str:
         return f"card {loaded.name}"
     if isinstance(loaded, Fleet):
         return f"fleet {loaded.name}, {len(loaded.ships)} ships"
+    if getattr(loaded, "ruleset", "") == "war-fleet":  # companion/warfleet_cli.py
+        from .warfleet_cli import check_scenario
+        return check_scenario(loaded, path, fleets)
     try:
         state = build_state(loaded, load_catalogue(fleets))
     except FormatError as exc:
@@ -224,7 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _load_plugins() -> None:
     """Commands that live with their subsystem (store, app) register themselves."""
-    for module in ("companion.store.cli", "companion.app.cli", "companion.print_cli"):
+    for module in ("companion.store.cli", "companion.app.cli", "companion.print_cli", "companion.warfleet_cli"):
         try:
             __import__(module)
         except ModuleNotFoundError as exc:

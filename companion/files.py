@@ -45,11 +45,12 @@ def read_json(path: str | Path) -> Any:
 def kind_of(data: Any) -> str:
     """`card`, `fleet` or `scenario`, from the file's format tag."""
     tag = data.get("format", "") if isinstance(data, dict) else ""
-    for kind in ("card", "fleet", "scenario"):
+    for kind in ("card", "fleet", "scenario", "warfleet-scenario"):
         if str(tag).startswith(f"leviathans-{kind}/"):
             return kind
     raise FormatError(
-        "no known \"format\" tag: expected leviathans-card/1, leviathans-fleet/1 or leviathans-scenario/1",
+        "no known \"format\" tag: expected leviathans-card/1, leviathans-fleet/1, leviathans-scenario/1 "
+        "or leviathans-warfleet-scenario/1",
         "format",
     )
 
@@ -59,6 +60,9 @@ def load_file(path: str | Path) -> Card | Fleet | Scenario:
     data = read_json(path)
     try:
         kind = kind_of(data)
+        if kind == "warfleet-scenario":  # War Fleet (docs/formats.md)
+            from .engine.warfleet.scenario import load_warfleet_scenario
+            return load_warfleet_scenario(data)
         return {"card": load_card, "fleet": load_fleet, "scenario": load_scenario}[kind](data)
     except FormatError as exc:
         raise exc.in_file(Path(path).name) from None

@@ -33,7 +33,7 @@ from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage
 
 from ..engine.cards import FLEET_FORMAT, Card, Fleet, FormatError, load_card, load_fleet
-from ..files import kind_of, load_file, shipped_fleets_dir
+from ..files import kind_of, load_file, read_json, shipped_fleets_dir
 from .atomic import AtomicJSONStorage, SaveFileError, StoreError, remove_temporary_files, set_aside
 
 PLAYER_PREFIX = "my-"
@@ -349,7 +349,8 @@ def load_shipped(folder: str | Path | None = None) -> Shipped:
     """The fleets under `fleets/` (or `folder`); re-read only when a file there changes.
 
     A broken file is named in `problems` and the others still load.  A single
-    card file counts as a fleet of one, named after the card.
+    card file counts as a fleet of one, named after the card; scenario files
+    kept beside the fleets are passed over.
     """
     folder = Path(folder) if folder is not None else shipped_fleets_dir()
     paths = sorted(folder.glob("*.json"))
@@ -360,19 +361,26 @@ def load_shipped(folder: str | Path | None = None) -> Shipped:
     fleets, problems = [], []
     for path in paths:
         try:
+            if _other_format(read_json(path)):
+                continue  # another kind of file kept beside the fleets (a scenario)
             loaded = load_file(path)
         except FormatError as exc:
             problems.append(exc.message)
             continue
         if isinstance(loaded, Card):
             loaded = Fleet(name=loaded.name, faction=loaded.faction, ships=[loaded])
-        if not isinstance(loaded, Fleet):
-            problems.append(f"{path.name}: is a scenario, not a fleet; it is left out of the fleets")
-            continue
+        if getattr(loaded, "ruleset", "") == "war-fleet":
+            continue  # a War Fleet scenario shipped beside the fleets (fleets/war-fleet-*.json)
         fleets.append(loaded)
     shipped = Shipped(tuple(fleets), tuple(problems))
     _SHIPPED[folder] = (signature, shipped)
     return shipped
+
+
+def _other_format(data: Any) -> bool:
+    """A file of this project's other formats (`leviathans-...-scenario/N`): not a fleet, not a mistake."""
+    tag = data.get("format") if isinstance(data, dict) else None
+    return isinstance(tag, str) and tag.startswith("leviathans-") and "scenario/" in tag
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,515 @@
+"""War Fleet combat: attack options with exact odds, and rolling an attack.
+
+Seed 000/004 "All Batteries, Fire at Will! (Combat)" and rules-notes 9:
+
+- A location attacks a ship in its arc (or its turret's extended arc) and in
+  range; the attack rolls the location's dice for the range band.
+- "Compare the result to the target location's Resilience value. If it's
+  equal to or greater, than the attack was a success" and "When an attack
+  succeeds, it has destroyed the location."  A destroyed location keeps its
+  destroyed Resilience and SI modifier and can still be hit.
+- Saturation (square icons): "roll extra dice matching the one in the attack
+  (after it has been dialed) for each square ... Each die is considered a
+  separate attack".  Here each box is one more roll of the (dialled) dice
+  against the same target location, resolved after the main roll in turn.
+- Bracket fire (triangle): guns of one name against one ship roll once, "basing
+  it off the die for one gun, and dialing it up a color for each extra gun".
+- Rear destroyed: "all attacks against this ship Dial Up their dice".
+- SI tests: "roll a dRed, add all SI modifiers from all destroyed locations on
+  a ship and compare the final result to the target's SI value.  For SI tests
+  forced from a destroyed location, its SI modifier is doubled."  Destroying a
+  location forces a test at once; a hit on a destroyed location forces one too.
+
+Every probability here is an exact fraction.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations
+
+from ..combat import NeedDice, RollerDice
+from ..dice import Colour, Pool, chance_at_least
+from ..roller import DieRoll, check_face
+from .arcs import in_firing_arc, struck_locations, war_fleet_range
+from .dialup import canonical, dial_up, top
+from .state import AttackResult, AttackRoll, SITest, WarFleetState, WarShip
+
+SI_DIE = Pool([Colour.RED])
+
+__all__ = [
+    "AttackOdds", "AttackOption", "NeedDice", "RollerDice", "Strike", "TableRolls", "all_attack_options",
+    "attack_odds", "attack_option", "attack_options", "attack_pool", "resolve_attack",
+]
+
+
+# --- exact odds of one attack at one location ----------------------------------------
+
+
+@dataclass(frozen=True)
+class AttackOdds:
+    """What one declared attack can do to one target location.
+
+    `location_destroyed`: the chance this attack destroys the location (0 when
+    it is already destroyed); `casualty`: the chance the ship fails an SI test
+    forced by this attack; `no_effect`: the chance that no roll reaches the
+    Resilience.  The three overlap (a casualty usually destroyed the location).
+    """
+
+    pool: Pool
+    rolls: int
+    resilience: int
+    si: int
+    si_modifier: int
+    already_destroyed: bool
+    already_casualty: bool
+    no_effect: Fraction
+    location_destroyed: Fraction
+    casualty: Fraction
+    hit_each_roll: Fraction
+
+    def as_json(self) -> dict:
+        return {
+            "pool": self.pool.expanded,
+            "rolls": self.rolls,
+            "resilience": self.resilience,
+            "si": self.si,
+            "si_modifier": self.si_modifier,
+            "already_destroyed": self.already_destroyed,
+            "no_effect": str(self.no_effect),
+            "location_destroyed": str(self.location_destroyed),
+            "casualty": str(self.casualty),
+        }
+
+
+def si_failure(si: int, modifier: int) -> Fraction:
+    """Chance that dRed + modifier reaches SI: the ship becomes a casualty."""
+    return chance_at_least(SI_DIE, si - modifier)
+
+
+@lru_cache(maxsize=100_000)
+def _odds(pool_key, rolls, intact, destroyed_res, destroyed, si, modifier):
+    """(no effect, location destroyed, casualty, chance of the first roll's hit), exact.
+
+    Roll by roll: a hit on the intact location destroys it, every hit forces an SI
+    test, a failed test ends the attack (the ship is a casualty).  The weights are
+    integers over one common denominator (each roll multiplies it by the pool's
+    and the red die's outcomes), made into fractions once at the end.
+    """
+    p_intact, p_destroyed = chance_at_least(pool_key, intact), chance_at_least(pool_key, destroyed_res)
+    q = si_failure(si, modifier)
+    n = math.lcm(p_intact.denominator, p_destroyed.denominator)
+    m = q.denominator
+    hit = {False: p_intact.numerator * (n // p_intact.denominator),
+           True: p_destroyed.numerator * (n // p_destroyed.denominator)}
+    fail = q.numerator
+    alive = {destroyed: 1}  # still afloat, by whether the location is destroyed
+    newly = casualty = 0
+    for _ in range(rolls):
+        nxt = {False: 0, True: 0}
+        newly, casualty = newly * n * m, casualty * n * m
+        for is_destroyed, weight in alive.items():
+            hits = weight * hit[is_destroyed]
+            if not is_destroyed:
+                newly += hits * m
+            casualty += hits * fail
+            nxt[True] += hits * (m - fail)
+            nxt[is_destroyed] += weight * (n - hit[is_destroyed]) * m
+        alive = nxt
+    total = (n * m) ** rolls
+    first = p_destroyed if destroyed else p_intact
+    return (1 - first) ** rolls, Fraction(newly, total), Fraction(casualty, total), first
+
+
+def attack_odds(pool: Pool, rolls: int, target: WarShip, location: str) -> AttackOdds:
+    """Exact odds of an attack of `rolls` rolls of `pool` at one location of `target`."""
+    loc = target.locations[location]
+    destroyed = target.is_destroyed(location)
+    modifier = target.si_test_modifier(location)
+    key = canonical(pool)
+    if target.casualty:
+        return AttackOdds(key, rolls, target.resilience(location), target.stats.si, modifier, destroyed,
+                          True, Fraction(1), Fraction(0), Fraction(0), Fraction(0))
+    no_effect, newly, casualty, each = _odds(
+        tuple(key), rolls, loc.resilience, loc.destroyed_resilience, destroyed, target.stats.si, modifier,
+    )
+    return AttackOdds(key, rolls, target.resilience(location), target.stats.si, modifier, destroyed,
+                      False, no_effect, newly, casualty, each)
+
+
+# --- attack options: the one list the app, the CLI and the tests read -----------------
+
+
+@dataclass(frozen=True)
+class Strike:
+    """The odds of an attack at one location the target can be struck in."""
+
+    location: str
+    odds: AttackOdds
+
+    def as_json(self) -> dict:
+        return {"location": self.location, **self.odds.as_json()}
+
+
+@dataclass(frozen=True)
+class AttackOption:
+    """One location's attack (or a bracket of several) against one enemy ship."""
+
+    attacker: str
+    locations: tuple[str, ...]
+    name: str
+    target: str
+    range: int | None = None
+    reach: dict[str, str | None] = field(default_factory=dict)
+    bands: dict[str, str] = field(default_factory=dict)
+    base: str | None = None
+    pool: Pool | None = None
+    rolls: int = 0
+    dial_ups: tuple[tuple[str, int], ...] = ()
+    strikes: tuple[Strike, ...] = ()
+    problem: str | None = None
+
+    @property
+    def possible(self) -> bool:
+        return self.problem is None
+
+    @property
+    def bracket(self) -> bool:
+        return len(self.locations) > 1
+
+    def strike(self, location: str) -> Strike | None:
+        return next((s for s in self.strikes if s.location == location), None)
+
+    def as_json(self) -> dict:
+        return {
+            "attacker": self.attacker,
+            "locations": list(self.locations),
+            "name": self.name,
+            "target": self.target,
+            "range": self.range,
+            "reach": dict(self.reach),
+            "bands": dict(self.bands),
+            "base": self.base,
+            "pool": self.pool.expanded if self.pool is not None else None,
+            "rolls": self.rolls,
+            "dial_ups": [{"why": why, "steps": n} for why, n in self.dial_ups],
+            "problem": self.problem,
+            "strikes": [s.as_json() for s in self.strikes],
+        }
+
+
+def attack_pool(attacker: WarShip, locations: tuple[str, ...], bands: dict[str, str], target: WarShip):
+    """(dice of one roll, number of rolls, base location, dial-ups) of an attack.
+
+    The base gun of a bracket is the participant with the best dice for its
+    band (the first listed on a tie); one step per extra gun, one more when
+    the target's rear is destroyed; then one roll plus one per saturation box
+    of the base gun.
+    """
+    def dice(loc: str) -> Pool:
+        attack = attacker.locations[loc].attack
+        return canonical(getattr(attack, bands[loc]).dice)
+
+    base = max(locations, key=lambda loc: (top(dice(loc)), -locations.index(loc)))
+    steps: list[tuple[str, int]] = []
+    if len(locations) > 1:
+        steps.append(("bracket fire", len(locations) - 1))
+    if target.rear_destroyed:
+        steps.append(("target's rear destroyed", 1))
+    pool = dial_up(dice(base), sum(n for _, n in steps))
+    rolls = 1 + attacker.locations[base].attack.boxes
+    return pool, rolls, base, tuple(steps)
+
+
+def _located(ship: WarShip) -> bool:
+    return ship.placed and not ship.removed
+
+
+def attack_option(
+    state: WarFleetState, attacker: WarShip, locations: tuple[str, ...] | list[str] | str,
+    target: WarShip, used: set[str] = frozenset(),
+) -> AttackOption:
+    """An attack by one location (or a bracket of locations) at a target, with its
+    odds at every location it can strike, or the reason it cannot be made.
+
+    The checked entry, for people and the app; `attack_options` uses the same
+    checks in the order cheapest first.
+    """
+    if isinstance(locations, str):
+        locations = (locations,)
+    locations = tuple(locations)
+    first = attacker.locations.get(locations[0]) if locations else None
+    name = first.attack.name if first is not None and first.attack else ""
+    base = dict(attacker=attacker.id, locations=locations, name=name, target=target.id)
+
+    def refuse(problem: str, **more) -> AttackOption:
+        return AttackOption(**base, **more, problem=problem)
+
+    if not locations:
+        return refuse("name the location that attacks")
+    if len(set(locations)) != len(locations):
+        return refuse("a location joins an attack once")
+    problem = _ships_problem(state, attacker, target)
+    if problem:
+        return refuse(problem)
+    for loc in locations:
+        problem = _location_problem(attacker, loc, used)
+        if problem:
+            return refuse(problem)
+    if len(locations) > 1:
+        problem = _bracket_problem(attacker, locations)
+        if problem:
+            return refuse(problem)
+    return _placed_option(attacker, locations, name, target)
+
+
+def _placed_option(attacker: WarShip, locations: tuple[str, ...], name: str, target: WarShip) -> AttackOption:
+    """Arc and range of guns that may attack this target; the option, or why not."""
+    range_ = war_fleet_range(attacker.hex, target.hex)
+    reach: dict[str, str | None] = {}
+    bands: dict[str, str] = {}
+    for loc in locations:
+        attack = attacker.locations[loc].attack
+        reach[loc] = in_firing_arc(attacker.hex, attacker.facing, loc, target.hex, attack.turret,
+                                   attacker.locations)
+        bands[loc] = attack.band(range_) if reach[loc] else "out"
+    for loc in locations:
+        attack = attacker.locations[loc].attack
+        gun = f"{loc_name(loc)} {attack.name}".strip()
+        problem = None
+        if not reach[loc]:
+            problem = f"{target.name} is outside the arc of the {gun}"
+        elif bands[loc] == "out":
+            problem = f"{target.name} is {range_} hexes away, beyond the {gun}'s range of {attack.long.range}"
+        if problem:
+            return AttackOption(attacker=attacker.id, locations=locations, name=name, target=target.id,
+                                range=range_, reach=reach, bands=bands, problem=problem)
+    return _option(attacker, locations, name, target, range_, reach, bands)
+
+
+def _ships_problem(state: WarFleetState, attacker: WarShip, target: WarShip) -> str | None:
+    for ship in (attacker, target):
+        if not _located(ship):
+            return f"{ship.name} is not on the map"
+        if ship.pocket is not None:
+            still = any(p.open for p in state.pockets if p.id == ship.pocket)
+            return (f"{ship.name} is away in pocket battle {ship.pocket}" if still
+                    else f"{ship.name} fought pocket battle {ship.pocket} this turn")
+    if attacker.side == target.side:
+        return f"{target.name} is on {attacker.side}'s own side"
+    if target.casualty:
+        return f"{target.name} is already a casualty"
+    return None
+
+
+def _location_problem(attacker: WarShip, loc: str, used) -> str | None:
+    stats = attacker.locations.get(loc)
+    if stats is None:
+        return f"{attacker.name} has no location '{loc}'"
+    if stats.attack is None:
+        return f"the {loc_name(loc)} of {attacker.name} has no attack"
+    if not attacker.fires(loc):
+        return f"the {loc_name(loc)} of {attacker.name} was destroyed in an earlier turn"
+    if loc in used:
+        return f"the {loc_name(loc)} of {attacker.name} has already declared its attack this turn"
+    return None
+
+
+def _bracket_problem(attacker: WarShip, locations: tuple[str, ...]) -> str | None:
+    """Seed 000 "Gunner's Primer on Coordination": bracket guns, all of one name."""
+    attacks = [attacker.locations[loc].attack for loc in locations]
+    for loc, attack in zip(locations, attacks):
+        if not attack.bracket:
+            return f"the {loc_name(loc)} {attack.name} has no bracket fire trait".replace("  ", " ")
+    if len({a.name for a in attacks}) != 1 or not attacks[0].name:
+        return "bracket fire joins guns of the same name only"
+    return None
+
+
+def _option(attacker: WarShip, locations: tuple[str, ...], name: str, target: WarShip, range_: int,
+            reach: dict, bands: dict) -> AttackOption:
+    """The unchecked fast path: an attack known to be legal, with its odds."""
+    pool, rolls, base_loc, steps = attack_pool(attacker, locations, bands, target)
+    struck = struck_locations(target.hex, target.facing, target.locations, attacker.hex)
+    if not struck:  # cannot happen with the wedges of rules-notes 4; guard it anyway
+        struck = list(target.locations)
+    strikes = tuple(Strike(loc, attack_odds(pool, rolls, target, loc)) for loc in struck)
+    return AttackOption(attacker=attacker.id, locations=locations, name=name, target=target.id, range=range_,
+                        reach=reach, bands=bands, base=base_loc, pool=pool, rolls=rolls, dial_ups=steps,
+                        strikes=strikes)
+
+
+def loc_name(location: str) -> str:
+    return location.replace("_", " ")
+
+
+def declared_locations(state: WarFleetState, attacker_id: str) -> set[str]:
+    return {loc for a in state.attacks if a.attacker == attacker_id for loc in a.locations}
+
+
+def attack_options(state: WarFleetState, attacker_id: str, brackets: bool = True,
+                   impossible: bool = False) -> list[AttackOption]:
+    """Every attack a ship can declare now: each of its locations with an attack
+    against each enemy in arc and range, and every bracket of two or more of its
+    bracket-fire guns of one name that all reach that enemy, each with exact odds.
+
+    `impossible=True` adds every other (location, enemy) pair with the reason it
+    cannot attack.  This is the one list the app, the CLI and the tests read.
+    """
+    attacker = state.ship(attacker_id)
+    if not _located(attacker) or attacker.pocket is not None:
+        return []
+    used = declared_locations(state, attacker_id)
+    firing = [loc for loc in attacker.locations if _location_problem(attacker, loc, used) is None]
+    options: list[AttackOption] = []
+    enemies = state.enemies_of(attacker)
+    if impossible:
+        named = [loc for loc in attacker.locations if attacker.locations[loc].attack is not None]
+        for target in enemies:
+            ships = _ships_problem(state, attacker, target)
+            for loc in named:
+                problem = ships or _location_problem(attacker, loc, used)
+                name = attacker.locations[loc].attack.name
+                options.append(AttackOption(attacker=attacker.id, locations=(loc,), name=name, target=target.id,
+                                            problem=problem) if problem
+                               else _placed_option(attacker, (loc,), name, target))
+        if brackets:
+            options += _brackets(state, attacker, firing, enemies, options, used)
+        return options
+    origin, facing, stats = attacker.hex, attacker.facing, attacker.locations
+    longest = max((stats[loc].attack.long.range for loc in firing), default=-1)
+    for target in enemies:
+        cell = target.hex
+        range_ = origin.distance(cell)
+        if range_ > longest or _ships_problem(state, attacker, target):
+            continue
+        for loc in firing:
+            attack = stats[loc].attack
+            if range_ > attack.long.range:
+                continue
+            reach = in_firing_arc(origin, facing, loc, cell, attack.turret, stats)
+            if reach:
+                options.append(_option(attacker, (loc,), attack.name, target, range_, {loc: reach},
+                                       {loc: attack.band(range_)}))
+    if brackets:
+        options += _brackets(state, attacker, firing, enemies, options, used)
+    return options
+
+
+def _brackets(state, attacker: WarShip, firing, enemies, singles, used) -> list[AttackOption]:
+    """Every bracket of two or more guns of one name that each reach the target alone."""
+    groups: dict[str, list[str]] = {}
+    for loc in firing:
+        attack = attacker.locations[loc].attack
+        if attack.bracket and attack.name:
+            groups.setdefault(attack.name, []).append(loc)
+    found = []
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        for target in enemies:
+            reaching = [o.locations[0] for o in singles
+                        if o.target == target.id and len(o.locations) == 1 and o.locations[0] in members
+                        and o.possible]
+            for size in range(2, len(reaching) + 1):
+                for chosen in combinations(reaching, size):
+                    found.append(attack_option(state, attacker, chosen, target, used))
+    return found
+
+
+def all_attack_options(state: WarFleetState, brackets: bool = True, impossible: bool = False) -> list[AttackOption]:
+    """Attack options of every ship on the map, side by side."""
+    return [
+        option
+        for ship in state.active_ships
+        if ship.placed and ship.pocket is None
+        for option in attack_options(state, ship.id, brackets, impossible)
+    ]
+
+
+# --- rolling an attack ------------------------------------------------------------------
+
+
+@dataclass
+class TableRolls:
+    """Faces the players rolled: every attack die in order (main roll, then each
+    saturation roll), then one red die per SI test in order."""
+
+    attack: list[int] = field(default_factory=list)
+    si: list[int] = field(default_factory=list)
+
+    def take(self, colour: Colour, purpose: str) -> DieRoll:
+        faces = getattr(self, purpose)
+        if not faces:
+            what = {"attack": "the attack needs another die", "si": "an SI test needs its red die"}[purpose]
+            raise NeedDice(f"{what}: roll {colour.label} and enter its face")
+        face = faces.pop(0)
+        check_face(colour, face)
+        return DieRoll(colour=colour, face=face)
+
+
+def resolve_attack(pool: Pool, rolls: int, target: WarShip, location: str, dice) -> tuple[AttackResult, WarShip]:
+    """Roll (or read) an attack's dice, in order, and apply each roll to the target.
+
+    All the attack's dice are taken first (they are rolled together); each roll
+    is then resolved in turn against the location as it stands, and every hit
+    forces an SI test (the first hit on an intact location destroys it).
+    Returns the result and the target as it now stands.
+    """
+    units = [[dice.take(colour, "attack") for colour in pool] for _ in range(rolls)]
+    ship = target
+    results: list[AttackRoll] = []
+    destroyed_now = False
+    for faces in units:
+        total = sum(d.face for d in faces)
+        res = ship.resilience(location)
+        hit = total >= res
+        if ship.casualty:
+            results.append(AttackRoll(dice=faces, total=total, resilience=res, hit=hit, effect="already_casualty"))
+            continue
+        if not hit:
+            results.append(AttackRoll(dice=faces, total=total, resilience=res, hit=False, effect="miss"))
+            continue
+        if ship.is_destroyed(location):
+            effect = "destroyed_location_hit"
+        else:
+            effect = "location_destroyed"
+            destroyed_now = True
+            ship = ship.with_location(location, "destroyed_this_combat")
+        modifier = ship.si_test_modifier(location)
+        die = dice.take(Colour.RED, "si")
+        si_total = die.face + modifier
+        failed = si_total >= ship.stats.si
+        if failed:
+            ship = ship.model_copy(update={"casualty": True})
+        results.append(AttackRoll(
+            dice=faces, total=total, resilience=res, hit=True, effect=effect,
+            si_test=SITest(die=die, modifier=modifier, total=si_total, si=ship.stats.si, casualty=failed),
+        ))
+    result = AttackResult(
+        pool=pool.expanded, rolls=results, location_destroyed=destroyed_now,
+        casualty=ship.casualty and not target.casualty,
+    )
+    return result.model_copy(update={"text": describe(result, target, location)}), ship
+
+
+def describe(result: AttackResult, target: WarShip, location: str) -> str:
+    """The attack in plain words, roll by roll."""
+    parts = []
+    where = f"{target.name}'s {loc_name(location)}"
+    for i, roll in enumerate(result.rolls):
+        faces = " + ".join(f"{d.colour.label} {d.face}" for d in roll.dice)
+        head = ("saturation roll: " if i else "") + f"{faces} = {roll.total} against {roll.resilience}"
+        if roll.effect == "already_casualty":
+            parts.append(f"{head}: {target.name} is already a casualty")
+        elif roll.effect == "miss":
+            parts.append(f"{head}: no damage")
+        else:
+            what = f"{where} destroyed" if roll.effect == "location_destroyed" else f"hit on the destroyed {loc_name(location)}"
+            t = roll.si_test
+            verdict = f"{target.name} is a casualty" if t.casualty else "she holds together"
+            parts.append(f"{head}: {what}; SI test DRed {t.die.face} + {t.modifier} = {t.total} against SI {t.si}: {verdict}")
+    return "; ".join(parts) + "."

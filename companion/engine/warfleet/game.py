@@ -1,0 +1,563 @@
+"""The one door for change of a War Fleet game: `apply(state, action)`.
+
+The same shape as the Quick-Start `apply`: it checks phase, side and legality
+and returns `Applied(state, events)`, or `Refused(reason)` as data, never an
+exception.  In bookkeeping mode a rule objection becomes a warning and the
+action is recorded as entered.
+
+Sequence (seed 004 "Game Sequence"): set-up (placement roll, alternate
+placement by class), then each turn initiative, movement, combat, end.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..combat import NeedDice, RollerDice
+from ..dice import parse_pool
+from ..game import Applied, Event, Refused
+from ..hexes import PositionError, facing_name, parse_facing
+from ..roller import DieRoll, check_face, roll_pool
+from . import actions as A
+from .arcs import war_fleet_range
+from .combat import TableRolls, attack_option, attack_pool, declared_locations, loc_name, resolve_attack
+from .state import Attack, AttackResult, InitiativeRoll, Pocket, WarFleetState
+from .turn import (
+    game_end, may_move_now, pivot_problem, placement_problem, ranking, reset_for_turn, step_problem,
+    to_move, to_place,
+)
+
+__all__ = ["Applied", "Event", "Refused", "apply"]
+
+
+class _Refusal(Exception):
+    pass
+
+
+class _Work:
+    """Working area of one `apply` call: the state as it changes, and its events."""
+
+    def __init__(self, state: WarFleetState):
+        self.state = state
+        self.events: list[Event] = []
+
+    def event(self, kind: str, text: str, **data) -> None:
+        self.events.append(Event(kind=kind, text=text, data=data))
+
+    def rule(self, problem: str | None) -> None:
+        if not problem:
+            return
+        if self.state.settings.bookkeeping:
+            self.event("warning", f"Rule check off: {problem}")
+        else:
+            raise _Refusal(problem)
+
+    def ship(self, ship_id: str):
+        if not self.state.has_ship(ship_id):
+            raise _Refusal(f"there is no ship '{ship_id}' in this game")
+        return self.state.ship(ship_id)
+
+    def update(self, **changes) -> None:
+        self.state = self.state.model_copy(update=changes)
+
+    def phase(self, *phases: str, doing: str) -> None:
+        if self.state.phase not in phases:
+            self.rule(f"{doing} in the {' or '.join(phases)} phase (now: {self.state.phase})")
+
+
+def apply(state: WarFleetState, action) -> Applied | Refused:
+    """Apply one action; the new state and its events, or a refusal with the reason."""
+    if isinstance(action, dict):
+        try:
+            action = A.WarFleetActionEnvelope(action=action).action
+        except Exception as exc:  # malformed action data
+            return Refused(f"not a War Fleet action: {exc}")
+    handler = _HANDLERS.get(getattr(action, "kind", None))
+    if handler is None:
+        return Refused(f"not a War Fleet action: {action!r}")
+    if state.phase == "over" and action.kind not in ("mark_location", "set_casualty", "set_bookkeeping"):
+        return Refused(f"the game is over: {state.result}")
+    work = _Work(state)
+    try:
+        handler(work, action)
+    except _Refusal as refusal:
+        return Refused(str(refusal))
+    except (NeedDice, PositionError) as exc:
+        return Refused(str(exc))
+    return Applied(work.state, work.events)
+
+
+# --- dice rolled by every side: placement and initiative -------------------------------
+
+
+def _side_rolls(work: _Work, faces: dict[str, list[int]] | None, what: str) -> list[list[InitiativeRoll]]:
+    """Roll (or read) the initiative dice for every side until no two sides tie.
+
+    Returns every round rolled, the last one decisive.
+    """
+    pool = parse_pool(work.state.settings.initiative_dice)
+    sides = work.state.sides
+    if len(sides) < 2:
+        raise _Refusal(f"{what} needs two sides")
+    if faces is not None:
+        rolls = []
+        for side in sides:
+            if side not in faces or len(faces[side]) != len(pool):
+                raise _Refusal(f"enter {pool.notation} for {side} ({len(pool)} face{'s' if len(pool) > 1 else ''})")
+            dice = []
+            for colour, face in zip(pool, faces[side]):
+                try:
+                    check_face(colour, face)
+                except ValueError as exc:
+                    raise _Refusal(str(exc)) from None
+                dice.append(DieRoll(colour=colour, face=face))
+            rolls.append(InitiativeRoll(side=side, dice=dice))
+        return [rolls]
+    roller, rounds = work.state.roller, []
+    while True:
+        rolls = []
+        for side in sides:
+            dice, roller = roll_pool(roller, pool)
+            rolls.append(InitiativeRoll(side=side, dice=dice))
+        rounds.append(rolls)
+        if ranking(rolls) is not None:
+            break
+    work.update(roller=roller)
+    return rounds
+
+
+def _text(rolls: list[InitiativeRoll]) -> str:
+    return ", ".join(f"{r.side} {' + '.join(str(d.face) for d in r.dice)}" for r in rolls)
+
+
+def _roll_placement(work: _Work, action: A.RollPlacement) -> None:
+    work.phase("setup", doing="the placement roll is made")
+    for rolls in _side_rolls(work, action.faces, "the placement roll"):
+        order = ranking(rolls)
+        data = {"rolls": [r.model_dump(mode="json") for r in rolls]}
+        if order is None:
+            work.event("placement_tie", f"Placement roll: {_text(rolls)}. A tie: roll again.", **data)
+            work.update(placement_rolls=rolls)
+            continue
+        work.update(placement_rolls=rolls, placement_first=order[0], placement_order=order)
+        work.event("placement_roll", f"Placement roll: {_text(rolls)}. {order[-1]} wins; {order[0]} places first.",
+                   first=order[0], **data)
+
+
+def _set_placement_first(work: _Work, action: A.SetPlacementFirst) -> None:
+    if action.side not in work.state.sides:
+        raise _Refusal(f"there is no side '{action.side}'")
+    order = [action.side] + [s for s in work.state.sides if s != action.side]
+    work.update(placement_first=action.side, placement_order=order)
+    work.event("placement_roll", f"{action.side} places first (set by hand).", first=action.side)
+
+
+def _place(work: _Work, action: A.Place) -> None:
+    state = work.state
+    ship = work.ship(action.ship)
+    if ship.removed:
+        raise _Refusal(f"{ship.name} has left play")
+    cell = state.board.parse(action.hex)
+    facing = parse_facing(action.facing)
+    if state.phase == "setup":
+        work.rule(placement_problem(state, ship))
+        shared = [o.name for o in state.active_ships if o.id != ship.id and o.placed and o.hex == cell]
+        if shared:
+            work.rule(f"in set-up a ship must be alone in its hex ({state.board.label(cell)} holds {shared[0]})")
+    elif state.phase == "movement":
+        work.rule(may_move_now(state, ship))
+    else:
+        work.rule(f"ships are placed in set-up, or moved in the movement phase (now: {state.phase})")
+    work.state = state.with_ship(ship.at(cell, facing))
+    work.event("place", f"{ship.name} placed at {state.board.label(cell)} facing {facing_name(facing)}.",
+               ship=ship.id, hex=state.board.label(cell), facing=facing)
+    if work.state.phase == "setup" and all(s.placed for s in work.state.active_ships):
+        work.update(phase="initiative")
+        work.event("phase", f"Every ship is placed. Turn {work.state.turn}: roll initiative.")
+
+
+# --- initiative ---------------------------------------------------------------------
+
+
+def _roll_initiative(work: _Work, action: A.RollInitiative) -> None:
+    work.phase("initiative", doing="initiative is rolled")
+    for rolls in _side_rolls(work, action.faces, "initiative"):
+        order = ranking(rolls)
+        data = {"rolls": [r.model_dump(mode="json") for r in rolls]}
+        if order is None:
+            work.event("initiative_tie", f"Initiative: {_text(rolls)}. A tie: roll again.", **data)
+            work.update(initiative_rolls=rolls)
+            continue
+        _won(work, order, rolls, f"Initiative: {_text(rolls)}. {order[-1]} wins the initiative.", data)
+
+
+def _won(work: _Work, order: list[str], rolls, text: str, data: dict) -> None:
+    work.update(initiative=order[-1], initiative_order=order, initiative_rolls=rolls, phase="movement")
+    work.event("initiative", text, winner=order[-1], order=order, **data)
+    _after_movement_change(work)
+
+
+def _set_initiative(work: _Work, action: A.SetInitiative) -> None:
+    if action.side not in work.state.sides:
+        raise _Refusal(f"there is no side '{action.side}'")
+    work.phase("initiative", doing="initiative is decided")
+    order = [s for s in work.state.sides if s != action.side] + [action.side]
+    _won(work, order, [], f"{action.side} has the initiative (set by hand).", {})
+
+
+# --- movement -------------------------------------------------------------------------
+
+
+def _mover(work: _Work, ship_id: str):
+    ship = work.ship(ship_id)
+    if ship.removed:
+        raise _Refusal(f"{ship.name} has left play")
+    if not ship.placed:
+        raise _Refusal(f"{ship.name} is not on the map")
+    work.phase("movement", doing="ships move")
+    if work.state.phase == "movement":
+        work.rule(may_move_now(work.state, ship))
+    return ship
+
+
+def _step(work: _Work, action: A.Step) -> None:
+    ship = _mover(work, action.ship)
+    work.rule(step_problem(ship))
+    board = work.state.board
+    spent = ship.mp_spent + 1
+    if action.step == "forward":
+        ahead = ship.hex.neighbour(ship.facing)
+        if not board.contains(ahead):
+            lost = ship.model_copy(update={"lost": True, "removed": True, "move_done": True, "mp_spent": spent})
+            work.state = work.state.with_ship(lost)
+            work.event("ship_lost", f"{ship.name} moves off the map and is lost for the rest of the game.",
+                       ship=ship.id)
+            _after_movement_change(work)
+            return
+        moved = ship.at(ahead, mp_spent=spent)
+        what = "moves forward"
+    else:
+        moved = ship.at(ship.hex, ship.facing + (1 if action.step == "starboard" else -1), mp_spent=spent)
+        what = f"turns to {action.step}"
+    work.state = work.state.with_ship(moved)
+    work.event("step", f"{ship.name} {what} to {moved.describe_position(board)} ({moved.mp_left} MP left).",
+               ship=ship.id, step=action.step, hex=board.label(moved.hex), facing=moved.facing)
+
+
+def _pivot(work: _Work, action: A.Pivot) -> None:
+    ship = _mover(work, action.ship)
+    work.rule(pivot_problem(ship))
+    facing = parse_facing(action.facing)
+    turned = ship.at(ship.hex, facing, mp_spent=max(ship.mp, ship.mp_spent), pivoted=True)
+    work.state = work.state.with_ship(turned)
+    work.event("pivot", f"{ship.name} spends all its MP to face {facing_name(facing)}.", ship=ship.id, facing=facing)
+
+
+def _end_move(work: _Work, action: A.EndMove) -> None:
+    ship = _mover(work, action.ship)
+    work.state = work.state.with_ship(ship.model_copy(update={"move_done": True}))
+    work.event("end_move", f"{ship.name} ends its move at {ship.describe_position(work.state.board)}.", ship=ship.id)
+    _after_movement_change(work)
+
+
+def _end_movement(work: _Work, action: A.EndMovement) -> None:
+    work.phase("movement", doing="movement ends")
+    for ship in work.state.active_ships:
+        if ship.placed and not ship.move_done:
+            work.state = work.state.with_ship(ship.model_copy(update={"move_done": True}))
+    work.event("end_movement", "Every ship that had not moved stays where it is.")
+    _after_movement_change(work)
+
+
+def _after_movement_change(work: _Work) -> None:
+    if work.state.phase == "movement" and to_move(work.state) is None:
+        work.update(phase="combat")
+        work.event("phase", "Movement is over. Declare every attack, then roll.")
+
+
+# --- combat ------------------------------------------------------------------------------
+
+
+def _declare_attack(work: _Work, action: A.DeclareAttack) -> None:
+    state = work.state
+    attacker, target = work.ship(action.attacker), work.ship(action.target)
+    for ship in (attacker, target):
+        if ship.removed:
+            raise _Refusal(f"{ship.name} has left play")
+    work.phase("combat", doing="attacks are declared")
+    if state.firing:
+        work.rule("every attack is declared before any roll (seed 000): the rolling has begun")
+    option = attack_option(state, attacker, tuple(action.locations), target, declared_locations(state, attacker.id))
+    if option.problem:
+        geometric = option.range is not None and not option.strikes
+        if not (geometric and state.settings.bookkeeping):
+            raise _Refusal(option.problem)
+        work.rule(option.problem)
+    choices = [s.location for s in option.strikes]
+    where = action.target_location
+    if where is None:
+        if len(choices) > 1:
+            raise _Refusal(f"the attack can strike the {' or the '.join(map(loc_name, choices))}: choose one")
+        where = choices[0] if choices else next(iter(target.locations))
+    elif where not in target.locations:
+        raise _Refusal(f"{target.name} has no location '{where}'")
+    elif where not in choices:
+        work.rule(f"from there the attack can strike only the {' or the '.join(map(loc_name, choices)) or 'nothing'}")
+    attack = Attack(
+        id=max((a.id for a in state.attacks), default=0) + 1, attacker=attacker.id,
+        locations=list(action.locations), target=target.id, target_location=where,
+    )
+    work.update(attacks=[*state.attacks, attack])
+    guns = " and ".join(loc_name(loc) for loc in action.locations)
+    kind = "bracket fire of the " if attack.bracket else "the "
+    work.event("declare_attack",
+               f"{attacker.name} declares {kind}{guns} {option.name} at the {loc_name(where)} of {target.name}.".replace("  ", " "),
+               attack=attack.id)
+
+
+def _attack(work: _Work, attack_id: int) -> Attack:
+    try:
+        return work.state.attack(attack_id)
+    except KeyError:
+        raise _Refusal(f"there is no declared attack {attack_id}") from None
+
+
+def _cancel_attack(work: _Work, action: A.CancelAttack) -> None:
+    attack = _attack(work, action.attack)
+    if attack.result is not None:
+        raise _Refusal(f"attack {attack.id} is already rolled: undo it instead")
+    work.update(attacks=[a for a in work.state.attacks if a.id != attack.id])
+    work.event("cancel_attack", f"Attack {attack.id} cancelled.", attack=attack.id)
+
+
+def declared_pool(state: WarFleetState, attack: Attack):
+    """(dice of one roll, rolls, dial-ups) of a declared attack, as the target stands now.
+
+    The attacker's guns are those it ended movement with; the target's rear
+    counts as destroyed from the moment it is destroyed.
+    """
+    attacker, target = state.ship(attack.attacker), state.ship(attack.target)
+    range_ = war_fleet_range(attacker.hex, target.hex)
+    bands = {}
+    for loc in attack.locations:
+        band = attacker.locations[loc].attack.band(range_)
+        bands[loc] = band if band != "out" else "long"  # bookkeeping: rolled as the table says
+    pool, rolls, _, steps = attack_pool(attacker, tuple(attack.locations), bands, target)
+    return pool, rolls, steps
+
+
+def _roll_attack(work: _Work, action: A.RollAttack) -> None:
+    attack = _attack(work, action.attack)
+    if attack.result is not None:
+        raise _Refusal(f"attack {attack.id} is already rolled")
+    work.phase("combat", doing="attacks are rolled")
+    state = work.state
+    attacker, target = state.ship(attack.attacker), state.ship(attack.target)
+    if target.casualty:
+        result = AttackResult(pool="", rolls=[], text=f"{target.name} is already a casualty: nothing to roll.")
+        _record(work, attack, result, attacker)
+        return
+    pool, rolls, steps = declared_pool(state, attack)
+    if action.table is not None:
+        need = len(pool) * rolls
+        if len(action.table.attack) != need:
+            how = f"{rolls} rolls of {pool.expanded}" if rolls > 1 else pool.expanded
+            raise _Refusal(f"the attack is {how}: enter {need} face{'s' if need > 1 else ''}, in that order")
+        dice = TableRolls(list(action.table.attack), list(action.table.si))
+    else:
+        dice = RollerDice(state.roller)
+    try:
+        result, hit = resolve_attack(pool, rolls, target, attack.target_location, dice)
+    except NeedDice:
+        raise
+    except ValueError as exc:  # a face the die does not carry
+        raise _Refusal(str(exc)) from None
+    if isinstance(dice, RollerDice):
+        work.update(roller=dice.roller)
+    if steps:
+        result = result.model_copy(update={
+            "text": "Dialled up (" + ", ".join(f"{why} +{n}" for why, n in steps) + "). " + result.text})
+    work.state = work.state.with_ship(hit)
+    _record(work, attack, result, attacker)
+    if result.location_destroyed:
+        work.event("location_destroyed", f"{target.name}: {loc_name(attack.target_location)} destroyed.",
+                   ship=target.id, location=attack.target_location)
+    if result.casualty:
+        work.event("casualty", f"{target.name} fails an SI test: a casualty, removed at the end of combat.",
+                   ship=target.id)
+
+
+def _record(work: _Work, attack: Attack, result: AttackResult, attacker) -> None:
+    done = attack.model_copy(update={"result": result})
+    work.update(attacks=[done if a.id == attack.id else a for a in work.state.attacks], firing=True)
+    work.event("attack", f"{attacker.name} {' and '.join(map(loc_name, attack.locations))}: {result.text}",
+               attack=attack.id, result=result.model_dump(mode="json"))
+
+
+# --- pockets: battles fought at Quick-Start scale ----------------------------------------
+
+
+def _open_pocket(work: _Work, action: A.OpenPocket) -> None:
+    state = work.state
+    work.phase("combat", doing="a pocket battle is opened")
+    if state.firing:
+        work.rule("open pocket battles before the rolling begins: their ships take no part in the War Fleet combat")
+    if len(set(action.ships)) != len(action.ships):
+        raise _Refusal("a ship is named twice")
+    ships = [work.ship(ship_id) for ship_id in action.ships]
+    for ship in ships:
+        if ship.removed or not ship.placed:
+            raise _Refusal(f"{ship.name} is not on the map")
+        if ship.pocket is not None:
+            raise _Refusal(f"{ship.name} is already in pocket battle {ship.pocket}")
+        if ship.casualty:
+            raise _Refusal(f"{ship.name} is a casualty")
+        if ship.source is None:
+            raise _Refusal(f"{ship.name} has no Quick-Start card to fight a pocket battle with")
+        involved = [a.id for a in state.attacks if ship.id in (a.attacker, a.target)]
+        if involved:
+            raise _Refusal(f"{ship.name} is in declared attack {involved[0]}: cancel it first")
+    if len({s.side for s in ships}) < 2:
+        work.rule("a pocket battle needs ships of at least two sides")
+    pocket = Pocket(id=max((p.id for p in state.pockets), default=0) + 1, ships=[s.id for s in ships], turn=state.turn)
+    for ship in ships:
+        work.state = work.state.with_ship(ship.model_copy(update={"pocket": pocket.id}))
+    work.update(pockets=[*work.state.pockets, pocket])
+    work.event("open_pocket", f"Pocket battle {pocket.id}: {', '.join(s.name for s in ships)} fight it out at "
+               "Quick-Start scale.", pocket=pocket.id, ships=pocket.ships)
+
+
+def _resolve_pocket(work: _Work, action: A.ResolvePocket) -> None:
+    try:
+        pocket = work.state.pocket(action.pocket)
+    except KeyError:
+        raise _Refusal(f"there is no pocket battle {action.pocket}") from None
+    if not pocket.open:
+        raise _Refusal(f"pocket battle {pocket.id} is already resolved")
+    strangers = [s for s in action.ships if s not in pocket.ships]
+    if strangers:
+        raise _Refusal(f"{strangers[0]} did not fight in pocket battle {pocket.id}")
+    for ship_id, outcome in action.ships.items():
+        ship = work.state.ship(ship_id)
+        for location in outcome.destroyed_locations:
+            if location not in ship.locations:
+                raise _Refusal(f"{ship.name} has no location '{location}'")
+            if not ship.is_destroyed(location):
+                ship = ship.with_location(location, "destroyed_this_combat")
+                work.event("location_destroyed", f"{ship.name}: {loc_name(location)} destroyed in pocket battle "
+                           f"{pocket.id}.", ship=ship.id, location=location)
+        if outcome.casualty and not ship.casualty:
+            ship = ship.model_copy(update={"casualty": True})
+            work.event("casualty", f"{ship.name} was destroyed in pocket battle {pocket.id}: a casualty.", ship=ship.id)
+        work.state = work.state.with_ship(ship)
+    closed = pocket.model_copy(update={"open": False, "outcome": dict(action.ships)})
+    work.update(pockets=[closed if p.id == pocket.id else p for p in work.state.pockets])
+    work.event("resolve_pocket", f"Pocket battle {pocket.id} is over; its result is back in the War Fleet game.",
+               pocket=pocket.id)
+
+
+# --- end of combat, end of turn --------------------------------------------------------
+
+
+def _end_combat(work: _Work, action: A.EndCombat) -> None:
+    work.phase("combat", doing="combat ends")
+    _finish_combat(work)
+
+
+def _finish_combat(work: _Work) -> None:
+    state = work.state
+    pending = [a.id for a in state.attacks if a.result is None]
+    if pending:
+        work.rule(f"attack{'s' if len(pending) > 1 else ''} {', '.join(map(str, pending))} declared but not rolled: "
+                  "roll or cancel")
+    open_pockets = [p.id for p in state.pockets if p.open]
+    if open_pockets:
+        work.rule(f"pocket battle {open_pockets[0]} is still being fought: bring its result back first")
+    ships = []
+    for ship in state.ships:
+        ship = ship.model_copy(update={"destroyed": {loc: "destroyed" for loc in ship.destroyed}})
+        if ship.casualty and not ship.removed:
+            ship = ship.model_copy(update={"removed": True})
+            work.event("ship_destroyed", f"{ship.name} is a casualty and leaves the map.", ship=ship.id)
+        ships.append(ship)
+    work.update(ships=ships, phase="end")
+    work.event("phase", "Combat is over: damage takes full effect and casualties are removed.")
+
+
+def _end_turn(work: _Work, action: A.EndTurn) -> None:
+    if work.state.phase == "combat":
+        _finish_combat(work)
+    work.phase("end", doing="the turn ends")
+    state = work.state
+    ships = [reset_for_turn(s) for s in state.ships]
+    work.update(ships=ships, attacks=[], firing=False, initiative=None, initiative_order=[], initiative_rolls=[])
+    work.event("end_turn", f"End of turn {state.turn}.")
+    ended = game_end(work.state)
+    if ended:
+        result, winner = ended
+        work.update(phase="over", result=result, winner=winner)
+        work.event("game_over", result, winner=winner)
+    else:
+        work.update(turn=state.turn + 1, phase="initiative")
+        work.event("phase", f"Turn {state.turn + 1}: roll initiative.")
+
+
+# --- by hand -------------------------------------------------------------------------------
+
+
+def _mark_location(work: _Work, action: A.MarkLocation) -> None:
+    ship = work.ship(action.ship)
+    if action.location not in ship.locations:
+        raise _Refusal(f"{ship.name} has no location '{action.location}'")
+    status = None if action.status == "live" else action.status
+    work.state = work.state.with_ship(ship.with_location(action.location, status))
+    words = {"live": "repaired", "destroyed": "destroyed", "destroyed_this_combat": "destroyed this combat"}
+    work.event("mark_location", f"{ship.name}: {loc_name(action.location)} marked {words[action.status]} by hand.",
+               ship=ship.id, location=action.location, status=action.status)
+
+
+def _set_casualty(work: _Work, action: A.SetCasualty) -> None:
+    ship = work.ship(action.ship)
+    work.state = work.state.with_ship(ship.model_copy(update={"casualty": action.casualty}))
+    work.event("set_casualty", f"{ship.name}: {'a casualty' if action.casualty else 'not a casualty'} (by hand).",
+               ship=ship.id)
+
+
+def _concede(work: _Work, action: A.Concede) -> None:
+    if action.side not in work.state.sides:
+        raise _Refusal(f"there is no side '{action.side}'")
+    others = [s for s in work.state.sides if s != action.side and s not in work.state.conceded]
+    winner = others[0] if len(others) == 1 else None
+    result = f"{action.side} concedes." + (f" {winner} wins." if winner else "")
+    work.update(phase="over", result=result, winner=winner, conceded=[*work.state.conceded, action.side])
+    work.event("game_over", result, winner=winner)
+
+
+def _set_bookkeeping(work: _Work, action: A.SetBookkeeping) -> None:
+    work.update(settings=work.state.settings.model_copy(update={"bookkeeping": action.on}))
+    work.event("settings", "Bookkeeping mode on: rule checks give warnings, not refusals." if action.on
+               else "Rule checks on.")
+
+
+_HANDLERS: dict[str, Callable] = {
+    "roll_placement": _roll_placement,
+    "set_placement_first": _set_placement_first,
+    "place": _place,
+    "roll_initiative": _roll_initiative,
+    "set_initiative": _set_initiative,
+    "step": _step,
+    "pivot": _pivot,
+    "end_move": _end_move,
+    "end_movement": _end_movement,
+    "declare_attack": _declare_attack,
+    "cancel_attack": _cancel_attack,
+    "roll_attack": _roll_attack,
+    "open_pocket": _open_pocket,
+    "resolve_pocket": _resolve_pocket,
+    "end_combat": _end_combat,
+    "end_turn": _end_turn,
+    "mark_location": _mark_location,
+    "set_casualty": _set_casualty,
+    "concede": _concede,
+    "set_bookkeeping": _set_bookkeeping,
+}

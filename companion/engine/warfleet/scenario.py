@@ -1,0 +1,174 @@
+"""War Fleet scenario files (`leviathans-warfleet-scenario/1`, docs/formats.md).
+
+A War Fleet table position: the board, and every ship with its side, its
+Quick-Start card (an id found in the catalogue, or inline) and/or its War
+Fleet stats, its hex and facing, and its destroyed locations.  A ship with a
+card and no stats gets the card's conversion; a ship with stats keeps them
+(hand-edited stats) and its card stays its source for pocket battles.  A ship
+without a hex is placed during set-up.  The engine reads no files: the caller
+passes the catalogue of cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from ..board import Board
+from ..cards import Card, FormatError, _check_format, format_error
+from ..dice import PoolError, parse_pool
+from ..hexes import PositionError, facing_name, parse_facing
+from ..roller import Roller
+from .convert import convert_card
+from .state import RULESET, Settings, WarFleetState, WarShip
+from .stats import WarFleetStats
+
+WARFLEET_SCENARIO_FORMAT = "leviathans-warfleet-scenario/1"
+
+
+class ScenarioWarShip(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1)
+    side: str = Field(min_length=1)
+    name: str = ""
+    card: str | Card | None = None
+    stats: WarFleetStats | None = None
+    hex: str | None = None
+    facing: str | int = "N"
+    destroyed: list[str] = []
+
+    @field_validator("facing")
+    @classmethod
+    def _facing(cls, value):
+        try:
+            parse_facing(value)
+        except PositionError as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
+    @model_validator(mode="after")
+    def _card_or_stats(self):
+        if self.card is None and self.stats is None:
+            raise ValueError("a ship needs a card (id or inline) or War Fleet stats")
+        return self
+
+
+class WarFleetScenario(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    format: Literal["leviathans-warfleet-scenario/1"] = WARFLEET_SCENARIO_FORMAT
+    ruleset: Literal["war-fleet"] = RULESET
+    name: str = ""
+    description: str = ""
+    board: Board = Board(columns=30, rows=20)
+    turn: int = Field(default=1, ge=1)
+    initiative_dice: str = "DBlack"
+    cards: list[Card] = Field(default=[], description="Quick-Start cards of this scenario, found by id before the catalogue")
+    ships: list[ScenarioWarShip]
+
+    @field_validator("initiative_dice")
+    @classmethod
+    def _pool(cls, value):
+        try:
+            parse_pool(value)
+        except PoolError as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
+
+def load_warfleet_scenario(data: Any) -> WarFleetScenario:
+    """Validate a War Fleet scenario; FormatError naming the JSON path."""
+    _check_format(data, WARFLEET_SCENARIO_FORMAT)
+    try:
+        return WarFleetScenario.model_validate(data)
+    except ValidationError as exc:
+        raise format_error(exc) from None
+
+
+def build_warfleet_state(
+    scenario: WarFleetScenario, catalogue: dict[str, Card], roller: Roller | None = None,
+) -> WarFleetState:
+    """A War Fleet game at the scenario's position; FormatError naming the bad ship.
+
+    Any number of ships may share a hex (seed 004 "Ahead Full!": "any number
+    of ships may occupy a hex"); a hex off the board is an error.  With every
+    ship placed the game starts at initiative, else with set-up.
+    """
+    board = scenario.board
+    catalogue = {**catalogue, **{card.id: card for card in scenario.cards}}
+    ships: list[WarShip] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(scenario.ships):
+        path = f"ships.{index}"
+        if entry.id in seen:
+            raise FormatError(f"two ships share the id '{entry.id}'", f"{path}.id")
+        seen.add(entry.id)
+        card = _card_for(entry, catalogue, path)
+        stats = entry.stats or convert_card(card)
+        ship = WarShip(id=entry.id, side=entry.side, ship_name=entry.name, stats=stats, source=card,
+                       facing=parse_facing(entry.facing))
+        if entry.hex is not None:
+            try:
+                cell = board.parse(entry.hex)
+            except PositionError as exc:
+                raise FormatError(str(exc), f"{path}.hex") from None
+            ship = ship.at(cell)
+        for location in entry.destroyed:
+            if location not in stats.locations:
+                raise FormatError(f"{stats.name or entry.id} has no location '{location}'", f"{path}.destroyed")
+            ship = ship.with_location(location, "destroyed")
+        ships.append(ship)
+    sides = list(dict.fromkeys(s.side for s in ships))
+    phase = "initiative" if all(s.placed for s in ships) else "setup"
+    return WarFleetState(
+        name=scenario.name, board=board, turn=scenario.turn, phase=phase, ships=ships, sides=sides,
+        roller=roller or Roller(seed="00"), settings=Settings(initiative_dice=scenario.initiative_dice),
+    )
+
+
+def _card_for(entry: ScenarioWarShip, catalogue: dict[str, Card], path: str) -> Card | None:
+    if entry.card is None or isinstance(entry.card, Card):
+        return entry.card
+    if entry.card not in catalogue:
+        known = ", ".join(sorted(catalogue)) or "none loaded"
+        raise FormatError(f"unknown card id '{entry.card}' (known: {known})", f"{path}.card")
+    return catalogue[entry.card]
+
+
+def scenario_of(state: WarFleetState, name: str = "") -> WarFleetScenario:
+    """The position of a War Fleet game as a scenario that stands alone: each source
+    card once in `cards`, ships naming it by id; stats written out only where
+    they differ from the card's conversion (edited by hand)."""
+    cards: dict[str, Card] = {}
+    ships = []
+    for s in state.ships:
+        if s.removed:
+            continue
+        if s.source is not None:
+            cards.setdefault(s.source.id, s.source)
+        edited = s.source is None or convert_card(s.source) != s.stats
+        ships.append(ScenarioWarShip(
+            id=s.id, side=s.side, name=s.ship_name, card=s.source.id if s.source else None,
+            stats=s.stats if edited else None,
+            hex=state.board.label(s.hex) if s.placed else None, facing=facing_name(s.facing),
+            destroyed=sorted(s.destroyed),
+        ))
+    return WarFleetScenario(
+        name=name or state.name, board=state.board, turn=state.turn,
+        initiative_dice=state.settings.initiative_dice, cards=list(cards.values()), ships=ships,
+    )
+
+
+def dump_warfleet_scenario(scenario: WarFleetScenario) -> dict:
+    data = scenario.model_dump(mode="json", by_alias=True, exclude_none=True)
+    data["cards"] = [card.dump() for card in scenario.cards]
+    return data
+
+
+def summary(state: WarFleetState) -> str:
+    """One line for `companion validate`."""
+    per_side = ", ".join(f"{sum(1 for s in state.ships if s.side == side)} {side}" for side in state.sides)
+    return (f"War Fleet scenario, {len(state.ships)} ships ({per_side}) "
+            f"on {state.board.columns} x {state.board.rows}")

@@ -1,0 +1,176 @@
+"""War Fleet ship stats (seed 004 "Be Sure to Read Your Manual, Cadet! (Stats)").
+
+Every War Fleet ship has a class, an SI, MP and, per location, an attack (the
+same shape as a Quick-Start gun battery: a short and a long band, each a range
+in War Fleet hexes and the dice rolled out to it, plus traits), a Resilience
+(the location's breach value), the Resilience once destroyed, and the SI
+modifier a destroyed location adds to SI tests (seed 004 "Destroyed Location
+Stats").  These are plain data: the conversion (convert.py) fills them from a
+Quick-Start card, and players may edit them by hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from ..arcs import ARC_DEGREES
+from ..cards import FormatError, PoolText, format_error
+from ..dice import Pool, parse_pool
+from .dialup import canonical
+
+Trait = Literal["turret", "bracket", "saturation"]
+REAR = "stern"
+#: The two sets of locations a ship can have (formats.md: Types 1-3, and Type 4).
+FOUR_LOCATIONS = ("bow", "port", "starboard", "stern")
+SIX_LOCATIONS = ("bow", "port_bow", "port_quarter", "starboard_bow", "starboard_quarter", "stern")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Band(_Strict):
+    """One band of an attack: out to `range` War Fleet hexes, roll `dice`."""
+
+    range: int = Field(ge=0)
+    dice: PoolText
+
+    @field_validator("dice")
+    @classmethod
+    def _coloured(cls, value: str) -> str:
+        try:
+            canonical(value)
+        except ValueError as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
+    @property
+    def pool(self) -> Pool:
+        return parse_pool(self.dice)
+
+
+class AttackStat(_Strict):
+    """A location's attack (seed 004 "Attack"; seed 000 "Sight the Barrel")."""
+
+    short: Band
+    long: Band
+    traits: list[Trait] = []
+    name: str = Field(default="", description="The gun's name: bracket fire joins guns of one name")
+    saturation: int = Field(default=0, ge=0, description="Saturation boxes: extra dice, each a separate hit")
+
+    @model_validator(mode="after")
+    def _bands_in_order(self):
+        if self.long.range < self.short.range:
+            raise ValueError(f"long range {self.long.range} is shorter than short range {self.short.range}")
+        return self
+
+    @property
+    def boxes(self) -> int:
+        """Saturation boxes; a saturation trait with no count is one box."""
+        if self.saturation:
+            return self.saturation
+        return 1 if "saturation" in self.traits else 0
+
+    @property
+    def turret(self) -> bool:
+        return "turret" in self.traits
+
+    @property
+    def bracket(self) -> bool:
+        return "bracket" in self.traits
+
+    def band(self, range_: int | None) -> str:
+        """`short` out to the short range, `long` out to the long range, else `out`."""
+        if range_ is None:
+            return "out"
+        if range_ <= self.short.range:
+            return "short"
+        if range_ <= self.long.range:
+            return "long"
+        return "out"
+
+    def as_json(self) -> dict[str, Any]:
+        """The `attack` object of formats.md's `companion convert --json`."""
+        return {
+            "short": {"range": self.short.range, "dice": self.short.dice},
+            "long": {"range": self.long.range, "dice": self.long.dice},
+            "traits": list(self.traits),
+            "name": self.name,
+            "saturation": self.boxes,
+        }
+
+
+class LocationStats(_Strict):
+    """One location: its attack (or none), Resilience, destroyed Resilience, SI modifier."""
+
+    resilience: int = Field(ge=1)
+    destroyed_resilience: int = Field(ge=1)
+    si_modifier: int = Field(ge=0)
+    attack: AttackStat | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "resilience": self.resilience,
+            "destroyed_resilience": self.destroyed_resilience,
+            "si_modifier": self.si_modifier,
+            "attack": self.attack.as_json() if self.attack else None,
+        }
+
+
+class WarFleetStats(_Strict):
+    """A ship's War Fleet stats.  `card` names the Quick-Start card it came from."""
+
+    card: str = Field(default="", description="Id of the Quick-Start card these stats were converted from")
+    name: str = ""
+    ship_class: int = Field(alias="class", ge=1, description="Size class: higher places and moves first")
+    faction: str = ""
+    si: int = Field(ge=1)
+    mp: int = Field(ge=0)
+    locations: dict[str, LocationStats]
+
+    @field_validator("locations")
+    @classmethod
+    def _known_locations(cls, locations):
+        if not locations:
+            raise ValueError("a ship needs at least one location")
+        unknown = [name for name in locations if name not in ARC_DEGREES]
+        if unknown:
+            raise ValueError(
+                f"unknown location {', '.join(unknown)}: use {', '.join(ARC_DEGREES)}"
+            )
+        if set(locations) not in (set(FOUR_LOCATIONS), set(SIX_LOCATIONS)):
+            raise ValueError(
+                f"a ship has the locations {', '.join(FOUR_LOCATIONS)}, or (a battleship) "
+                f"{', '.join(SIX_LOCATIONS)}; these are {', '.join(locations)}"
+            )
+        return locations
+
+    def as_json(self) -> dict[str, Any]:
+        """formats.md's `companion convert CARD --to war-fleet --json` object."""
+        return {
+            "card": self.card,
+            "name": self.name,
+            "class": self.ship_class,
+            "si": self.si,
+            "mp": self.mp,
+            "locations": {name: loc.as_json() for name, loc in self.locations.items()},
+        }
+
+    def dump(self) -> dict[str, Any]:
+        return self.model_dump(by_alias=True, mode="json")
+
+
+def load_stats(data: Any) -> WarFleetStats:
+    """Validate War Fleet stats; FormatError naming the JSON path."""
+    try:
+        return WarFleetStats.model_validate(data)
+    except ValidationError as exc:
+        raise format_error(exc) from None
+
+
+__all__ = [
+    "AttackStat", "Band", "FOUR_LOCATIONS", "FormatError", "LocationStats", "REAR", "SIX_LOCATIONS", "Trait",
+    "WarFleetStats", "load_stats",
+]

@@ -1,0 +1,170 @@
+"""War Fleet commands: `companion convert CARD --to war-fleet`, `companion attacks SCENARIO`.
+
+A plugin of the `companion` command (registered in cli.py's plugin list).
+Errors are FormatError / CommandError, turned into one plain line by cli.main.
+"""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+from .cli import CommandError, _json, _out, _percent, command
+from .engine.cards import Card, Fleet, FormatError
+from .engine.warfleet.combat import AttackOption, all_attack_options, attack_options
+from .engine.warfleet.convert import convert_card, working
+from .engine.warfleet.scenario import WarFleetScenario, build_warfleet_state, summary
+from .files import load_catalogue, load_file
+
+
+# --- convert ---------------------------------------------------------------------------
+
+
+@command
+def convert(sub) -> None:
+    p = sub.add_parser("convert", help="War Fleet stats of a Quick-Start card (seed 004, Conversion)")
+    p.add_argument("card", metavar="CARD", help="a card or fleet file, or the id of a card in the fleets")
+    p.add_argument("--to", required=True, choices=["war-fleet"], help="the ruleset to convert to")
+    p.add_argument("--fleet", action="append", default=[], metavar="FILE",
+                   help="more cards to find CARD's id in")
+    p.add_argument("--json", action="store_true", help="the stats as JSON (a list for a fleet file)")
+    p.set_defaults(run=run_convert)
+
+
+def cards_named(what: str, fleets: list[str] = ()) -> list[Card]:
+    """The cards CARD names: a card file, a fleet file, or a card id."""
+    if Path(what).suffix.lower() == ".json" or Path(what).exists():
+        loaded = load_file(what)
+        if isinstance(loaded, Card):
+            return [loaded]
+        if isinstance(loaded, Fleet):
+            return list(loaded.ships)
+        raise CommandError(f"{what}: is a scenario, not a card or fleet")
+    catalogue = load_catalogue(fleets)
+    if what not in catalogue:
+        raise CommandError(f"no card '{what}': give a card or fleet file, or one of {', '.join(sorted(catalogue))}")
+    return [catalogue[what]]
+
+
+def run_convert(args) -> int:
+    cards = cards_named(args.card, args.fleet)
+    if args.json:
+        converted = [convert_card(card).as_json() for card in cards]
+        _json(converted[0] if len(converted) == 1 and not _is_fleet(args.card) else converted)
+        return 0
+    for i, card in enumerate(cards):
+        if i:
+            _out()
+        _print_stats(card)
+    return 0
+
+
+def _is_fleet(what: str) -> bool:
+    try:
+        return isinstance(load_file(what), Fleet)
+    except FormatError:
+        return False
+
+
+def _print_stats(card: Card) -> None:
+    stats = convert_card(card)
+    _out(f"{card.name} (War Fleet): class {stats.ship_class}, SI {stats.si} "
+         f"(half of {card.structural_integrity}, rounded up), MP {stats.mp}")
+    for step in working(card):
+        loc = step.stats
+        attack = loc.attack
+        if attack is None:
+            gun = "no attack"
+        else:
+            traits = f" [{', '.join(attack.traits)}]" if attack.traits else ""
+            boxes = f" +{attack.boxes} saturation" if attack.boxes else ""
+            gun = (f"{attack.name} {attack.short.dice} to {attack.short.range}, "
+                   f"{attack.long.dice} to {attack.long.range}{traits}{boxes}")
+        _out(f"  {step.location.replace('_', ' ')}: resilience {loc.resilience}, destroyed {loc.destroyed_resilience}, "
+             f"SI modifier {loc.si_modifier}; {gun}")
+        for line in step.lines():
+            _out(f"      {line}")
+
+
+# --- validate (called by `companion validate`) ------------------------------------------
+
+
+def check_scenario(scenario: WarFleetScenario, path: str, fleets: list[str]) -> str:
+    """Build the War Fleet game a scenario describes; its one-line summary."""
+    try:
+        state = build_warfleet_state(scenario, load_catalogue(fleets))
+    except FormatError as exc:
+        raise exc.in_file(path) from None
+    return summary(state)
+
+
+# --- attacks -------------------------------------------------------------------------------
+
+
+@command
+def attacks(sub) -> None:
+    p = sub.add_parser("attacks", help="every War Fleet attack option, with exact odds")
+    p.add_argument("scenario", metavar="SCENARIO", help="a leviathans-warfleet-scenario/1 file")
+    p.add_argument("--attacker", metavar="SHIP", help="one ship's options only")
+    p.add_argument("--all", action="store_true", help="also the attacks that cannot be made, with why")
+    p.add_argument("--fleet", action="append", default=[], metavar="FILE",
+                   help="more cards for a scenario that names card ids")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_attacks)
+
+
+def load_warfleet_state(path: str, fleets: list[str] = ()):
+    loaded = load_file(path)
+    if not isinstance(loaded, WarFleetScenario):
+        raise FormatError("is not a War Fleet scenario (leviathans-warfleet-scenario/1)", source=path)
+    try:
+        return build_warfleet_state(loaded, load_catalogue(fleets))
+    except FormatError as exc:
+        raise exc.in_file(path) from None
+
+
+def run_attacks(args) -> int:
+    state = load_warfleet_state(args.scenario, args.fleet)
+    if args.attacker is not None and not state.has_ship(args.attacker):
+        known = ", ".join(s.id for s in state.ships)
+        raise CommandError(f"{args.scenario}: no ship '{args.attacker}' (ships: {known})")
+    if args.attacker:
+        found = attack_options(state, args.attacker, impossible=args.all)
+    else:
+        found = all_attack_options(state, impossible=args.all)
+    shown = [o for o in found if o.possible or args.all]
+    if args.json:
+        _json([o.as_json() for o in shown])
+        return 0
+    if not shown:
+        _out("no attack can be made from this position" + ("" if args.all else " (--all lists why)"))
+    for option in shown:
+        _out(_line(state, option))
+        for strike in option.strikes:
+            odds = strike.odds
+            _out(f"      {strike.location.replace('_', ' ')} (resilience {odds.resilience}): "
+                 f"destroyed {_pct(odds.location_destroyed)}, casualty {_pct(odds.casualty)}  "
+                 f"[{odds.location_destroyed} / {odds.casualty}]")
+    return 0
+
+
+def _pct(p: Fraction) -> str:
+    return _percent(p)
+
+
+def _line(state, option: AttackOption) -> str:
+    attacker, target = state.ship(option.attacker), state.ship(option.target)
+    guns = " + ".join(loc.replace("_", " ") for loc in option.locations)
+    head = f"{attacker.name} {guns} {option.name} -> {target.name}".replace("  ", " ")
+    if not option.possible:
+        return f"{head}: {option.problem}"
+    extra = f", {option.rolls} rolls" if option.rolls > 1 else ""
+    ups = "".join(f", dialled up {n} ({why})" for why, n in option.dial_ups)
+    return f"{head}: range {option.range} ({'/'.join(sorted(set(option.bands.values())))}), {option.pool.expanded}{extra}{ups}"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from .cli import main
+
+    sys.exit(main())
