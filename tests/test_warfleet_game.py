@@ -279,3 +279,10 @@ def test_the_war_fleet_engine_is_a_library():
             "print(sorted(m for m in ('flet', 'tinydb') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_end_group_ends_the_moves_of_the_group_moving_now():
+    state = ok(two_lines(), SetInitiative(side="French"))
+    outcome = apply(state, {"kind": "end_group"})
+    assert outcome.ok and outcome.state.ship("bb").move_done
+    assert to_move(outcome.state) == ("French", 2)

@@ -12,6 +12,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 from .state import ShipOutcome
+from .stats import WarFleetStats
 
 
 class _Action(BaseModel):
@@ -75,6 +76,13 @@ class Pivot(_Action):
 class EndMove(_Action):
     kind: Literal["end_move"] = "end_move"
     ship: str
+
+
+class EndGroup(_Action):
+    """Every ship of the group moving now (one side's ships of one class) that has not
+    finished its move stays where it is."""
+
+    kind: Literal["end_group"] = "end_group"
 
 
 class EndMovement(_Action):
@@ -147,6 +155,14 @@ class MarkLocation(_Action):
     status: Literal["live", "destroyed", "destroyed_this_combat"]
 
 
+class SetStats(_Action):
+    """Replace a ship's War Fleet stats (a converted card edited by hand)."""
+
+    kind: Literal["set_stats"] = "set_stats"
+    ship: str
+    stats: WarFleetStats
+
+
 class SetCasualty(_Action):
     kind: Literal["set_casualty"] = "set_casualty"
     ship: str
@@ -166,8 +182,8 @@ class SetBookkeeping(_Action):
 WarFleetAction = Annotated[
     Union[
         RollPlacement, SetPlacementFirst, Place, RollInitiative, SetInitiative, Step, Pivot, EndMove,
-        EndMovement, DeclareAttack, CancelAttack, RollAttack, OpenPocket, ResolvePocket, EndCombat,
-        EndTurn, MarkLocation, SetCasualty, Concede, SetBookkeeping,
+        EndGroup, EndMovement, DeclareAttack, CancelAttack, RollAttack, OpenPocket, ResolvePocket, EndCombat,
+        EndTurn, MarkLocation, SetStats, SetCasualty, Concede, SetBookkeeping,
     ],
     Field(discriminator="kind"),
 ]

@@ -24,7 +24,7 @@ from .combat import TableRolls, attack_option, attack_pool, declared_locations, 
 from .state import Attack, AttackResult, InitiativeRoll, Pocket, WarFleetState
 from .turn import (
     game_end, may_move_now, pivot_problem, placement_problem, ranking, reset_for_turn, step_problem,
-    to_move, to_place,
+    to_move,
 )
 
 __all__ = ["Applied", "Event", "Refused", "apply"]
@@ -257,6 +257,20 @@ def _end_move(work: _Work, action: A.EndMove) -> None:
     ship = _mover(work, action.ship)
     work.state = work.state.with_ship(ship.model_copy(update={"move_done": True}))
     work.event("end_move", f"{ship.name} ends its move at {ship.describe_position(work.state.board)}.", ship=ship.id)
+    _after_movement_change(work)
+
+
+def _end_group(work: _Work, action: A.EndGroup) -> None:
+    work.phase("movement", doing="ships move")
+    group = to_move(work.state)
+    if group is None:
+        raise _Refusal("movement is over for this turn")
+    side, ship_class = group
+    for ship in work.state.active_ships:
+        if ship.placed and ship.side == side and ship.ship_class == ship_class and ship.pocket is None \
+                and not ship.move_done:
+            work.state = work.state.with_ship(ship.model_copy(update={"move_done": True}))
+    work.event("end_group", f"{side}'s class {ship_class} ships end their moves.", side=side, ship_class=ship_class)
     _after_movement_change(work)
 
 
@@ -516,6 +530,14 @@ def _mark_location(work: _Work, action: A.MarkLocation) -> None:
                ship=ship.id, location=action.location, status=action.status)
 
 
+def _set_stats(work: _Work, action: A.SetStats) -> None:
+    ship = work.ship(action.ship)
+    if set(action.stats.locations) != set(ship.locations):
+        raise _Refusal(f"{ship.name} has the locations {', '.join(ship.locations)}")
+    work.state = work.state.with_ship(ship.model_copy(update={"stats": action.stats}))
+    work.event("set_stats", f"{ship.name}: War Fleet stats edited by hand.", ship=ship.id)
+
+
 def _set_casualty(work: _Work, action: A.SetCasualty) -> None:
     ship = work.ship(action.ship)
     work.state = work.state.with_ship(ship.model_copy(update={"casualty": action.casualty}))
@@ -548,6 +570,7 @@ _HANDLERS: dict[str, Callable] = {
     "step": _step,
     "pivot": _pivot,
     "end_move": _end_move,
+    "end_group": _end_group,
     "end_movement": _end_movement,
     "declare_attack": _declare_attack,
     "cancel_attack": _cancel_attack,
@@ -557,6 +580,7 @@ _HANDLERS: dict[str, Callable] = {
     "end_combat": _end_combat,
     "end_turn": _end_turn,
     "mark_location": _mark_location,
+    "set_stats": _set_stats,
     "set_casualty": _set_casualty,
     "concede": _concede,
     "set_bookkeeping": _set_bookkeeping,

@@ -1,0 +1,594 @@
+"""War Fleet in the app, without flet: the game's log, and everything its screen shows.
+
+`WarFleetGame` is a War Fleet game as a log of actions folded through the
+War Fleet `apply`, with undo and redo (the store keeps Quick-Start games; a
+War Fleet game lives in memory while the server runs, one per device, see
+`TABLES`).  The functions below turn a War Fleet state into plain rows for
+the screen: the ships on the map, the phase and the next step, the moves of
+the selected ship, its attack options with exact odds, the declared attacks,
+the converted card beside its source, and the pocket battles.  The views only
+draw these and send the actions they carry.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..engine.cards import Card
+from ..engine.dice import Pool
+from ..engine.game import Event
+from ..engine.hexes import FACING_NAMES, Hex
+from ..engine.roller import Roller
+from ..engine.warfleet import actions as A
+from ..engine.warfleet.arcs import in_firing_arc
+from ..engine.warfleet.combat import AttackOption, attack_option, attack_options
+from ..engine.warfleet.convert import convert_card, working
+from ..engine.warfleet.dialup import canonical, dial_up, ladder_step
+from ..engine.warfleet.game import Applied, Refused, apply
+from ..engine.warfleet.pocket import PocketError, pocket_battle, pocket_outcome
+from ..engine.warfleet.scenario import build_warfleet_state, load_warfleet_scenario
+from ..engine.warfleet.state import WarFleetState, WarShip
+from ..engine.warfleet.stats import WarFleetStats
+from ..engine.warfleet.turn import to_move, to_place
+from .viewmodels import ArcShade, location_name, percent
+
+SCENARIO_FILE = "war-fleet-20v20.json"
+
+PHASES = {
+    "setup": "Set-up", "initiative": "Initiative", "movement": "Movement", "combat": "Combat",
+    "end": "End of turn", "over": "Game over",
+}
+
+
+# --- the game: a log of actions ------------------------------------------------------------
+
+
+class WarFleetGame:
+    """A War Fleet game in memory: its start, the actions in effect, undo and redo.
+
+    Thread-safe: every change behind one lock (several taps may arrive at once).
+    `pockets` maps a pocket battle's number to the Quick-Start game fighting it.
+    """
+
+    def __init__(self, initial: WarFleetState, name: str):
+        self.initial = initial
+        self.name = name
+        self.state = initial
+        self._done: list[tuple[Any, list[Event]]] = []
+        self._undone: list[Any] = []
+        self._lock = threading.RLock()
+        self.pockets: dict[int, str] = {}
+
+    def act(self, action) -> Applied | Refused:
+        with self._lock:
+            outcome = apply(self.state, action)
+            if outcome.ok:
+                self._done.append((action, outcome.events))
+                self._undone.clear()
+                self.state = outcome.state
+            return outcome
+
+    def undo(self) -> bool:
+        with self._lock:
+            if not self._done:
+                return False
+            self._undone.append(self._done.pop()[0])
+            state = self.initial
+            for action, _ in self._done:
+                state = apply(state, action).state
+            self.state = state
+            return True
+
+    def redo(self) -> bool:
+        with self._lock:
+            if not self._undone:
+                return False
+            outcome = apply(self.state, self._undone[-1])
+            if not outcome.ok:
+                return False
+            self._done.append((self._undone.pop(), outcome.events))
+            self.state = outcome.state
+            return True
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._done)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._undone)
+
+    def history(self) -> list[Event]:
+        with self._lock:
+            return [event for _, events in self._done for event in events]
+
+
+class Tables:
+    """The War Fleet game of each device (by its token), while the server runs."""
+
+    def __init__(self):
+        self._games: dict[str, WarFleetGame] = {}
+        self._lock = threading.Lock()
+
+    def get(self, device: str) -> WarFleetGame | None:
+        with self._lock:
+            return self._games.get(device)
+
+    def start(self, device: str, state: WarFleetState, name: str) -> WarFleetGame:
+        with self._lock:
+            game = self._games[device] = WarFleetGame(state, name)
+            return game
+
+
+TABLES = Tables()
+
+
+def twenty_against_twenty(catalogue: dict[str, Card], fleets_dir: Path, seed: str | None = None) -> WarFleetState:
+    """The shipped 20-against-20 battle, ready for initiative, with its dice seed."""
+    from ..files import read_json
+
+    scenario = load_warfleet_scenario(read_json(fleets_dir / SCENARIO_FILE))
+    roller = Roller.from_seed(seed) if seed else Roller.from_seed(_fresh_seed())
+    return build_warfleet_state(scenario, catalogue, roller)
+
+
+def _fresh_seed() -> str:
+    import secrets
+
+    return secrets.token_hex(16)
+
+
+# --- the map ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MapShip:
+    """One ship as the map draws it: several may share a hex (`slot` of `crowd`)."""
+
+    id: str
+    label: str
+    side: int  # the side's place in the game, for its colour
+    cell: Hex
+    facing: int
+    slot: int
+    crowd: int
+    selected: bool
+    done: bool  # finished its move (movement) or casualty / away
+    casualty: bool
+    damaged: int
+    pocket: bool
+
+
+def short_name(ship: WarShip) -> str:
+    """A map label: 'Raven 3', 'Leviathan'."""
+    return ship.name.replace("HML ", "")
+
+
+def map_ships(state: WarFleetState, selected: str | None) -> tuple[MapShip, ...]:
+    crowds: dict[Hex, list[WarShip]] = {}
+    for ship in state.active_ships:
+        if ship.placed:
+            crowds.setdefault(ship.hex, []).append(ship)
+    rows = []
+    for cell, ships in crowds.items():
+        for slot, ship in enumerate(ships):
+            rows.append(MapShip(
+                id=ship.id, label=short_name(ship), side=state.sides.index(ship.side) if ship.side in state.sides else 0,
+                cell=cell, facing=ship.facing, slot=slot, crowd=len(ships), selected=ship.id == selected,
+                done=ship.move_done and state.phase == "movement", casualty=ship.casualty,
+                damaged=len(ship.destroyed), pocket=ship.pocket is not None,
+            ))
+    return tuple(rows)
+
+
+def ships_at(state: WarFleetState, cell: Hex) -> list[str]:
+    return [s.id for s in state.active_ships if s.placed and s.hex == cell]
+
+
+def next_on_tap(state: WarFleetState, cell: Hex, selected: str | None) -> str | None:
+    """Tapping a hex selects its ship; tapping again cycles through the ships sharing it."""
+    here = ships_at(state, cell)
+    if not here:
+        return None
+    if selected in here:
+        return here[(here.index(selected) + 1) % len(here)]
+    return here[0]
+
+
+def arc_shades(state: WarFleetState, ship_id: str) -> tuple[ArcShade, ...]:
+    """Each firing location's arc (turret arc included) out to its long range, short band darker."""
+    ship = state.ship(ship_id)
+    if not ship.placed or ship.removed:
+        return ()
+    shades = []
+    for name, loc in ship.locations.items():
+        if not ship.fires(name):
+            continue
+        attack = loc.attack
+        bands: dict[str, list[Hex]] = {"short": [], "long": []}
+        for cell in state.board.cells():
+            distance = ship.hex.distance(cell)
+            if distance == 0 or distance > attack.long.range:
+                continue
+            if in_firing_arc(ship.hex, ship.facing, name, cell, attack.turret, ship.locations):
+                bands["short" if distance <= attack.short.range else "long"].append(cell)
+        shades += [ArcShade(name, band, tuple(cells)) for band, cells in bands.items() if cells]
+    return tuple(shades)
+
+
+# --- the banner: phase and the next step ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    label: str
+    action: Any
+    ident: str
+
+
+@dataclass(frozen=True)
+class Banner:
+    title: str
+    detail: str
+    steps: tuple[Step, ...]
+
+
+def banner(state: WarFleetState) -> Banner:
+    title = f"Turn {state.turn} · {PHASES.get(state.phase, state.phase)}"
+    if state.phase == "over":
+        return Banner("Game over", state.result or "", ())
+    if state.phase == "setup":
+        turn = to_place(state)
+        if state.placement_first is None:
+            return Banner(title, f"Each side rolls {state.settings.initiative_dice}; the loser places first.",
+                          (Step("Roll for placement", A.RollPlacement(), "wf-roll-placement"),))
+        side, ship_class = turn
+        return Banner(title, f"{side} places a class {ship_class} ship: select it, then tap its hex.", ())
+    if state.phase == "initiative":
+        return Banner(title, f"Each side rolls {state.settings.initiative_dice}, ties rolled again.",
+                      (Step("Roll initiative", A.RollInitiative(), "wf-roll-initiative"),))
+    if state.phase == "movement":
+        group = to_move(state)
+        detail = f"Initiative: {state.initiative}. " + (
+            f"{group[0]}'s class {group[1]} ships move now (initiative loser first)." if group else "")
+        return Banner(title, detail, (
+            Step("End this group's moves", A.EndGroup(), "wf-end-group"),
+            Step("End movement", A.EndMovement(), "wf-end-movement"),
+        ))
+    if state.phase == "combat":
+        waiting = [a for a in state.attacks if a.result is None]
+        declared = len(state.attacks)
+        detail = (f"{declared} attack{'s' if declared != 1 else ''} declared, {len(waiting)} to roll. "
+                  "Declare every attack, then roll." if not state.firing else
+                  f"Rolling: {len(waiting)} declared attack{'s' if len(waiting) != 1 else ''} left.")
+        steps = []
+        if waiting:
+            steps.append(Step("Roll every declared attack", "roll-all", "wf-roll-all"))
+        steps.append(Step("End combat", A.EndCombat(), "wf-end-combat"))
+        return Banner(title, detail, tuple(steps))
+    if state.phase == "end":
+        return Banner(title, "Damage has taken effect; casualties have left the map.",
+                      (Step("End turn", A.EndTurn(), "wf-end-turn"),))
+    return Banner(title, "", ())
+
+
+def roll_all(game: WarFleetGame) -> list[Applied | Refused]:
+    """Roll every declared attack not yet rolled, in the order declared."""
+    outcomes = []
+    for attack in list(game.state.attacks):
+        if attack.result is None:
+            outcomes.append(game.act(A.RollAttack(attack=attack.id)))
+    return outcomes
+
+
+# --- the selected ship: movement --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move:
+    label: str
+    action: Any
+    ident: str
+    problem: str | None = None
+
+
+def moves(state: WarFleetState, ship_id: str) -> tuple[Move, ...]:
+    """The steps the selected ship can take now, each with why not when it cannot."""
+    ship = state.ship(ship_id)
+    if state.phase != "movement" or ship.removed or not ship.placed:
+        return ()
+    candidates = [
+        Move("Forward", A.Step(ship=ship_id, step="forward"), "wf-forward"),
+        Move("Turn to port", A.Step(ship=ship_id, step="port"), "wf-port"),
+        Move("Turn to starboard", A.Step(ship=ship_id, step="starboard"), "wf-starboard"),
+    ] + [
+        Move(f"Pivot to {name}", A.Pivot(ship=ship_id, facing=name), f"wf-pivot-{name}")
+        for name in FACING_NAMES if FACING_NAMES.index(name) != ship.facing
+    ] + [Move("End move", A.EndMove(ship=ship_id), "wf-end-move")]
+    return tuple(
+        Move(m.label, m.action, m.ident, None if (outcome := apply(state, m.action)).ok else outcome.reason)
+        for m in candidates
+    )
+
+
+# --- attacks with exact odds ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StrikeRow:
+    location: str
+    destroyed: str
+    casualty: str
+    exact: str  # the fractions
+    action: Any
+
+
+@dataclass(frozen=True)
+class OptionRow:
+    title: str
+    detail: str
+    dice: tuple[str, ...]
+    strikes: tuple[StrikeRow, ...]
+
+
+def _dice(pool: Pool | None) -> tuple[str, ...]:
+    return tuple(d.value for d in pool) if pool else ()
+
+
+def option_row(state: WarFleetState, option: AttackOption) -> OptionRow:
+    target = state.ship(option.target)
+    guns = " + ".join(location_name(loc) for loc in option.locations)
+    kind = "Bracket: " if option.bracket else ""
+    title = f"{kind}{guns} {option.name} → {target.name}".replace("  ", " ")
+    parts = [f"range {option.range}", "/".join(sorted(set(option.bands.values())))]
+    if option.rolls > 1:
+        parts.append(f"{option.rolls} rolls (saturation)")
+    parts += [f"dialled up {n} ({why})" for why, n in option.dial_ups]
+    if any(r == "turret" for r in option.reach.values()):
+        parts.append("turret")
+    strikes = tuple(
+        StrikeRow(
+            location=location_name(s.location),
+            destroyed=percent(s.odds.location_destroyed),
+            casualty=percent(s.odds.casualty),
+            exact=f"{s.odds.location_destroyed} / {s.odds.casualty}",
+            action=A.DeclareAttack(attacker=option.attacker, locations=list(option.locations), target=option.target,
+                                   target_location=s.location),
+        )
+        for s in option.strikes
+    )
+    return OptionRow(title, ", ".join(parts), _dice(option.pool), strikes)
+
+
+def option_rows(state: WarFleetState, ship_id: str) -> tuple[OptionRow, ...]:
+    """Every attack the ship can declare now, best chance of a casualty first."""
+    if state.phase != "combat" or state.firing:
+        return ()
+    found = attack_options(state, ship_id)
+    found.sort(key=lambda o: -max((s.odds.casualty for s in o.strikes), default=Fraction(0)))
+    return tuple(option_row(state, o) for o in found)
+
+
+@dataclass(frozen=True)
+class DeclaredRow:
+    id: int
+    title: str
+    odds: str
+    dice: tuple[str, ...]
+    result: str | None
+    roll: Any
+    cancel: Any
+
+
+def declared_rows(state: WarFleetState) -> tuple[DeclaredRow, ...]:
+    """The declared attacks, with their exact odds as the target stands now, and results once rolled."""
+    rows = []
+    for attack in state.attacks:
+        attacker, target = state.ship(attack.attacker), state.ship(attack.target)
+        guns = " + ".join(location_name(loc) for loc in attack.locations)
+        title = f"{attack.id}. {attacker.name} {guns} → {target.name}'s {location_name(attack.target_location).lower()}"
+        odds, dice = "", ()
+        if attack.result is None:
+            option = attack_option(state.model_copy(update={"attacks": []}), attacker, tuple(attack.locations), target)
+            strike = option.strike(attack.target_location) if option.possible else None
+            if strike is not None:
+                odds = (f"destroys the {location_name(attack.target_location).lower()} {percent(strike.odds.location_destroyed)}"
+                        f", casualty {percent(strike.odds.casualty)}")
+                dice = _dice(option.pool)
+            elif target.casualty:
+                odds = f"{target.name} is already a casualty"
+        rows.append(DeclaredRow(
+            id=attack.id, title=title, odds=odds, dice=dice,
+            result=attack.result.text if attack.result else None,
+            roll=A.RollAttack(attack=attack.id), cancel=A.CancelAttack(attack=attack.id),
+        ))
+    return tuple(rows)
+
+
+# --- the converted card beside its source --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StatLine:
+    location: str
+    resilience: int
+    destroyed_resilience: int
+    si_modifier: int
+    attack: str
+    destroyed: bool
+    source: tuple[str, ...]  # the Quick-Start location: go/stop dice and six slots
+    working: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ConvertedCard:
+    ship: str
+    name: str
+    head: str
+    source_head: str
+    lines: tuple[StatLine, ...]
+    edited: bool
+
+
+def attack_text(stats: WarFleetStats, location: str) -> str:
+    attack = stats.locations[location].attack
+    if attack is None:
+        return "no attack"
+    traits = f" [{', '.join(attack.traits)}]" if attack.traits else ""
+    boxes = f" +{attack.boxes}□" if attack.boxes else ""
+    return (f"{attack.name} {attack.short.dice} ≤{attack.short.range}, "
+            f"{attack.long.dice} ≤{attack.long.range}{traits}{boxes}").strip()
+
+
+def _slot_text(slot) -> str:
+    kind = slot.kind
+    if kind == "gun":
+        return f"{slot.name} {slot.short.dice} {slot.short.range}/{slot.long.dice} {slot.long.range} ({slot.breach})"
+    if kind == "crew":
+        return f"crew {slot.dice} ({slot.breach})"
+    if kind == "armor":
+        return f"armour +{slot.breach_modifier} ({slot.breach})"
+    if kind == "engine":
+        return f"engine {slot.mp} MP ({slot.breach})"
+    if kind == "miss":
+        return "miss"
+    label = getattr(slot, "label", "") or kind.replace("_", " ")
+    return f"{label} ({slot.breach})"
+
+
+def converted_card(state: WarFleetState, ship_id: str) -> ConvertedCard:
+    """The ship's War Fleet stats, each location beside the Quick-Start location it came from."""
+    ship = state.ship(ship_id)
+    stats, source = ship.stats, ship.source
+    steps = {w.location: w for w in working(source)} if source else {}
+    lines = []
+    for name, loc in stats.locations.items():
+        src = source.locations.get(name) if source else None
+        lines.append(StatLine(
+            location=location_name(name), resilience=loc.resilience, destroyed_resilience=loc.destroyed_resilience,
+            si_modifier=loc.si_modifier, attack=attack_text(stats, name), destroyed=ship.is_destroyed(name),
+            source=(f"go {src.go}, stop {src.stop}", *(_slot_text(s) for s in src.slots)) if src else (),
+            working=tuple(steps[name].lines()) if name in steps else (),
+        ))
+    head = f"class {stats.ship_class} · SI {stats.si} · MP {ship.mp}" + (" (rear destroyed)" if ship.rear_destroyed else "")
+    source_head = (f"{source.name}: Type {source.type}, SI {source.structural_integrity}, MP {source.starting_mp}"
+                   if source else "no Quick-Start card")
+    return ConvertedCard(ship.id, ship.name, head, source_head, tuple(lines),
+                         edited=source is not None and convert_card(source) != stats)
+
+
+# editing the converted card: one field at a time, through SetStats
+
+EDITABLE = ("resilience", "destroyed_resilience", "si_modifier")
+
+
+def edited_stats(stats: WarFleetStats, field_name: str, delta: int, location: str | None = None) -> WarFleetStats | None:
+    """The stats with one number moved by `delta` (SI, MP, or a location's resilience,
+    destroyed resilience, SI modifier, or `short`/`long` dice one dial-up step), or None
+    when that would leave the rules' bounds."""
+    data = stats.model_dump(by_alias=True, mode="json")
+    if location is None:
+        key = {"si": "si", "mp": "mp"}[field_name]
+        value = data[key] + delta
+        if value < (1 if key == "si" else 0):
+            return None
+        data[key] = value
+    elif field_name in EDITABLE:
+        value = data["locations"][location][field_name] + delta
+        if value < (0 if field_name == "si_modifier" else 1):
+            return None
+        data["locations"][location][field_name] = value
+    else:  # a band's dice, one step along the dial-up ladder
+        attack = data["locations"][location]["attack"]
+        if attack is None:
+            return None
+        dice = canonical(attack[field_name]["dice"])
+        if delta > 0:
+            new = dial_up(dice)
+        else:
+            steps = [ladder_step(n) for n in range(12)]
+            if dice not in steps or steps.index(dice) == 0:
+                return None
+            new = steps[steps.index(dice) - 1]
+        attack[field_name]["dice"] = new.notation
+    return WarFleetStats.model_validate(data)
+
+
+# --- pockets ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PocketRow:
+    id: int
+    ships: str
+    open: bool
+    game_id: str | None
+    outcome: str
+
+
+def near(state: WarFleetState, ship_id: str, reach: int = 1) -> list[str]:
+    """The ship and every ship in play within `reach` hexes of it (a pocket to fight in detail)."""
+    ship = state.ship(ship_id)
+    return [s.id for s in state.active_ships
+            if s.placed and s.pocket is None and not s.casualty and s.hex.distance(ship.hex) <= reach]
+
+
+def pocket_rows(game: WarFleetGame) -> tuple[PocketRow, ...]:
+    rows = []
+    for pocket in game.state.pockets:
+        names = ", ".join(game.state.ship(s).name for s in pocket.ships)
+        outcome = ""
+        if pocket.outcome:
+            lost = [f"{game.state.ship(s).name}: " + ("casualty" if o.casualty else
+                                                       ", ".join(location_name(l).lower() for l in o.destroyed_locations)
+                                                       + " destroyed")
+                    for s, o in pocket.outcome.items() if o.casualty or o.destroyed_locations]
+            outcome = "; ".join(lost) or "no damage"
+        rows.append(PocketRow(pocket.id, names, pocket.open, game.pockets.get(pocket.id), outcome))
+    return tuple(rows)
+
+
+def open_pocket(game: WarFleetGame, ship_ids: list[str], store, name: str) -> tuple[str | None, str]:
+    """Send the ships to a pocket battle: the War Fleet action, then a Quick-Start game in the
+    store with their full cards.  (Quick-Start game id or None, a message)."""
+    try:
+        battle = pocket_battle(game.state, ship_ids)
+    except PocketError as exc:
+        return None, str(exc)
+    outcome = game.act(A.OpenPocket(ships=ship_ids))
+    if not outcome.ok:
+        return None, outcome.reason
+    pocket_id = game.state.pockets[-1].id
+    quick = store.new_game(battle.model_copy(update={"roller": Roller(seed="00")}), name)
+    game.pockets[pocket_id] = quick.id
+    return quick.id, outcome.events[-1].text
+
+
+def bring_back(game: WarFleetGame, pocket_id: int, store) -> Applied | Refused:
+    """Read the pocket's Quick-Start game as it stands and bring its result into War Fleet."""
+    game_id = game.pockets.get(pocket_id)
+    if game_id is None:
+        return Refused(f"pocket battle {pocket_id} has no Quick-Start game in this app")
+    try:
+        quick = store.game(game_id)
+    except KeyError:
+        return Refused(f"the Quick-Start game of pocket battle {pocket_id} is gone")
+    return game.act(A.ResolvePocket(pocket=pocket_id, ships=pocket_outcome(quick.state)))
+
+
+# --- log ------------------------------------------------------------------------------------------------
+
+
+def log_lines(game: WarFleetGame) -> tuple[str, ...]:
+    return tuple(e.text for e in game.history() if e.kind != "warning") or ("Nothing yet.",)
+
+
+__all__ = [
+    "Banner", "ConvertedCard", "DeclaredRow", "MapShip", "Move", "OptionRow", "PocketRow", "TABLES", "WarFleetGame",
+    "arc_shades", "banner", "bring_back", "converted_card", "declared_rows", "edited_stats", "map_ships", "moves",
+    "near", "next_on_tap", "open_pocket", "option_rows", "pocket_rows", "roll_all", "twenty_against_twenty",
+]
