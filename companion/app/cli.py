@@ -39,6 +39,7 @@ def lan_address() -> str | None:
 def free_port(host: str, wanted: int) -> int:
     for port in (wanted, 0):
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will: a just-closed port is free
             try:
                 s.bind((host if host not in ("", "0.0.0.0") else "0.0.0.0", port))
             except OSError:

@@ -175,7 +175,7 @@ class App:
                 self.table.message(outcome.events[-1].text if outcome.events else None, info=True)
             else:
                 self.table.message(outcome.reason)
-            await self.table.refresh()
+            await self.table.refresh(force=not outcome.ok)
         return outcome
 
     async def undo(self) -> None:

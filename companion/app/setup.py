@@ -15,7 +15,10 @@ from dataclasses import dataclass
 
 from ..engine.board import DEPLOYMENT_DEPTH, Board
 from ..engine.cards import Card
+from ..engine.deployment import deployment_problem
+from ..engine.footprint import Placement
 from ..engine.hexes import Hex, facing_name
+from ..engine.movement import placement_problem
 from ..engine.roller import Roller
 from ..engine.state import GameState, ShipState
 
@@ -60,16 +63,18 @@ def build_setup(picks: list[Pick], catalogue: dict[str, Card], board: Board | No
     sides = list(dict.fromkeys(p.side for p in picks))
     if len(sides) != 2:
         raise SetupError("a game needs exactly two sides, each with at least one ship")
-    ships: list[ShipState] = []
+    state = GameState(board=board, phase="setup", ships=[], sides=sides)
     used: set[str] = set()
     for index, side in enumerate(sides):
-        cards = [catalogue[p.card_id] for p in picks if p.side == side]
         facing = 0 if index == 0 else 3
-        for card, bow in zip(cards, _edge_slots(board, cards, facing)):
-            ship_id = _unique(card.id, used)
-            ships.append(ShipState(id=ship_id, side=side, card=card, column=bow.column,
-                                   row=bow.row, facing=facing))
-    state = GameState(board=board, phase="setup", ships=ships, sides=sides)
+        for pick in (p for p in picks if p.side == side):
+            card = catalogue[pick.card_id]
+            ship = ShipState(id=_unique(card.id, used), side=side, card=card, column=1, row=1, facing=facing)
+            bow = _deployment_spot(state, ship, facing)
+            if bow is None:
+                raise SetupError(f"there is no room left to deploy {card.name} on the {side} edge of a "
+                                 f"{board.columns} x {board.rows} board: pick a bigger board or fewer ships")
+            state = state.model_copy(update={"ships": [*state.ships, ship.at(Placement(bow, facing, card.type))]})
     # a given seed (tests, COMPANION_SEED) fixes the dice; else the store draws a secret one
     return state.model_copy(update={"roller": Roller.from_seed(seed)}) if seed else state
 
@@ -82,21 +87,28 @@ def _unique(base: str, used: set[str]) -> str:
     return name
 
 
-def _edge_slots(board: Board, cards: list[Card], facing: int) -> list[Hex]:
-    """Bow hexes for ships side by side, three columns apart, centred on the edge,
-    at the front of the deployment zone (four hexes from the edge)."""
-    spacing = 3
-    count = len(cards)
-    first = max(2, (board.columns + 1) // 2 - spacing * (count - 1) // 2)
-    bows = []
-    for i, card in enumerate(cards):
-        column = min(board.columns - 1, first + spacing * i)
-        if facing == 0:  # south edge, facing north
-            row = board.rows - DEPLOYMENT_DEPTH
-        else:  # north edge, facing south
-            row = 1 + DEPLOYMENT_DEPTH
-        bows.append(Hex.at(column, row))
-    return bows
+def _deployment_spot(state: GameState, ship: ShipState, facing: int) -> Hex | None:
+    """The first bow hex, in the order players would pick, where the engine lets the ship deploy.
+
+    The first side stands along the south edge facing north, the second along
+    the north edge facing south: at the front of the zone (four hexes in), near
+    the middle, three columns apart; then further back and further out.  The
+    rules (on the board, no shared hex, within four hexes of an edge opposite
+    the enemy) are the engine's `placement_problem` and `deployment_problem`.
+    """
+    board = state.board
+    middle = (board.columns + 1) // 2
+    rows = range(board.rows - DEPLOYMENT_DEPTH, board.rows) if facing == 0 else range(1 + DEPLOYMENT_DEPTH, 1, -1)
+    offsets = sorted(range(-board.columns, board.columns + 1), key=lambda d: (d % 3 != 0, abs(d), d < 0))
+    for row in rows:
+        for offset in offsets:
+            column = middle + offset
+            if not 1 <= column <= board.columns:
+                continue
+            placement = Placement(Hex.at(column, row), facing, ship.card.type)
+            if placement_problem(state, ship, placement) is None and deployment_problem(state, ship, placement) is None:
+                return placement.bow
+    return None
 
 
 def describe_deployment(state: GameState) -> list[str]:

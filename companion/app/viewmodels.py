@@ -508,6 +508,29 @@ def arc_shades(state: GameState, ship_id: str) -> tuple[ArcShade, ...]:
     return tuple(shades)
 
 
+# --- deployment on the map ------------------------------------------------------------------
+
+
+def deployment_hexes(state: GameState, ship_id: str) -> tuple[Hex, ...]:
+    """Bow hexes where the ship may deploy, facing some way: the engine's own checks
+    (`placement_problem`, `deployment_problem`), shaded on the map in the set-up phase."""
+    from ..engine.deployment import deployment_problem
+    from ..engine.footprint import Placement
+    from ..engine.movement import placement_problem
+
+    if state.phase != "setup" or not state.has_ship(ship_id):
+        return ()
+    ship = state.ship(ship_id)
+    cells = []
+    for cell in state.board.cells():
+        for facing in range(6):
+            placement = Placement(cell, facing, ship.card.type)
+            if deployment_problem(state, ship, placement) is None and placement_problem(state, ship, placement) is None:
+                cells.append(cell)
+                break
+    return tuple(cells)
+
+
 # --- log --------------------------------------------------------------------------------------
 
 

@@ -10,7 +10,7 @@ from ..session import Session
 from ..setup import new_seed
 from ..viewmodels import dice_view
 from .home import page_width
-from .widgets import chips, faces, heading, muted, tag
+from .widgets import chips, faces, heading, icon_button, muted, tag
 
 PRESETS = ("DBlue & DBlack", "DYellow & DGreen & 2DRed", "2DRed", "DRed & DBlue & DBlack", "D6")
 
@@ -69,7 +69,7 @@ def build(app) -> ft.Control:
     pool.on_change = show
     show_initial = dice_view(pool.value)
     body = ft.Column([
-        ft.Row([ft.IconButton(ft.Icons.ARROW_BACK, on_click=home, tooltip="Home"), heading("Dice roller", 22)]),
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", home, "back"), heading("Dice roller", 22)]),
         ft.Row([pool, tag("roll-dice", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=roll, height=52))]),
         ft.Row([ft.OutlinedButton(content=p, on_click=preset(p)) for p in PRESETS], wrap=True),
         message, rolled, heading("Distribution"), table,

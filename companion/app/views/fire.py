@@ -11,7 +11,7 @@ from typing import Awaitable, Callable
 import flet as ft
 
 from ..viewmodels import FaceField, GunView, ShotView, StrikeView
-from .widgets import chips, faces, heading, muted, tag
+from .widgets import TOUCH, chips, faces, heading, icon_button, muted, tag
 
 Declare = Callable[[str, int, str, str], Awaitable[None]]
 
@@ -38,7 +38,7 @@ def _strike_row(gun: GunView, target_id: str, strike: StrikeView, declare: Decla
         async def go(e):
             await declare(gun.location, gun.slot, target_id, strike.location)
         button = [tag(f"declare-{gun.location}-{gun.slot}-{target_id}-{strike.location}",
-                      ft.FilledTonalButton(content="Declare", icon=ft.Icons.GPS_FIXED, on_click=go, height=44))]
+                      ft.FilledTonalButton(content="Declare", icon=ft.Icons.GPS_FIXED, on_click=go, height=TOUCH))]
     return ft.Container(
         content=ft.Column([
             ft.Row([ft.Text(f"at the {strike.name.lower()}", weight=ft.FontWeight.W_600), chips(strike.pool, 16),
@@ -101,8 +101,8 @@ class TableDiceEntry:
         self.column.controls = [
             muted("Type each face as rolled: the pool in order, then the slot die.", 12),
             ft.Row(self.inputs, wrap=True, spacing=6, run_spacing=6),
-            ft.Row([tag(f"resolve-{self.shot.id}", ft.FilledButton(content="Resolve", icon=ft.Icons.CHECK, on_click=self._submitted, height=44)),
-                    ft.TextButton(content="Close", on_click=self.cancel)]),
+            ft.Row([tag(f"resolve-{self.shot.id}", ft.FilledButton(content="Resolve", icon=ft.Icons.CHECK, on_click=self._submitted, height=TOUCH)),
+                    ft.TextButton(content="Close", on_click=self.cancel, height=TOUCH)]),
         ]
 
     def values(self) -> list[str]:
@@ -140,9 +140,9 @@ def shot_control(shot: ShotView, roll, enter, cancel, entry: TableDiceEntry | No
 
         lines.append(ft.Row([chips(shot.pool, 16), muted("+ slot die", 11)], spacing=6))
         lines.append(ft.Row([
-            tag(f"roll-{shot.id}", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=do_roll, height=48)),
-            tag(f"enter-{shot.id}", ft.OutlinedButton(content="Table dice", icon=ft.Icons.KEYBOARD, on_click=do_enter, height=48)),
-            ft.IconButton(ft.Icons.DELETE_OUTLINE, tooltip="Cancel this shot", on_click=do_cancel),
+            tag(f"roll-{shot.id}", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=do_roll, height=TOUCH)),
+            tag(f"enter-{shot.id}", ft.OutlinedButton(content="Table dice", icon=ft.Icons.KEYBOARD, on_click=do_enter, height=TOUCH)),
+            icon_button(ft.Icons.DELETE_OUTLINE, "Cancel this shot", do_cancel, f"cancel-{shot.id}"),
         ], wrap=True))
         if entry is not None:
             lines.append(entry.column)

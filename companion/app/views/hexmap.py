@@ -15,7 +15,6 @@ from typing import Awaitable, Callable
 import flet as ft
 import flet.canvas as cv
 
-from ...engine.board import DEPLOYMENT_DEPTH
 from ...engine.hexes import Hex
 from ...engine.state import GameState, ShipState
 from ..geometry import HexLayout
@@ -61,7 +60,8 @@ class ShipShapes:
 
 
 class HexMap:
-    def __init__(self, state: GameState, dark: bool, on_tap: TapHandler, size: float = 30.0):
+    def __init__(self, state: GameState, dark: bool, on_tap: TapHandler, size: float = 30.0, ring: bool = True):
+        self.ring = ring  # shade the half-hex ring (War Fleet has none)
         self.layout = HexLayout(state.board, size)
         self.board = state.board
         self.dark = dark
@@ -79,28 +79,34 @@ class HexMap:
         self.viewer = ft.InteractiveViewer(
             content=ft.GestureDetector(content=self.stack, on_tap_down=self._tapped),
             constrained=False, min_scale=0.25, max_scale=3.0,
-            boundary_margin=ft.Margin.all(400), expand=True,
+            boundary_margin=ft.Margin.all(400), expand=True, on_interaction_start=self._moved_by_hand,
         )
         zoom = ft.Column([
-            ft.IconButton(ft.Icons.ADD, on_click=self._zoom_in, tooltip="Zoom in", style=_round()),
-            ft.IconButton(ft.Icons.REMOVE, on_click=self._zoom_out, tooltip="Zoom out", style=_round()),
-            ft.IconButton(ft.Icons.CENTER_FOCUS_STRONG, on_click=self._centre, tooltip="Centre on the selected ship",
-                          style=_round()),
-            ft.IconButton(ft.Icons.FIT_SCREEN, on_click=self._fit, tooltip="Whole board", style=_round()),
+            _map_button(ft.Icons.ADD, "Zoom in", self._zoom_in, "zoom-in"),
+            _map_button(ft.Icons.REMOVE, "Zoom out", self._zoom_out, "zoom-out"),
+            _map_button(ft.Icons.CENTER_FOCUS_STRONG, "Centre on the selected ship (or the fleets)", self._centre, "centre"),
+            _map_button(ft.Icons.FIT_SCREEN, "Whole board", self._fit, "whole-board"),
         ], spacing=6, tight=True)
-        self.view_size = (800.0, 600.0)
+        self.view_size: tuple[float, float] | None = None
         self.focus: Hex | None = None
-        self.control = ft.Container(
-            content=ft.Stack([self.viewer, ft.Container(content=zoom, right=8, bottom=8)], expand=True),
+        self.fleet: tuple[Hex, ...] = ()  # the hexes to fit in view when the map comes on screen
+        self._fitted = False
+        self.legend = ft.Container(visible=False, left=8, bottom=8, padding=ft.Padding.symmetric(horizontal=8, vertical=6),
+                                   border_radius=8, bgcolor=ft.Colors.with_opacity(0.88, ft.Colors.SURFACE))
+        self.box = ft.Container(
+            content=ft.Stack([self.viewer, self.legend, ft.Container(content=zoom, right=8, bottom=8)], expand=True),
             bgcolor=self.colours["sky"], expand=True, clip_behavior=ft.ClipBehavior.HARD_EDGE,
+            on_size_change=self._resized, size_change_interval=50,
         )
+        self.control = ft.Semantics(identifier="map", content=self.box, container=True, expand=True,
+                                    label="Hex map: tap a ship to select it, tap a hex to place it there")
 
     # --- static grid -------------------------------------------------------------
 
     def _grid_shapes(self) -> list:
         layout, board, c = self.layout, self.board, self.colours
         cells = list(board.cells())
-        ring = [cell for cell in cells if board.in_half_hex_ring(cell)]
+        ring = [cell for cell in cells if board.in_half_hex_ring(cell)] if self.ring else []
         shapes = [
             cv.Rect(0, 0, layout.width, layout.height, paint=_fill(c["sky"])),
             cv.Path(_hex_path(layout, ring), paint=_fill(c["ring"])),
@@ -117,7 +123,7 @@ class HexMap:
         self.dark = dark
         self.colours = map_colours(dark)
         self.grid.shapes = self._grid_shapes()
-        self.control.bgcolor = self.colours["sky"]
+        self.box.bgcolor = self.colours["sky"]
         for shapes in self._ship_shapes.values():
             shapes.key = None
 
@@ -174,8 +180,10 @@ class HexMap:
         shapes.name.spans = [
             ft.TextSpan(name, ft.TextStyle(size=12, weight=ft.FontWeight.BOLD, color="#ffffff",
                                            shadow=ft.BoxShadow(blur_radius=3, color="#000000"))),
-        ] + ([ft.TextSpan(f"  x{damage}", ft.TextStyle(size=11, weight=ft.FontWeight.BOLD, color="#ffd0cc"))]
-             if damage else []) + ([ft.TextSpan("  sunk", ft.TextStyle(size=11, color="#ffffff"))] if ship.removed else [])
+        ] + ([ft.TextSpan(" ", ft.TextStyle(size=11)),
+              ft.TextSpan(f" \u2716{damage} ", ft.TextStyle(size=11, weight=ft.FontWeight.BOLD, color="#ffffff",
+                                                          bgcolor=CIRCLED))] if damage else []
+             ) + ([ft.TextSpan("  sunk", ft.TextStyle(size=11, color="#ffffff", bgcolor="#555a61"))] if ship.removed else [])
         shapes.name.style = None
 
     # --- arcs and marks ----------------------------------------------------------------
@@ -189,19 +197,18 @@ class HexMap:
             opacity = 0.30 if shade.band == "short" else 0.14
             paths.append(cv.Path(_hex_path(self.layout, shade.cells, inset=1), paint=_fill(ARCS.get(shade.location, "#888888"), opacity)))
         self.arcs.shapes = paths
-        return [self.arcs]
+        self.legend.content = _legend(shades)
+        self.legend.visible = bool(shades)
+        return [self.arcs, self.legend]
 
-    def show_marks(self, cells: list[Hex], zones: bool, key) -> list[ft.Control]:
-        """Highlight hexes (a chosen hex for 'place at') and, in set-up, the deployment zones."""
+    def show_marks(self, cells: list[Hex], zone: tuple[Hex, ...], key) -> list[ft.Control]:
+        """Highlight hexes (a chosen hex for 'place at') and, in set-up, where the selected ship may deploy."""
         if key == self._mark_key:
             return []
         self._mark_key = key
         shapes = []
-        if zones:
-            board = self.board
-            zone = [c for c in board.cells() if not board.in_half_hex_ring(c)
-                    and board.edge_distance(c) < DEPLOYMENT_DEPTH]
-            shapes.append(cv.Path(_hex_path(self.layout, zone, inset=1), paint=_fill("#4caf50", 0.13)))
+        if zone:
+            shapes.append(cv.Path(_hex_path(self.layout, zone, inset=1), paint=_fill("#4caf50", 0.22)))
         if cells:
             shapes.append(cv.Path(_hex_path(self.layout, cells, inset=2), paint=_stroke(CIRCLED, 3)))
         self.marks.shapes = shapes
@@ -218,28 +225,73 @@ class HexMap:
             await self.on_tap(cell)
 
     async def _zoom_in(self, e) -> None:
+        self._fitted = True
         await self.viewer.zoom(1.4)
 
     async def _zoom_out(self, e) -> None:
+        self._fitted = True
         await self.viewer.zoom(1 / 1.4)
 
     async def _fit(self, e) -> None:
-        await self.viewer.reset()
+        self._fitted = True
+        await self.fit(tuple(self.board.cells()))
 
     async def _centre(self, e) -> None:
-        await self.centre_on(self.focus)
+        self._fitted = True
+        if self.focus is not None:
+            await self.fit((self.focus,), most=1.0)
+        else:
+            await self.fit(self.fleet)
 
-    async def centre_on(self, cell: Hex | None) -> None:
-        """Reset the zoom to 1 and bring a hex to the middle of the view."""
-        if cell is None:
-            cell = next(iter(self.board.cells()))
-            cell = Hex.at((self.board.columns + 1) // 2, (self.board.rows + 1) // 2)
-        x, y = self.layout.centre(cell)
+    def remounted(self) -> None:
+        """The map was put (back) on screen: Flutter starts it unzoomed, so fit it again."""
+        self._fitted = False
+
+    async def _moved_by_hand(self, e) -> None:
+        self._fitted = True  # the player's zoom and pan stay
+
+    async def _resized(self, e) -> None:
+        """Fit the fleets in view when the map first shows, and again when the view changes
+        size (a banner grows, a strip appears) until the player pans or zooms."""
+        self.view_size = (e.width, e.height)
+        if not self._fitted and e.width > 0 and e.height > 0:
+            await self.fit(self.fleet)
+
+    async def fit(self, cells: tuple[Hex, ...], most: float = 1.25) -> None:
+        """Zoom and pan so these hexes fill the view (the whole board when none), at most `most` times."""
+        if self.view_size is None:
+            return
+        cells = cells or tuple(self.board.cells())
+        layout = self.layout
+        xs = [layout.centre(c)[0] for c in cells]
+        ys = [layout.centre(c)[1] for c in cells]
+        pad = layout.size * 2.2
+        left, right, top, bottom = min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
         vw, vh = self.view_size
+        scale = max(self.viewer.min_scale, min(most, vw / (right - left), vh / (bottom - top)))
+        cx, cy = (left + right) / 2, (top + bottom) / 2
         await self.viewer.reset()
-        await self.viewer.pan(vw / 2 - x, vh / 2 - y)
+        if scale != 1:
+            await self.viewer.zoom(scale)
+        # after a zoom by s about the origin, a pan by d shows content point p at s * (p + d)
+        await self.viewer.pan(vw / 2 / scale - cx, vh / 2 / scale - cy)
+
+
+def _legend(shades: tuple[ArcShade, ...]) -> ft.Control:
+    """Which colour is which arc; the darker shade is short range."""
+    seen = list(dict.fromkeys(shade.location for shade in shades))
+    items = [ft.Row([ft.Container(width=12, height=12, border_radius=3, bgcolor=ARCS.get(loc, "#888888")),
+                     ft.Text(loc.replace("_", " ").capitalize(), size=11)], spacing=4, tight=True) for loc in seen]
+    return ft.Column([ft.Row(items, spacing=10, tight=True, wrap=True),
+                      ft.Text("Firing arcs; darker: short range", size=10, color=ft.Colors.ON_SURFACE_VARIANT)],
+                     spacing=2, tight=True)
 
 
 def _round() -> ft.ButtonStyle:
     return ft.ButtonStyle(bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, shape=ft.CircleBorder(),
                           padding=12, shadow_color=ft.Colors.SHADOW, elevation=2)
+
+
+def _map_button(icon, tooltip: str, handler, ident: str) -> ft.Control:
+    return ft.Semantics(identifier=ident, container=True, content=ft.IconButton(
+        icon, on_click=handler, tooltip=tooltip, style=_round(), width=48, height=48))

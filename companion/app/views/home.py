@@ -7,7 +7,7 @@ import flet as ft
 from ..session import Session
 from ..viewmodels import game_rows
 from . import share
-from .widgets import heading, muted, tag
+from .widgets import heading, icon_button, muted, tag
 
 
 def page_width(app, widest: int = 760) -> float:
@@ -66,8 +66,7 @@ def build(app) -> ft.Control:
                     ft.Column([ft.Text("Leviathans", size=28, weight=ft.FontWeight.BOLD),
                                muted("Table companion · Quick-Start rules")], spacing=0, tight=True),
                     ft.Container(expand=True),
-                    ft.IconButton(ft.Icons.BRIGHTNESS_6, tooltip="Light or dark theme",
-                                  on_click=lambda e: app.toggle_theme())]),
+                    icon_button(ft.Icons.BRIGHTNESS_6, "Light or dark theme", lambda e: app.toggle_theme(), "theme")]),
             *message,
             *share.home_section(app),
             quick,

@@ -17,7 +17,7 @@ from ..session import Session
 from ..viewmodels import RULE_READINGS, card_view
 from .home import page_width
 from .shipcard import card_control
-from .widgets import heading, muted, tag
+from .widgets import heading, icon_button, muted, tag
 
 
 def _page(app, title: str, *controls: ft.Control) -> ft.Control:
@@ -25,7 +25,7 @@ def _page(app, title: str, *controls: ft.Control) -> ft.Control:
         await app.navigate(Session())
 
     body = ft.Column([
-        ft.Row([ft.IconButton(ft.Icons.ARROW_BACK, on_click=home, tooltip="Home"), heading(title, 22)]),
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", home, "back"), heading(title, 22)]),
         *controls,
     ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
     return ft.SafeArea(ft.Container(

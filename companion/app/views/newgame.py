@@ -11,7 +11,7 @@ from ...engine.board import Board
 from ..session import Session
 from ..setup import Pick, SetupError, build_setup, quick_start_picks
 from .home import page_width
-from .widgets import heading, muted, tag
+from .widgets import heading, icon_button, muted, tag
 
 
 async def start_quick_start(app, board: Board | None = None) -> None:
@@ -92,7 +92,7 @@ def build(app) -> ft.Control:
 
     app.page.run_task(load_fleets)
     body = ft.Column([
-        ft.Row([ft.IconButton(ft.Icons.ARROW_BACK, on_click=home, tooltip="Home"), heading("New game", 22)]),
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", home, "back"), heading("New game", 22)]),
         tag("quick-start-setup", ft.FilledButton(
             content="Quick-Start set-up: Hertfordshire & Raven vs Pontbriand & Pelletier",
             icon=ft.Icons.BOLT, on_click=quick, height=56)),

@@ -18,7 +18,7 @@ from ...engine.hexes import FACING_NAMES, Hex
 from ...engine.state import GameState
 from ..session import Session
 from ..viewmodels import (
-    NEXT_MARK, Banner, arc_shades, banner, card_view, fire_panel, log_lines, move_panel, ship_rows,
+    Banner, arc_shades, banner, card_view, deployment_hexes, fire_panel, log_lines, move_panel, ship_rows,
     shot_views, table_dice_fields,
 )
 from ..theme import side_colour
@@ -26,7 +26,7 @@ from .fire import TableDiceEntry, fire_control
 from .hexmap import HexMap
 from .log import log_control
 from .shipcard import card_control
-from .widgets import muted, tag
+from .widgets import TOUCH, icon_button, mounted, muted, nav_button, tab_button, tag
 
 PANEL_WIDTH = 460
 PANELS = ("ship", "fire", "log")
@@ -46,6 +46,7 @@ class Models:
     arcs: tuple | None
     arcs_key: tuple | None
     log: tuple | None
+    zone: tuple = ()
     seconds: float = 0.0
 
 
@@ -69,6 +70,7 @@ def compute(state: GameState, ship: str | None, want_fire: bool, want_log: bool,
         arcs=arcs,
         arcs_key=arcs_key,
         log=log_lines(history()) if want_log else None,
+        zone=deployment_hexes(state, ship) if (ship and state.phase == "setup") else (),
         seconds=time.perf_counter() - started,
     )
 
@@ -80,6 +82,7 @@ class TableView:
         self.state: GameState = game.state
         self.models: Models | None = None
         self.place_hex: Hex | None = None
+        self.placing = False
         self.entries: dict[int, TableDiceEntry] = {}
         self._note: tuple[str, bool] | None = None
         self._lock = asyncio.Lock()
@@ -90,45 +93,44 @@ class TableView:
         self.banner_detail = ft.Text("", size=13)
         self.banner_actions = ft.Row(spacing=8, wrap=True, run_spacing=6)
         self.banner_ships = ft.Row(spacing=6, wrap=True)
-        self.note = ft.Text("", size=13, weight=ft.FontWeight.W_500)
-        self.note_box = ft.Container(content=self.note, padding=ft.Padding.symmetric(horizontal=12, vertical=6),
-                                     border_radius=8, visible=False)
-        self.banner = tag("banner", ft.Container(
-            content=ft.Column([self.banner_title, self.banner_detail, self.banner_ships, self.banner_actions, self.note_box],
-                              spacing=6, tight=True),
-            padding=ft.Padding.symmetric(horizontal=14, vertical=10), bgcolor=ft.Colors.PRIMARY_CONTAINER,
+        self.note = ft.Text("", size=13, weight=ft.FontWeight.W_500, expand=True)
+        self.note_close = icon_button(ft.Icons.CLOSE, "Dismiss", self._dismiss_note, "note-close", icon_size=18)
+        self.note_box = tag("note", ft.Container(
+            content=ft.Row([self.note, self.note_close], spacing=4,
+                           vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            padding=ft.Padding.only(left=14, right=2), border_radius=12, visible=False,
+            shadow=ft.BoxShadow(blur_radius=8, color=ft.Colors.with_opacity(0.25, ft.Colors.SHADOW)),
         ))
-        self.undo_button = tag("undo", ft.IconButton(ft.Icons.UNDO, tooltip="Undo", on_click=self._undo))
-        self.redo_button = tag("redo", ft.IconButton(ft.Icons.REDO, tooltip="Redo", on_click=self._redo))
-        self.bookkeeping = ft.PopupMenuItem(content="Rule checks off (bookkeeping)", checked=False, on_click=self._toggle_bookkeeping)
+        # the last answer (an event, or a refusal's reason) floats over the top of the map and panels,
+        # so the banner, and the map under it, keep their size
+        self.note_layer = ft.Container(content=self.note_box, top=8, left=8, right=8)
+        self.banner_box = ft.Container(padding=ft.Padding.symmetric(horizontal=14, vertical=8),
+                                       bgcolor=ft.Colors.PRIMARY_CONTAINER)
+        self.banner = tag("banner", self.banner_box)
+        self.undo_button = icon_button(ft.Icons.UNDO, "Undo", self._undo, "undo")
+        self.redo_button = icon_button(ft.Icons.REDO, "Redo", self._redo, "redo")
+        self.bookkeeping = ft.PopupMenuItem(content="Rule checks off (bookkeeping)", checked=False, on_click=self._toggle_bookkeeping, height=48)
         self.top = ft.Container(
             content=ft.Row([
-                tag("home", ft.IconButton(ft.Icons.HOME_OUTLINED, tooltip="Home", on_click=self._home)),
+                icon_button(ft.Icons.HOME_OUTLINED, "Home", self._home, "home"),
                 ft.Text(game.name, size=16, weight=ft.FontWeight.W_600, expand=True, max_lines=1,
                         overflow=ft.TextOverflow.ELLIPSIS),
                 self.undo_button, self.redo_button,
-                ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, items=[
+                tag("menu", ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip="Game settings", width=48, height=48, items=[
                     self.bookkeeping,
-                    ft.PopupMenuItem(content="Light or dark theme", on_click=lambda e: app.toggle_theme()),
-                    ft.PopupMenuItem(content="End movement (ships not moved stay put)", on_click=self._end_movement),
-                ]),
+                    ft.PopupMenuItem(content="Light or dark theme", on_click=lambda e: app.toggle_theme(), height=48),
+                    ft.PopupMenuItem(content="End movement (ships not moved stay put)", on_click=self._end_movement, height=48),
+                ])),
             ], spacing=0),
             padding=ft.Padding.only(left=4, right=4), bgcolor=ft.Colors.SURFACE_CONTAINER,
         )
         self.panel = ft.Column(spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
-        self.panel_tabs = ft.SegmentedButton(
-            segments=[ft.Segment(value="ship", label="Ships", icon=ft.Icons.DIRECTIONS_BOAT),
-                      ft.Segment(value="fire", label="Fire", icon=ft.Icons.GPS_FIXED),
-                      ft.Segment(value="log", label="Log", icon=ft.Icons.HISTORY)],
-            selected=["ship"], on_change=self._panel_tab, show_selected_icon=False,
-        )
+        self.tabs = ft.Row(spacing=4)  # the panel switcher beside the map
+        self.nav = ft.Container(content=ft.Row(spacing=0), bgcolor=ft.Colors.SURFACE_CONTAINER,
+                                padding=ft.Padding.symmetric(horizontal=4, vertical=2))  # phone: bottom navigation
         self.strip = ft.Container(padding=8, bgcolor=ft.Colors.SURFACE_CONTAINER, visible=False)
-        self.nav = ft.NavigationBar(destinations=[
-            ft.NavigationBarDestination(icon=ft.Icons.MAP_OUTLINED, selected_icon=ft.Icons.MAP, label="Map"),
-            ft.NavigationBarDestination(icon=ft.Icons.DIRECTIONS_BOAT_OUTLINED, selected_icon=ft.Icons.DIRECTIONS_BOAT, label="Ships"),
-            ft.NavigationBarDestination(icon=ft.Icons.GPS_NOT_FIXED, selected_icon=ft.Icons.GPS_FIXED, label="Fire"),
-            ft.NavigationBarDestination(icon=ft.Icons.HISTORY, label="Log"),
-        ], on_change=self._nav_change)
+        self.cover = ft.Container(content=self.panel, padding=ft.Padding.symmetric(horizontal=10, vertical=8),
+                                  bgcolor=ft.Colors.SURFACE, left=0, right=0, top=0, bottom=0)
         self.control = ft.Container(expand=True)
         self._wide: bool | None = None
         self._layout()
@@ -147,46 +149,81 @@ class TableView:
         return tab
 
     def _layout(self) -> None:
+        """Build the screen for the width: map beside the panels, or one at a time with bottom navigation.
+
+        Built once per width class: switching tabs later changes only the tab
+        buttons and the panel, so the map keeps its zoom and pan.
+        """
         wide = self.app.wide
         self._wide = wide
-        width = self.app.page.width or 1200
         if wide:
-            self.panel_tabs.selected = [self.tab]
+            self.banner_actions.alignment = ft.MainAxisAlignment.END
+            self.banner_box.content = ft.Row([
+                ft.Column([self.banner_title, self.banner_detail], spacing=2, expand=True, tight=True),
+                self.banner_ships, self.banner_actions], spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+            self.banner_detail.max_lines = None
+            width = self.app.page.width or 1200
             side = ft.Container(
-                content=ft.Column([ft.Container(self.panel_tabs, padding=ft.Padding.only(top=8)), self.panel],
+                content=ft.Column([ft.Container(self.tabs, padding=ft.Padding.only(top=8)), self.panel],
                                   spacing=8, expand=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
                 width=min(PANEL_WIDTH, width * 0.42), padding=ft.Padding.symmetric(horizontal=10),
                 bgcolor=ft.Colors.SURFACE,
             )
-            body = ft.Row([ft.Column([self.map.control], expand=True), side], spacing=0, expand=True,
+            body = ft.Row([ft.Stack([self.map.control, self.note_layer], expand=True), side], spacing=0, expand=True,
                           vertical_alignment=ft.CrossAxisAlignment.STRETCH)
+            self.strip.visible = False
             self.control.content = ft.Column([self.top, self.banner, body], spacing=0, expand=True,
                                              horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-            self.map.view_size = (width - min(PANEL_WIDTH, width * 0.42), (self.app.page.height or 800) - 200)
         else:
-            self.nav.selected_index = ("map", "ship", "fire", "log").index(self.tab) if self.tab in ("map", "ship", "fire", "log") else 0
-            on_map = self.tab == "map"
-            self.map.control.visible = on_map
-            self.strip.visible = on_map and bool(self.session.ship)
-            content = ft.Column([self.map.control, self.strip], spacing=0, expand=True) if on_map else ft.Container(
-                content=self.panel, padding=ft.Padding.symmetric(horizontal=10, vertical=8), expand=True)
+            self.banner_actions.alignment = ft.MainAxisAlignment.START
+            self.banner_box.content = ft.Column([self.banner_title, self.banner_detail, self.banner_ships,
+                                                 self.banner_actions], spacing=6, tight=True)
+            self.banner_detail.max_lines = 3
+            # the panels cover the map rather than replace it, so the map keeps its zoom and pan
+            content = ft.Stack([ft.Column([self.map.control, self.strip], spacing=0, expand=True), self.cover,
+                                self.note_layer], expand=True)
             self.control.content = ft.Column([self.top, self.banner, content, self.nav], spacing=0, expand=True,
                                              horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-            self.map.view_size = (width, (self.app.page.height or 800) - 300)
+        self.map.remounted()
+        self._show_tab()
+
+    def _show_tab(self) -> None:
+        """Mark the current tab and show its panel (the map on a phone's map tab)."""
+        tab = self.tab
+        if self._wide:
+            self.tabs.controls = [
+                tab_button(f"tab-{key}", icon, label, key == tab, self._tab_handler(key))
+                for key, icon, label in (("ship", ft.Icons.DIRECTIONS_BOAT, "Ships"),
+                                         ("fire", ft.Icons.GPS_FIXED, "Fire"),
+                                         ("log", ft.Icons.HISTORY, "Log"))]
+        else:
+            self.nav.content.controls = [
+                nav_button(f"tab-{key}", icon, selected, label, key == tab, self._tab_handler(key))
+                for key, icon, selected, label in (
+                    ("map", ft.Icons.MAP_OUTLINED, ft.Icons.MAP, "Map"),
+                    ("ship", ft.Icons.DIRECTIONS_BOAT_OUTLINED, ft.Icons.DIRECTIONS_BOAT, "Ships"),
+                    ("fire", ft.Icons.GPS_NOT_FIXED, ft.Icons.GPS_FIXED, "Fire"),
+                    ("log", ft.Icons.HISTORY, ft.Icons.HISTORY, "Log"))]
+            self.cover.visible = tab != "map"
+            self.strip.visible = tab == "map" and bool(self.session.ship)
 
     async def relayout(self) -> None:
         if self.app.wide != self._wide:
             self._layout()
+            self.control.update()
             await self.refresh(force=True)
 
     def retheme(self) -> None:
         self.map.retheme(self.app.dark)
-        self.map.grid.update()
+        if mounted(self.map.grid):
+            self.map.grid.update()
         self.app.page.run_task(self.refresh, True)
 
     async def follow_session(self) -> None:
         """The session changed (selection, tab) within this game."""
-        self._layout()
+        self._show_tab()
+        if mounted(self.control):
+            self.control.update()
         await self.refresh(force=True)
 
     # --- refresh ----------------------------------------------------------------------
@@ -212,29 +249,27 @@ class TableView:
         """Put the models on screen; only changed controls are sent."""
         changed: list[ft.Control] = []
         self._render_banner(m)
-        changed.append(self.banner)
+        changed += [self.banner, self.note_layer]
         self.map.focus = self._selected_hex()
         changed += self.map.show_ships(m.state, self.session.ship)
         if m.arcs is not None:
             changed += self.map.show_arcs(m.arcs, m.arcs_key)
-        changed += self.map.show_marks([self.place_hex] if self.place_hex else [], m.state.phase == "setup",
-                                       (self.place_hex, m.state.phase == "setup"))
+        changed += self.map.show_marks([self.place_hex] if self.place_hex else [], m.zone,
+                                       (self.place_hex, m.zone))
+        self.map.fleet = tuple(c for ship in m.state.active_ships for c in ship.hexes)
         self.undo_button.content.disabled = not self.game.can_undo
         self.redo_button.content.disabled = not self.game.can_redo
         self.bookkeeping.checked = m.state.settings.bookkeeping
         changed.append(self.top)
         self.panel.controls = self._panel_controls(m)
         changed.append(self.panel)
-        if not self.app.wide:
+        if not self._wide:
             self.strip.visible = self.tab == "map" and m.move is not None
             self.strip.content = self._strip(m) if self.strip.visible else None
             changed.append(self.strip)
-        try:
-            if self.control.page is not None:
-                for control in changed:
-                    control.update()
-        except RuntimeError:  # not mounted yet: the first page update sends it all
-            pass
+        for control in changed:
+            if mounted(control):  # a control off screen (the map behind a phone tab) goes with its screen
+                control.update()
 
     def _render_banner(self, m: Models) -> None:
         b = m.banner
@@ -244,24 +279,25 @@ class TableView:
         names = {s.id: s.name for s in m.ships}
         self.banner_ships.controls = [
             tag(f"next-{sid}", ft.Chip(label=names.get(sid, sid), on_click=self._select_handler(sid),
-                                       leading=ft.Icon(ft.Icons.NAVIGATION, size=16),
-                                       selected=sid == self.session.ship))
+                                       leading=ft.Icon(ft.Icons.NAVIGATION, size=16), height=TOUCH,
+                                       selected=sid == self.session.ship, show_checkmark=False))
             for sid in b.next_ships
         ]
         self.banner_ships.visible = bool(b.next_ships)
         if self._note:
             text, info = self._note
             self.note.value = text[0].upper() + text[1:] if text else ""
-            self.note.color = ft.Colors.ON_SURFACE if info else ft.Colors.ON_ERROR_CONTAINER
-            self.note_box.bgcolor = ft.Colors.SURFACE if info else ft.Colors.ERROR_CONTAINER
-            self.note_box.visible = True
+            self.note.color = ft.Colors.ON_INVERSE_SURFACE if info else ft.Colors.ON_ERROR_CONTAINER
+            self.note_box.content.bgcolor = ft.Colors.INVERSE_SURFACE if info else ft.Colors.ERROR_CONTAINER
+            self.note_close.content.icon_color = self.note.color
+            self.note_box.content.visible = True
         else:
-            self.note_box.visible = False
+            self.note_box.content.visible = False
 
     def _banner_action(self, action: str, state: GameState) -> list[ft.Control]:
         def button(ident, text, icon, handler, filled=True):
             kind = ft.FilledButton if filled else ft.OutlinedButton
-            return tag(ident, kind(content=text, icon=icon, on_click=handler, height=44))
+            return tag(ident, kind(content=text, icon=icon, on_click=handler, height=TOUCH))
 
         if action == "start_game":
             return [button("start-game", "Start the battle", ft.Icons.PLAY_ARROW, self._act_handler(A.StartGame()))]
@@ -283,38 +319,44 @@ class TableView:
     def _panel_controls(self, m: Models) -> list[ft.Control]:
         tab = self.tab
         if tab == "fire":
-            return [fire_control(m.card.name if m.card else None, m.state.phase, m.guns, m.shots,
-                                 self._declare, self._roll, self._enter, self._cancel_shot, self.entries)]
+            picker = self._ship_picker(m, "fire")
+            return [picker, tag("fire", fire_control(m.card.name if m.card else None, m.state.phase, m.guns, m.shots,
+                                                     self._declare, self._roll, self._enter, self._cancel_shot,
+                                                     self.entries))]
         if tab == "log":
-            return [log_control(m.log or (), self.game.can_undo, self.game.can_redo, self._undo, self._redo)]
+            return [tag("log", log_control(m.log or (), self.game.can_undo, self.game.can_redo, self._undo, self._redo))]
         return self._ship_panel(m)
 
-    def _ship_panel(self, m: Models) -> list[ft.Control]:
-        rows = []
+    def _ship_picker(self, m: Models, prefix: str) -> ft.Control:
+        chips = []
         for row in m.ships:
-            colour = side_colour(m.state.sides, row.side)
-            selected = row.id == self.session.ship
-            rows.append(tag(f"ship-{row.id}", ft.Container(
-                content=ft.Row([
-                    ft.Container(width=10, height=40, bgcolor=colour, border_radius=4),
-                    ft.Column([ft.Text(row.name, weight=ft.FontWeight.W_600),
-                               muted(f"{row.side} · T{row.type} · {row.position}", 12)], spacing=0, expand=True, tight=True),
-                    ft.Column([ft.Text(row.mp, size=12), muted(row.damage, 11)], spacing=0, tight=True,
-                              horizontal_alignment=ft.CrossAxisAlignment.END),
-                    ft.Text(row.status, size=11, color=ft.Colors.PRIMARY if row.status == "to move" else ft.Colors.ON_SURFACE_VARIANT, width=52),
-                ], spacing=10),
-                padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=10, height=56,
-                bgcolor=ft.Colors.SECONDARY_CONTAINER if selected else ft.Colors.SURFACE_CONTAINER_LOW,
-                on_click=self._select_handler(row.id), ink=True,
-            )))
-        parts: list[ft.Control] = [ft.Column(rows, spacing=4, tight=True)]
-        if m.move is not None:
+            if prefix == "fire" and row.destroyed:
+                continue
+            note = {"to move": " · to move", "destroyed": " · sunk"}.get(row.status, "")
+            chips.append(tag(f"{prefix}-{row.id}", ft.Chip(
+                label=f"{row.name.replace('HML ', '')}{note}", selected=row.id == self.session.ship,
+                on_click=self._select_handler(row.id), show_checkmark=False, height=TOUCH,
+                leading=ft.Container(width=12, height=12, border_radius=6,
+                                     bgcolor=side_colour(m.state.sides, row.side)))))
+        return ft.Row(chips, wrap=True, spacing=6, run_spacing=6)
+
+    def _ship_panel(self, m: Models) -> list[ft.Control]:
+        parts: list[ft.Control] = [self._ship_picker(m, "ship")]
+        if m.move is not None and (m.state.phase in ("setup", "movement") or self.placing):
             parts.append(self._move_controls(m))
+        elif m.move is not None:
+            parts.append(ft.Row([ft.Text(m.move.note, size=12, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
+                                 tag("place-open", ft.TextButton(content="Place at...", icon=ft.Icons.PUSH_PIN,
+                                                                 on_click=self._open_place, height=TOUCH))]))
         if m.card is not None:
             parts.append(card_control(m.card, self.app.dark, compact=not self.app.wide, on_slot=self._slot_tapped))
         else:
             parts.append(muted("Tap a ship, here or on the map, to see its card, arcs and moves."))
         return parts
+
+    async def _open_place(self, e) -> None:
+        self.placing = True
+        await self.refresh(force=True)
 
     def _move_controls(self, m: Models, compact: bool = False) -> ft.Control:
         move = m.move
@@ -325,44 +367,51 @@ class TableView:
                        tag("mp-left", ft.Text(f"{move.mp_left}/{move.mp} MP", weight=ft.FontWeight.BOLD))], spacing=8)
         lines.append(head)
         if state.phase == "setup":
-            lines.append(muted("Deploy: tap a hex on the map (or type its label), then a facing.", 12))
+            lines.append(muted("Deploy: tap a green hex on the map (or type its label), then a facing.", 12))
         else:
             icons = {"forward": ft.Icons.ARROW_UPWARD, "port": ft.Icons.TURN_LEFT, "starboard": ft.Icons.TURN_RIGHT}
             steps = []
             for option in move.options:
+                label = option.label if not compact else option.label.replace("Turn to ", "").capitalize()
                 steps.append(tag(f"step-{option.step}", ft.FilledButton(
-                    content=option.label if not compact else option.label.replace("Turn to ", ""),
-                    icon=icons[option.step], on_click=self._step_handler(option.step), height=48,
+                    content=label, icon=icons[option.step], on_click=self._step_handler(option.step), height=TOUCH,
                     style=None if option.reason is None else ft.ButtonStyle(bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
                                                                              color=ft.Colors.ON_SURFACE_VARIANT),
                     tooltip=option.reason)))
             if move.can_end:
                 steps.append(tag("end-move", ft.OutlinedButton(content="End move", icon=ft.Icons.CHECK,
-                                                              on_click=self._act_handler(A.EndMove(ship=move.ship)), height=48)))
+                                                              on_click=self._act_handler(A.EndMove(ship=move.ship)),
+                                                              height=TOUCH)))
             lines.append(ft.Row(steps, wrap=True, spacing=6, run_spacing=6))
             if not compact:
                 lines.append(muted(move.note, 12))
-        if not compact or state.phase == "setup":
+        if not compact or state.phase == "setup" or self.placing:
             lines.append(self._place_controls(move.ship, state))
         return ft.Container(content=ft.Column(lines, spacing=8, tight=True), padding=10, border_radius=10,
                             bgcolor=ft.Colors.SURFACE_CONTAINER_LOW)
 
     def _place_controls(self, ship_id: str, state: GameState) -> ft.Control:
         label = state.board.label(self.place_hex) if self.place_hex else ""
-        field = ft.TextField(label="Hex", value=label, width=96, height=48, dense=True,
+        field = ft.TextField(label="Hex", value=label, width=92, height=TOUCH, dense=True,
                              keyboard_type=ft.KeyboardType.NUMBER, hint_text="CCRR")
         self._place_field = field
         facings = [
-            tag(f"face-{name}", ft.OutlinedButton(content=name, on_click=self._place_handler(ship_id, i), height=44,
-                                                  style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8))))
+            tag(f"face-{name}", ft.OutlinedButton(content=name, on_click=self._place_handler(ship_id, i), height=TOUCH,
+                                                  width=TOUCH + 4, tooltip=f"Bow hex and facing {name}",
+                                                  style=ft.ButtonStyle(padding=0)))
             for i, name in enumerate(FACING_NAMES)
         ]
         title = "Deploy at" if state.phase == "setup" else "Place at (the table says otherwise)"
-        return ft.Column([muted(title, 12), ft.Row([tag("place-hex", field), *facings], wrap=True, spacing=4, run_spacing=4)],
+        return ft.Column([muted(title, 12), ft.Row([tag("place-hex", field), ft.Row(facings, spacing=4, tight=True)],
+                                                   wrap=True, spacing=6, run_spacing=6)],
                          spacing=4, tight=True)
 
     def _strip(self, m: Models) -> ft.Control:
-        return self._move_controls(m, compact=True)
+        if m.state.phase in ("setup", "movement") or self.placing:
+            return self._move_controls(m, compact=True)
+        card = m.card
+        return ft.Row([ft.Text(card.name, weight=ft.FontWeight.BOLD), muted(card.position, 12), ft.Container(expand=True),
+                       ft.Text(f"{card.destroyed}/{card.half_si} destroyed", size=12)], spacing=8)
 
     # --- handlers ------------------------------------------------------------------------
 
@@ -404,6 +453,7 @@ class TableView:
 
     async def select(self, ship_id: str | None) -> None:
         self.place_hex = None
+        self.placing = False
         self.app.session = self.session.with_ship(ship_id)
         await self.refresh(force=True)
         self._push_route()
@@ -444,8 +494,9 @@ class TableView:
         dialog = ft.AlertDialog(
             title=ft.Text(f"{location.capitalize()} slot {slot}"),
             content=ft.Text("Mark or clear this slot by hand (the log records it)."),
-            actions=[ft.TextButton(content=text, on_click=choose(value)) for value, text in choices if value != status]
-            + [ft.TextButton(content="Cancel", on_click=lambda e: self.app.page.pop_dialog())],
+            actions=[ft.TextButton(content=text, on_click=choose(value), height=TOUCH)
+                     for value, text in choices if value != status]
+            + [ft.TextButton(content="Cancel", on_click=lambda e: self.app.page.pop_dialog(), height=TOUCH)],
         )
         self.app.page.show_dialog(dialog)
 
@@ -519,23 +570,26 @@ class TableView:
         self.app.page.show_dialog(ft.AlertDialog(
             title=ft.Text("Initiative: the dice you rolled"),
             content=ft.Column([ft.Row(boxes) for boxes in fields.values()] + [problem], tight=True),
-            actions=[ft.FilledButton(content="Record", on_click=submit),
-                     ft.TextButton(content="Cancel", on_click=lambda ev: self.app.page.pop_dialog())],
+            actions=[ft.FilledButton(content="Record", on_click=submit, height=TOUCH),
+                     ft.TextButton(content="Cancel", on_click=lambda ev: self.app.page.pop_dialog(), height=TOUCH)],
         ))
 
-    async def _panel_tab(self, e) -> None:
-        selected = e.control.selected[0] if e.control.selected else "ship"
-        await self._go_tab(selected)
-
-    async def _nav_change(self, e) -> None:
-        await self._go_tab(("map", "ship", "fire", "log")[e.control.selected_index])
+    def _tab_handler(self, tab: str):
+        async def handler(e):
+            await self._go_tab(tab)
+        return handler
 
     async def _go_tab(self, tab: str) -> None:
         self.app.session = self.session.with_tab(tab)
-        self._layout()
+        self._show_tab()
         self.control.update()
         await self.refresh(force=True)
         self._push_route()
+
+    async def _dismiss_note(self, e) -> None:
+        self._note = None
+        self.note_box.content.visible = False
+        self.note_layer.update()
 
     async def _undo(self, e) -> None:
         await self.app.undo()

@@ -10,9 +10,54 @@ DIE_LABEL = {"Green": "DGreen", "Blue": "DBlue", "Yellow": "DYellow", "Red": "DR
              "Black": "DBlack", "D6": "D6"}
 
 
+def mounted(control: ft.Control) -> bool:
+    """Whether a control is on the page now (updating one that is not raises)."""
+    try:
+        return control.page is not None
+    except RuntimeError:
+        return False
+
+
 def tag(identifier: str, control: ft.Control, label: str | None = None) -> ft.Control:
     """Give a control a stable identifier (shows as flt-semantics-identifier in the browser)."""
-    return ft.Semantics(identifier=identifier, content=control, container=True, label=label)
+    return ft.Semantics(identifier=identifier, content=control, container=True, label=label,
+                        expand=control.expand, col=control.col)
+
+
+TOUCH = 48  # px: the smallest touch target on a phone
+
+
+def icon_button(icon, tooltip: str, handler, ident: str | None = None, **kwargs) -> ft.Control:
+    """An icon button with a full 48 px touch target."""
+    button = ft.IconButton(icon, tooltip=tooltip, on_click=handler, width=TOUCH, height=TOUCH, **kwargs)
+    return tag(ident, button) if ident else button
+
+
+def tab_button(ident: str, icon, label: str, selected: bool, handler) -> ft.Control:
+    """One tab of the panel switcher beside the map (tablet, desktop)."""
+    colour = ft.Colors.ON_SECONDARY_CONTAINER if selected else ft.Colors.ON_SURFACE_VARIANT
+    return tag(ident, ft.Container(
+        content=ft.Row([ft.Icon(icon, size=18, color=colour),
+                        ft.Text(label, color=colour, weight=ft.FontWeight.W_600 if selected else None)],
+                       alignment=ft.MainAxisAlignment.CENTER, spacing=6, tight=True),
+        height=TOUCH, expand=True, border_radius=10, on_click=handler, ink=True,
+        bgcolor=ft.Colors.SECONDARY_CONTAINER if selected else None,
+    ), label=label)
+
+
+def nav_button(ident: str, icon, selected_icon, label: str, selected: bool, handler) -> ft.Control:
+    """One destination of the phone's bottom navigation."""
+    colour = ft.Colors.ON_SECONDARY_CONTAINER if selected else ft.Colors.ON_SURFACE_VARIANT
+    return tag(ident, ft.Container(
+        content=ft.Column([
+            ft.Container(content=ft.Icon(selected_icon if selected else icon, size=22, color=colour),
+                         width=60, height=30, border_radius=15, alignment=ft.Alignment.CENTER,
+                         bgcolor=ft.Colors.SECONDARY_CONTAINER if selected else None),
+            ft.Text(label, size=12, color=ft.Colors.ON_SURFACE if selected else ft.Colors.ON_SURFACE_VARIANT,
+                    weight=ft.FontWeight.W_600 if selected else None),
+        ], spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        height=64, expand=True, alignment=ft.Alignment.CENTER, on_click=handler, ink=True,
+    ), label=label)
 
 
 def die_chip(colour: str, size: int = 22) -> ft.Control:
