@@ -14,6 +14,7 @@ import asyncio
 import math
 
 import flet as ft
+import flet.canvas as cv
 
 from ..geometry import HexLayout
 from ..screenmodel import ScreenModel, screen_model
@@ -23,6 +24,7 @@ from .widgets import die_face, muted, tag
 
 SIDE_WIDTH = 380
 NARROW = 760
+SMALLEST_LABELLED = 14  # px from a hex's centre to a corner: smaller, and its label cannot be read
 
 
 def fitted_size(board, width: float, height: float) -> float:
@@ -76,7 +78,10 @@ class ScreenView:
             map_w = width - 16
             map_h = min(height * 0.5, map_w * 0.75)
         state = self.game.state
-        self.map = HexMap(state, self.app.dark, self._no_tap, size=fitted_size(state.board, map_w, map_h))
+        size = fitted_size(state.board, map_w, map_h)
+        self.map = HexMap(state, self.app.dark, self._no_tap, size=size)
+        if size < SMALLEST_LABELLED:  # hex labels too small to read: the grid alone
+            self.map.grid.shapes = [shape for shape in self.map.grid.shapes if not isinstance(shape, cv.Text)]
         self.map_box.content = ft.Container(content=self.map.stack, border_radius=10,
                                             clip_behavior=ft.ClipBehavior.ANTI_ALIAS)
         self.map_box.bgcolor = self.map.colours["sky"]

@@ -39,7 +39,7 @@ def home_section(app) -> list[ft.Control]:
     words = ft.Column([
         ft.Row([ft.Icon(ft.Icons.CAST_CONNECTED, color=ft.Colors.PRIMARY), heading("Play on many screens", 17)], spacing=8),
         muted("Phones and tablets on this network: scan the code or open", 13),
-        tag("join-address", ft.Text(sharing.address, size=17, weight=ft.FontWeight.W_600, selectable=True,
+        tag("join-address", ft.Text(sharing.address, size=17, weight=ft.FontWeight.W_600,
                                     color=ft.Colors.PRIMARY), label=sharing.address),
         muted("then type the PIN:", 13),
         tag("join-pin", ft.Text(f"{pin[:3]} {pin[3:]}", size=34, weight=ft.FontWeight.BOLD,
@@ -84,7 +84,8 @@ def devices_dialog(app, game) -> ft.AlertDialog:
             options.append(ft.DropdownOption(key="none", text="No role (asks again)"))
             status = ("online" if seat.online else "away") + (" · host" if seat.host else "")
             rows.controls.append(tag(f"seat-{seat.name}", ft.Row([
-                ft.Icon(ft.Icons.COMPUTER if seat.host else ft.Icons.SMARTPHONE,
+                ft.Icon(ft.Icons.SMARTPHONE if seat.name.startswith("Phone") else
+                        ft.Icons.TABLET if seat.name.startswith("Tablet") else ft.Icons.COMPUTER,
                         color=ft.Colors.PRIMARY if seat.online else ft.Colors.OUTLINE),
                 ft.Column([ft.Text(seat.name, weight=ft.FontWeight.W_600), muted(status, 12)],
                           spacing=0, tight=True, expand=True),

@@ -1,0 +1,293 @@
+"""One game on many screens, in real browsers: the host on this computer, devices on the network.
+
+Devices "on the network" open the server through this machine's network address (not
+loopback), so the server treats them as guests: PIN first, then a side or the shared screen.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, SCREENSHOTS, Server, by_id, open_app
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def network_address() -> str | None:
+    from companion.app.cli import lan_address
+
+    return lan_address()
+
+
+class SharedServer(Server):
+    """`companion web --host 0.0.0.0`: reachable from the network, with the PIN it prints."""
+
+    def start(self) -> "SharedServer":
+        import os
+        import socket
+
+        self.log = self.data.parent / "server.log"
+        self.data.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, FLET_WEB_RENDERER="canvaskit", COMPANION_SEED=self.seed,
+                   COMPANION_DATA=str(self.data))
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion", "web", "--host", "0.0.0.0", "--port", str(self.port)],
+            env=env, cwd=ROOT, stdout=open(self.log, "w"), stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    break
+            time.sleep(0.05)
+        else:
+            raise RuntimeError("the app server did not start")
+        match = re.search(r"type the PIN (\d{6})", self.log.read_text())
+        self.pin = match.group(1) if match else None
+        return self
+
+    @property
+    def lan_url(self) -> str:
+        return f"http://{network_address()}:{self.port}/"
+
+
+@pytest.fixture
+def shared_server(tmp_path):
+    if network_address() is None:
+        pytest.skip("this machine has no network address besides loopback: no device can join from the network")
+    srv = SharedServer(tmp_path / "data").start()
+    yield srv
+    srv.stop()
+
+
+def label(node) -> str:
+    return (node.get_attribute("aria-label") or "") + "\n" + node.inner_text()
+
+
+def sync_text(page) -> str:
+    node = by_id(page, "sync")
+    node.wait_for(timeout=10000)
+    return label(node)
+
+
+def log_length(page) -> int:
+    match = re.search(r"log (\d+)", sync_text(page))
+    return int(match.group(1)) if match else -1
+
+
+#: Installed in a page: the browser's clock when each log length first showed (`__seen`), and
+#: when the last pointer went down on the page (`__pressed`), to time an action to its appearance.
+WATCH = """() => {
+  if (window.__seen) return;
+  window.__seen = {};
+  window.__pressed = 0;
+  window.addEventListener('pointerdown', () => { window.__pressed = Date.now(); }, true);
+  const look = () => {
+    for (const e of document.querySelectorAll("[flt-semantics-identifier='sync']")) {
+      const m = ((e.getAttribute('aria-label') || '') + ' ' + e.innerText).match(/log (\\d+)/);
+      if (m && !(m[1] in window.__seen)) window.__seen[m[1]] = Date.now();
+    }
+  };
+  new MutationObserver(look).observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+  look();
+}"""
+
+
+def watch(page) -> None:
+    page.evaluate(WATCH)
+
+
+def wait_log(page, length: int, timeout: float = 10.0) -> int:
+    """Wait until the page shows a log of `length` entries; the browser's clock when it first did (ms)."""
+    watch(page)
+    page.wait_for_function("n => window.__seen[n] !== undefined", arg=length, timeout=timeout * 1000)
+    return page.evaluate("n => window.__seen[n]", length)
+
+
+def wait_words(page, words: str, timeout: float = 10.0) -> None:
+    """Wait until some node of the page's semantics tree says `words` (as its label or its text)."""
+    page.wait_for_function(
+        """w => [...document.querySelectorAll('flt-semantics')].some(
+               e => (e.getAttribute('aria-label') || '').includes(w) || (e.textContent || '').includes(w))""",
+        arg=words, timeout=timeout * 1000)
+
+
+def pressed(page) -> int:
+    return page.evaluate("window.__pressed")
+
+
+def shoot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.mouse.move(1, 1)  # no hover tooltips in the picture
+    page.wait_for_timeout(700)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def join(page, url: str, pin: str, role: str | None) -> None:
+    """Open `url` from the network, give the PIN, pick a role (`side-French`, `screen`)."""
+    open_app(page, url)
+    field = by_id(page, "pin-field")
+    field.wait_for(timeout=15000)
+    field.click()
+    page.keyboard.type(pin)
+    by_id(page, "pin-join").click()
+    if role:
+        by_id(page, f"role-{role}").wait_for(timeout=10000)
+        by_id(page, f"role-{role}").click()
+
+
+def test_one_game_on_many_screens(shared_server, browser):
+    server = shared_server
+    assert server.pin, "the server prints the join PIN"
+
+    # the host (this computer) sees the join address, its QR code and the PIN; no PIN asked
+    host_ctx = browser.new_context(viewport=DESKTOP)
+    host = host_ctx.new_page()
+    open_app(host, server.url)
+    by_id(host, "join-pin").wait_for(timeout=15000)
+    assert f"PIN {server.pin}" in label(by_id(host, "join-pin"))
+    assert server.lan_url in label(by_id(host, "join-address"))
+    assert by_id(host, "join-qr").count() == 1
+    shoot(host, "share-home-desktop")
+    by_id(host, "quick-start").click()
+    host.wait_for_url("**/game/**", timeout=15000)
+    game_path = "game/" + host.url.split("/game/")[1].split("?")[0]
+    wait_log(host, 0)
+    host_ctx.close()  # two contexts from here on: the phone and the laptop
+
+    # a phone with a wrong PIN is refused, and sees nothing of the game
+    british_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    british = british_ctx.new_page()
+    open_app(british, server.lan_url + game_path)
+    by_id(british, "pin-field").wait_for(timeout=15000)
+    shoot(british, "join-phone")
+    by_id(british, "pin-field").click()
+    british.keyboard.type("000000" if server.pin != "000000" else "111111")
+    by_id(british, "pin-join").click()
+    message = by_id(british, "pin-message")
+    message.wait_for(timeout=10000)
+    assert "not right" in label(message)
+    assert by_id(british, "sync").count() == 0 and by_id(british, "role-screen").count() == 0
+    shoot(british, "join-refused-phone")
+
+    # the right PIN: the role picker, then the British side
+    by_id(british, "pin-field").click()
+    british.keyboard.type(server.pin)
+    by_id(british, "pin-join").click()
+    by_id(british, "role-side-British").wait_for(timeout=10000)
+    shoot(british, "roles-phone")
+    by_id(british, "role-side-British").click()
+    assert "This device: British" in label(by_id(british, "my-role"))
+
+    # a second phone takes the French side
+    french_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    french = french_ctx.new_page()
+    join(french, server.lan_url + game_path, server.pin, "side-French")
+    by_id(french, "my-role").wait_for(timeout=10000)
+
+    # an action on one device appears on the other within a second (browser clock: the tap to the change)
+    for page in (british, french):
+        watch(page)
+    british.wait_for_timeout(1500)  # both screens settled
+    by_id(british, "start-game").click()
+    tapped = pressed(british)
+    assert wait_log(french, 1) - tapped <= 1000
+    by_id(french, "roll-initiative").wait_for(timeout=5000)
+    french.wait_for_timeout(1500)
+    by_id(french, "roll-initiative").click()
+    tapped = pressed(french)
+    assert wait_log(british, 2) - tapped <= 1000
+
+    # a side cannot move the other side's ships: refused on the server, said on screen
+    french.get_by_role("button", name="Ships").last.click()
+    by_id(french, "ship-hml-raven").click()
+    by_id(french, "step-forward").wait_for(timeout=10000)
+    by_id(french, "step-forward").click()
+    wait_words(french, "HML Raven is a British ship: only a device holding British can move")
+    french.wait_for_timeout(500)
+    assert log_length(french) == 2 and log_length(british) == 2
+
+    # the shared screen has nothing to act with, and tapping it changes nothing
+    tv_ctx = browser.new_context(viewport=DESKTOP)
+    tv = tv_ctx.new_page()
+    join(tv, server.lan_url + game_path, server.pin, "screen")
+    by_id(tv, "screen-headline").wait_for(timeout=10000)
+    wait_log(tv, 2)
+    assert "Initiative" in label(by_id(tv, "screen-last-roll"))
+    for ident in ("start-game", "roll-initiative", "step-forward", "end-move", "end-turn", "undo", "my-role"):
+        assert by_id(tv, ident).count() == 0
+    tv.mouse.click(400, 450)
+    tv.mouse.click(600, 300)
+    tv.wait_for_timeout(500)
+    assert log_length(british) == 2
+    shoot(tv, "screen-desktop")
+    tv_ctx.close()
+
+    # the host sees every device at the game, to hand a side over
+    host_ctx = browser.new_context(viewport=DESKTOP)
+    host = host_ctx.new_page()
+    open_app(host, server.url + game_path)
+    by_id(host, "devices").wait_for(timeout=15000)
+    by_id(host, "devices").click()
+    seats = host.locator("[flt-semantics-identifier^='seat-']")
+    seats.first.wait_for(timeout=10000)
+    assert seats.count() >= 3  # the phone, the laptop and this computer (the TV has left)
+    shoot(host, "devices-desktop")
+    host_ctx.close()
+
+    # a reload (a phone that slept and was woken) comes back to the game and its role, no PIN
+    british.reload()
+    open_app(british, british.url)
+    by_id(british, "my-role").wait_for(timeout=15000)
+    assert "This device: British" in label(by_id(british, "my-role"))
+    assert log_length(british) == 2
+    # a new tab on the same phone knows the device too
+    second = british_ctx.new_page()
+    open_app(second, server.lan_url + game_path)
+    by_id(second, "my-role").wait_for(timeout=15000)
+    assert by_id(second, "pin-field").count() == 0
+    assert "This device: British" in label(by_id(second, "my-role"))
+    for ctx in (british_ctx, french_ctx):
+        ctx.close()
+
+
+def test_shared_screen_and_join_on_a_phone(shared_server, browser):
+    """The screens to look at on a phone: the host home with its QR code, the shared screen."""
+    server = shared_server
+    host_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    host = host_ctx.new_page()
+    open_app(host, server.url)
+    by_id(host, "join-qr").wait_for(timeout=15000)
+    shoot(host, "share-home-phone")
+    by_id(host, "quick-start").click()
+    host.wait_for_url("**/game/**", timeout=15000)
+    game_path = "game/" + host.url.split("/game/")[1].split("?")[0]
+    by_id(host, "start-game").wait_for(timeout=10000)
+    by_id(host, "start-game").click()
+    by_id(host, "roll-initiative").wait_for(timeout=10000)
+    by_id(host, "roll-initiative").click()
+    wait_log(host, 2)
+
+    desk_ctx = browser.new_context(viewport=DESKTOP)
+    desk = desk_ctx.new_page()
+    open_app(desk, server.lan_url)
+    by_id(desk, "pin-field").wait_for(timeout=15000)
+    shoot(desk, "join-desktop")
+
+    tv_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    tv = tv_ctx.new_page()
+    join(tv, server.lan_url + game_path, server.pin, "screen")
+    by_id(tv, "screen-headline").wait_for(timeout=10000)
+    wait_log(tv, 2)
+    assert "Initiative" in label(by_id(tv, "screen-last-roll"))
+    shoot(tv, "screen-phone")
+    for ctx in (host_ctx, desk_ctx, tv_ctx):
+        ctx.close()
