@@ -284,3 +284,12 @@ def test_a_bad_import_is_one_plain_line_and_adds_nothing(shipped):
         library.import_data({"format": "leviathans-scenario/1", "ships": []})
     with pytest.raises(FormatError, match="newer than this app"):
         library.import_data({"format": "leviathans-card/7"})
+
+
+def test_scenario_files_beside_the_fleets_are_passed_over(fleets_folder, shipped):
+    (fleets_folder / "battle.json").write_text(json.dumps({"format": "leviathans-scenario/1", "ships": []}))
+    (fleets_folder / "wf.json").write_text(json.dumps({"format": "leviathans-warfleet-scenario/1"}))
+    (fleets_folder / "one.json").write_text(json.dumps({**shipped["hml-raven"].dump(), "id": "hms-one"}))
+    loaded = load_shipped(fleets_folder)
+    assert loaded.problems == ()
+    assert [f.name for f in loaded.fleets] == ["HML Raven", "Quick-Start British", "Quick-Start French"]

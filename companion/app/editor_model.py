@@ -31,7 +31,7 @@ Path = tuple  # a place in the draft: ("locations", "port", "slots", 0, "breach"
 
 KIND_NAMES = {
     "gun": "Gun battery", "crew": "Crew", "armor": "Armour", "engine": "Engine",
-    "tesla_coil": "Tesla Coil Trim Tank", "miss": "Miss", "other": "Other",
+    "tesla_coil": "Tesla coil", "miss": "Miss", "other": "Other",
 }
 TYPE_NAMES = {1: "Type 1 · destroyer", 2: "Type 2 · light cruiser", 3: "Type 3 · armoured cruiser",
               4: "Type 4 · battleship"}

@@ -91,7 +91,7 @@ class App:
             await self.table.follow_session()
             return
         self._leave_game()
-        from .views import dice, home, info, join, newgame, screen, table
+        from .views import dice, editor, fleets, home, info, join, newgame, screen, table
 
         if not self.device.may_enter:  # a device on the network: the join PIN first
             self._set_screen(join.pin_screen(self))
@@ -113,7 +113,7 @@ class App:
             return
         builders = {
             "home": home.build, "new": newgame.build, "dice": dice.build,
-            "fleets": info.build_fleets, "rules": info.build_rules, "load": info.build_load,
+            "fleets": fleets.build, "editor": editor.build, "rules": info.build_rules, "load": info.build_load,
         }
         self._set_screen(builders.get(session.screen, home.build)(self))
 
@@ -194,12 +194,13 @@ class App:
                 await self.table.refresh(force=problem is not None)
 
     async def catalogue(self) -> dict[str, Card]:
-        if self._catalogue is None:
-            try:
-                self._catalogue = await asyncio.to_thread(self._catalogue_loader)
-            except ValueError as exc:  # a broken fleet file: say so, keep going
-                log.warning("fleets: %s", exc)
-                self._catalogue = {}
+        """The cards to play with, read each time: another session may have saved a card of the
+        player's (the loader re-reads files only when they changed)."""
+        try:
+            self._catalogue = await asyncio.to_thread(self._catalogue_loader)
+        except ValueError as exc:  # a broken fleet file: say so, keep going
+            log.warning("fleets: %s", exc)
+            self._catalogue = self._catalogue or {}
         return self._catalogue
 
     # --- page events -------------------------------------------------------------------
@@ -252,10 +253,10 @@ def create_app(store, catalogue: Callable[[], dict[str, Card]] | None = None, se
     from .sharing import Sharing
 
     sharing = sharing or Sharing()
-    if catalogue is None:
-        from ..files import load_catalogue
+    if catalogue is None:  # the shipped fleets and the player's library beside the store's games
+        from ..store.library import catalogue_loader
 
-        catalogue = load_catalogue
+        catalogue = catalogue_loader(store)
 
     async def main(page: ft.Page) -> None:
         app = App(page, store, catalogue, seed, sharing)

@@ -74,7 +74,7 @@ def build(app) -> ft.Control:
                 ft.Column([tile(ft.Icons.ADD_CIRCLE_OUTLINE, "New game", "Pick sides, ships and board size", go("new"), "new-game")], col={"xs": 12, "md": 6}),
                 ft.Column([tile(ft.Icons.CASINO, "Dice roller", "Any pool, its roll and its odds", go("dice"), "dice-roller")], col={"xs": 12, "md": 6}),
                 ft.Column([tile(ft.Icons.UPLOAD_FILE, "Load a scenario", "A leviathans-scenario/1 file", go("load"), "load-scenario")], col={"xs": 12, "md": 6}),
-                ft.Column([tile(ft.Icons.DIRECTIONS_BOAT, "Fleets", "The ship cards the app knows", go("fleets"), "fleets")], col={"xs": 12, "md": 6}),
+                ft.Column([tile(ft.Icons.DIRECTIONS_BOAT, "Fleets", "Ship cards: the shipped fleets and your own; edit, import, print", go("fleets"), "fleets")], col={"xs": 12, "md": 6}),
                 ft.Column([tile(ft.Icons.MENU_BOOK, "Rule readings", "What the app assumes where the text is silent", go("rules"), "rule-readings")], col={"xs": 12, "md": 6}),
             ], spacing=8, run_spacing=0),
             heading("Resume a saved game"),

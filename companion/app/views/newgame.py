@@ -8,6 +8,7 @@ import time
 import flet as ft
 
 from ...engine.board import Board
+from ...store.library import is_players_card
 from ..session import Session
 from ..setup import Pick, SetupError, build_setup, quick_start_picks
 from .home import page_width
@@ -80,13 +81,15 @@ def build(app) -> ft.Control:
         if not catalogue:
             fleet_list.controls.append(muted("No fleet files found under fleets/."))
         for cid, card in sorted(catalogue.items(), key=lambda kv: (kv[1].faction, -kv[1].type, kv[1].name)):
-            picks_a[cid] = ft.Checkbox(value=card.faction == "British")
-            picks_b[cid] = ft.Checkbox(value=card.faction == "French")
+            mine = is_players_card(card)  # the player's own cards start unticked
+            picks_a[cid] = ft.Checkbox(value=card.faction == "British" and not mine)
+            picks_b[cid] = ft.Checkbox(value=card.faction == "French" and not mine)
             fleet_list.controls.append(ft.Row([
                 ft.Column([ft.Text(card.name, weight=ft.FontWeight.W_600),
-                           muted(f"{card.faction} · Type {card.type} · SI {card.structural_integrity} · {card.starting_mp} MP", 12)],
+                           muted(f"{'Your card · ' if mine else ''}{card.faction} · Type {card.type} · SI {card.structural_integrity} · {card.starting_mp} MP", 12)],
                           spacing=0, expand=True, tight=True),
-                picks_a[cid], picks_b[cid],
+                tag(f"pick-first-{cid}", picks_a[cid], label=f"{card.name} on the first side"),
+                tag(f"pick-second-{cid}", picks_b[cid], label=f"{card.name} on the second side"),
             ]))
         app.page.update()
 

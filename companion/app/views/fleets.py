@@ -1,0 +1,314 @@
+"""The fleets screen: the shipped fleets and the player's own cards.
+
+New card, edit (a shipped card: the player's copy), duplicate, delete, import
+(paste JSON or choose a file) and export (a download in the browser, a save
+dialog in the desktop window), and a print-ready page of a card or a fleet
+(printing.py; downloaded as HTML to print or save as PDF from the browser).
+Cards whose values are partly estimates carry the mark "unverified: check
+against your printed card".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import weakref
+from typing import Any
+
+import flet as ft
+
+from ...engine.cards import Card, FormatError
+from ...engine.state import GameState, ShipState
+from ...printing import render
+from ...store.library import (
+    Catalogue, based_on, catalogue_of, export_document, export_file_name, is_players_card, library_for, slug,
+)
+from ..editor_model import CardEditor
+from ..session import Session
+from ..viewmodels import card_view
+from .editor import open_editor
+from .home import page_width
+from .shipcard import card_control
+from .widgets import heading, muted, tag
+
+UNVERIFIED = "unverified: check against your printed card"
+
+_PICKERS: "weakref.WeakKeyDictionary[Any, ft.FilePicker]" = weakref.WeakKeyDictionary()
+
+
+def _picker(app) -> ft.FilePicker:
+    """One file picker per browser session (a Flet service, kept alive here)."""
+    if app not in _PICKERS:
+        _PICKERS[app] = ft.FilePicker()
+    return _PICKERS[app]
+
+
+def build(app) -> ft.Control:
+    return FleetsView(app).control
+
+
+def summary_line(card: Card) -> str:
+    parts = [card.ship_class, card.faction, f"Type {card.type}", f"SI {card.structural_integrity}",
+             f"{card.starting_mp} MP"]
+    return " · ".join(p for p in parts if p)
+
+
+def preview(card: Card, dark: bool, compact: bool) -> ft.Control:
+    """The card drawn as on the table, undamaged."""
+    ship = ShipState(id=card.id, side=card.faction or "Fleet", card=card, column=10, row=10, facing=0)
+    view = card_view(GameState(ships=[ship], sides=[ship.side]), ship.id)
+    view = dataclasses.replace(view, position=f"{card.starting_mp} MP, enter {card.enter_hexes_before_turn} "
+                                              f"hex{'es' if card.enter_hexes_before_turn != 1 else ''} before a turn")
+    return card_control(view, dark, compact=compact)
+
+
+class FleetsView:
+    def __init__(self, app):
+        self.app = app
+        self.catalogue: Catalogue | None = None
+        self.holder = ft.Column(spacing=14, tight=True)
+        self.message = tag("fleets-message", ft.Text(app.session.message or "", color=ft.Colors.PRIMARY,
+                                                     weight=ft.FontWeight.W_600))
+        self.message.visible = bool(app.session.message)
+        back = tag("fleets-back", ft.IconButton(ft.Icons.ARROW_BACK, on_click=self._home, tooltip="Home"))
+        actions = ft.Row([
+            tag("fleets-new", ft.FilledButton(content="New card", icon=ft.Icons.ADD, on_click=self._new, height=44)),
+            tag("fleets-import", ft.OutlinedButton(content="Import JSON", icon=ft.Icons.FILE_OPEN,
+                                                   on_click=self._import_dialog, height=44)),
+        ], wrap=True, spacing=8, run_spacing=8)
+        body = ft.Column([
+            ft.Row([back, heading("Fleets", 22)]),
+            muted("The shipped Quick-Start fleets and your own cards. Shipped cards are never changed: "
+                  "editing one makes your copy, which a newer shipped fleet will not replace."),
+            actions,
+            self.message,
+            self.holder,
+            ft.Container(height=24),
+        ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
+        self.control = ft.SafeArea(ft.Container(
+            content=ft.Row([ft.Container(content=body, width=page_width(app, 1040))],
+                           alignment=ft.MainAxisAlignment.CENTER,
+                           vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
+            padding=ft.Padding.symmetric(horizontal=12, vertical=8), expand=True), expand=True)
+        self.holder.controls = [muted("Reading the fleets…")]
+        app.page.run_task(self.fill)
+
+    # --- drawing -------------------------------------------------------------------------
+
+    async def fill(self) -> None:
+        library = library_for(self.app.store)
+        self.catalogue = catalogue = await asyncio.to_thread(catalogue_of, library)
+        controls: list[ft.Control] = []
+        if catalogue.problems:
+            controls.append(tag("fleets-problems", ft.Container(
+                content=ft.Column([ft.Text(p, color=ft.Colors.ON_ERROR_CONTAINER) for p in catalogue.problems],
+                                  spacing=4, tight=True),
+                padding=12, border_radius=12, bgcolor=ft.Colors.ERROR_CONTAINER)))
+        mine = [entry.card for entry in catalogue.mine]
+        controls.append(self._group(
+            "mine", "Your cards", mine,
+            muted("No cards of your own yet: make one with New card, import a file, or edit a shipped card "
+                  "to make your copy.") if not mine else None))
+        for index, fleet in enumerate(catalogue.fleets):
+            controls.append(self._group(f"fleet-{index}", f"{fleet.name} · shipped", list(fleet.ships), None,
+                                        title=fleet.name))
+        self.holder.controls = controls
+        self.app.page.update()
+
+    def _group(self, ident: str, heading_text: str, cards: list[Card], empty: ft.Control | None,
+               title: str = "My cards") -> ft.Control:
+        tools = []
+        if cards:
+            for action, text, icon, handler in (
+                ("export", "Export all", ft.Icons.DOWNLOAD, self._export_handler(cards, title)),
+                ("print", "Print all", ft.Icons.PRINT, self._print_handler(cards, title)),
+            ):
+                button = (ft.TextButton(content=text, icon=icon, on_click=handler) if self.app.wide
+                          else ft.IconButton(icon, tooltip=text, on_click=handler))
+                tools.append(tag(f"{action}-{ident}", button, label=f"{text}: {heading_text}"))
+        head = ft.Row([ft.Container(heading(heading_text, 18), expand=True), *tools], spacing=0)
+        tiles = ft.ResponsiveRow([ft.Container(self._tile(card), col={"xs": 12, "md": 6}) for card in cards],
+                                 spacing=10, run_spacing=10)
+        return tag(f"group-{ident}", ft.Column([head, empty or tiles], spacing=8, tight=True))
+
+    def _tile(self, card: Card) -> ft.Control:
+        players = is_players_card(card)
+        badges: list[ft.Control] = []
+        if not card.verified:
+            badges.append(tag(f"unverified-{card.id}", ft.Container(
+                content=ft.Row([ft.Icon(ft.Icons.WARNING_AMBER, size=16, color=ft.Colors.ON_TERTIARY_CONTAINER),
+                                ft.Text(UNVERIFIED, size=12, color=ft.Colors.ON_TERTIARY_CONTAINER)],
+                               spacing=4, tight=True),
+                padding=ft.Padding.symmetric(horizontal=8, vertical=3), border_radius=8,
+                bgcolor=ft.Colors.TERTIARY_CONTAINER), label=UNVERIFIED))
+        origin = based_on(card)
+        if origin:
+            shipped = self.catalogue.cards().get(origin) if self.catalogue else None
+            badges.append(muted(f"based on {shipped.name if shipped else origin}", 12))
+        if players:
+            badges.append(muted(f"id {card.id}", 12))
+        view_holder = ft.Column(visible=False, tight=True)
+
+        async def toggle(e):
+            if not view_holder.controls:
+                view_holder.controls = [preview(card, self.app.dark, compact=not self.app.wide)]
+            view_holder.visible = not view_holder.visible
+            e.control.content = "Hide card" if view_holder.visible else "Show card"
+            self.app.page.update()
+
+        def button(ident, text, icon, handler):
+            return tag(f"{ident}-{card.id}", ft.TextButton(
+                content=text, icon=icon, on_click=handler,
+                style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8))))
+
+        actions = [
+            button("view", "Show card", ft.Icons.VISIBILITY, toggle),
+            button("edit", "Edit" if players else "Edit my copy", ft.Icons.EDIT, self._edit_handler(card)),
+            button("duplicate", "Duplicate", ft.Icons.CONTENT_COPY, self._duplicate_handler(card)),
+            button("export", "Export", ft.Icons.DOWNLOAD, self._export_handler([card], card.name)),
+            button("print", "Print", ft.Icons.PRINT, self._print_handler([card], card.name)),
+        ]
+        if players:
+            actions.append(button("delete", "Delete", ft.Icons.DELETE_OUTLINE, self._delete_handler(card)))
+        return tag(f"card-tile-{card.id}", ft.Container(
+            content=ft.Column([
+                ft.Row([ft.Icon(ft.Icons.PERSON if players else ft.Icons.DIRECTIONS_BOAT, color=ft.Colors.PRIMARY),
+                        ft.Column([ft.Text(card.name, size=16, weight=ft.FontWeight.BOLD),
+                                   muted(summary_line(card), 12)], spacing=0, tight=True, expand=True)]),
+                *([ft.Row(badges, wrap=True, spacing=8, run_spacing=4)] if badges else []),
+                ft.Row(actions, wrap=True, spacing=0, run_spacing=0),
+                view_holder,
+            ], spacing=6, tight=True),
+            padding=12, border_radius=14, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)), label=f"{card.name}: {summary_line(card)}")
+
+    # --- actions ---------------------------------------------------------------------------
+
+    async def _home(self, e) -> None:
+        await self.app.navigate(Session())
+
+    async def _new(self, e) -> None:
+        await open_editor(self.app, CardEditor.new())
+
+    def _edit_handler(self, card: Card):
+        async def handler(e):
+            await open_editor(self.app, CardEditor.edit(card))
+        return handler
+
+    def _duplicate_handler(self, card: Card):
+        async def handler(e):
+            await open_editor(self.app, CardEditor.duplicate(card))
+        return handler
+
+    def _export_handler(self, cards: list[Card], title: str):
+        async def handler(e):
+            document = export_document(cards, title)
+            data = json.dumps(document, indent=2, ensure_ascii=False).encode("utf-8")
+            name = export_file_name(cards) if len(cards) == 1 else _file_name(title, ".json")
+            await self._deliver(name, data, "JSON file")
+        return handler
+
+    def _print_handler(self, cards: list[Card], title: str):
+        async def handler(e):
+            page = await asyncio.to_thread(render, cards, title)
+            name = _file_name(cards[0].id if len(cards) == 1 else title, "-print.html")
+            await self._deliver(name, page.encode("utf-8"), "print-ready page (open it and print, or save as PDF)")
+        return handler
+
+    async def _deliver(self, file_name: str, data: bytes, what: str) -> None:
+        """A download in the browser; a save dialog in the desktop window."""
+        try:
+            await _picker(self.app).save_file(dialog_title=f"Save the {what}", file_name=file_name, src_bytes=data)
+        except Exception as exc:  # the browser or the window refused
+            self._say(f"Could not save {file_name}: {exc}", error=True)
+            return
+        self._say(f"{file_name}: the {what} is downloaded (or saved where you chose).")
+
+    def _delete_handler(self, card: Card):
+        async def confirmed(e):
+            self.app.page.pop_dialog()
+            await asyncio.to_thread(library_for(self.app.store).delete, card.id)
+            await self.app.navigate(Session("fleets", message=f"Deleted {card.name} from your cards."))
+
+        async def handler(e):
+            self.app.page.show_dialog(ft.AlertDialog(
+                title=ft.Text(f"Delete {card.name}?"),
+                content=ft.Text("It leaves your cards. Games already started keep their own copy of the card."),
+                actions=[ft.TextButton(content="Keep it", on_click=lambda _: self.app.page.pop_dialog()),
+                         tag("confirm-delete", ft.TextButton(content="Delete", on_click=confirmed))]))
+        return handler
+
+    async def _import_dialog(self, e) -> None:
+        pasted = tag("import-text", ft.TextField(
+            label="Paste a card or fleet file (JSON)", multiline=True, min_lines=5, max_lines=10, width=520))
+        problem = tag("import-problem", ft.Text("", color=ft.Colors.ERROR))
+
+        async def done(message: str) -> None:
+            self.app.page.pop_dialog()
+            await self.app.navigate(Session("fleets", message=message))
+
+        async def import_text(text: str, source: str) -> None:
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                problem.content.value = f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                self.app.page.update()
+                return
+            try:
+                result = await asyncio.to_thread(library_for(self.app.store).import_data, data, source)
+            except (FormatError, ValueError) as exc:
+                problem.content.value = str(exc)
+                self.app.page.update()
+                return
+            await done(result.message)
+
+        async def from_paste(_):
+            text = pasted.content.value or ""
+            if not text.strip():
+                problem.content.value = "Paste the JSON of a card or a fleet first, or choose a file."
+                self.app.page.update()
+                return
+            await import_text(text, "pasted text")
+
+        async def from_file(_):
+            files = await _picker(self.app).pick_files(
+                dialog_title="Choose a card or fleet file", file_type=ft.FilePickerFileType.CUSTOM,
+                allowed_extensions=["json"], with_data=True)
+            if not files:
+                return
+            chosen = files[0]
+            if chosen.bytes is None:
+                problem.content.value = f"{chosen.name}: the file could not be read"
+                self.app.page.update()
+                return
+            try:
+                text = chosen.bytes.decode("utf-8")
+            except UnicodeDecodeError:
+                problem.content.value = f"{chosen.name}: not a text file"
+                self.app.page.update()
+                return
+            await import_text(text, chosen.name)
+
+        self.app.page.show_dialog(ft.AlertDialog(
+            title=ft.Text("Import cards"),
+            content=ft.Column([
+                muted("A leviathans-card/1 or leviathans-fleet/1 file (older versions are upgraded). "
+                      "Cards join your cards with ids of their own; nothing you have is replaced."),
+                pasted, problem,
+            ], tight=True, spacing=10, width=520),
+            actions=[
+                tag("import-file", ft.TextButton(content="Choose a file…", icon=ft.Icons.UPLOAD_FILE, on_click=from_file)),
+                tag("import-paste", ft.FilledButton(content="Import pasted JSON", on_click=from_paste)),
+                ft.TextButton(content="Cancel", on_click=lambda _: self.app.page.pop_dialog()),
+            ]))
+
+    def _say(self, text: str, error: bool = False) -> None:
+        self.message.content.value = text
+        self.message.content.color = ft.Colors.ERROR if error else ft.Colors.PRIMARY
+        self.message.visible = True
+        self.app.page.update()
+
+
+def _file_name(text: str, suffix: str) -> str:
+    return slug(text) + suffix
