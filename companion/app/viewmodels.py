@@ -678,4 +678,7 @@ RULE_READINGS: tuple[tuple[str, str], ...] = (
      "side on a long edge, four hexes in, facing the enemy. Move the models to match your table."),
     ("Bookkeeping", "With rule checks off the app records what you enter and warns instead of "
      "refusing: the table is the truth."),
+    ("Ship cards", "Every location has six slots, one per face of the slot die. Shipped cards are "
+     "never changed: editing one saves your own copy (its id starts with my-), which a newer "
+     "shipped fleet never replaces. Games keep the cards as they were when the game started."),
 )
