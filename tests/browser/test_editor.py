@@ -128,7 +128,7 @@ def test_a_new_card_is_checked_saved_and_played(server, browser):
     phone.close()
 
 
-def test_export_downloads_the_card_and_pasting_json_imports_it(server, browser):
+def test_export_print_import_and_delete(server, browser, tmp_path):
     context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
     page = context.new_page()
     open_app(page, server.url + "fleets")
@@ -153,4 +153,27 @@ def test_export_downloads_the_card_and_pasting_json_imports_it(server, browser):
     wait_text(page, "fleets-message", "Imported 1 card: Pelletier (my-pelletier).")
     wait_text(page, "card-tile-my-pelletier", "based on Pelletier")
     wait_text(page, "unverified-my-pelletier", "unverified")
+
+    # a file chosen from the device: a fleet of two (the Pelletier again makes a second copy, never a clash)
+    fleet = {"format": "leviathans-fleet/1", "name": "Mine", "ships": [card, dict(card, id="pelletier-ii", name="Pelletier II")]}
+    upload = tmp_path / "mine.json"
+    upload.write_text(json.dumps(fleet), encoding="utf-8")
+    by_id(page, "fleets-import").click()
+    with page.expect_file_chooser(timeout=15000) as chooser:
+        by_id(page, "import-file").click()
+    chooser.value.set_files(str(upload))
+    wait_text(page, "fleets-message", "Imported 2 cards: Pelletier (my-pelletier-2), Pelletier II (my-pelletier-ii).")
+
+    # print: a print-ready page of the card, downloaded
+    with page.expect_download(timeout=15000) as caught:
+        by_id(page, "print-my-pelletier-ii").click()
+    assert caught.value.suggested_filename == "my-pelletier-ii-print.html"
+    printed = open(caught.value.path(), encoding="utf-8").read()
+    assert "Pelletier II" in printed and "<!DOCTYPE html>" in printed
+
+    # delete asks first, then the card is gone
+    by_id(page, "delete-my-pelletier-ii").click()
+    by_id(page, "confirm-delete").click()
+    wait_text(page, "fleets-message", "Deleted Pelletier II from your cards.")
+    assert by_id(page, "card-tile-my-pelletier-ii").count() == 0
     context.close()
