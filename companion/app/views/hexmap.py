@@ -10,6 +10,7 @@ buttons sit over the map.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Awaitable, Callable
 
 import flet as ft
@@ -22,6 +23,8 @@ from ..theme import ARCS, CIRCLED, map_colours, side_colour
 from ..viewmodels import ArcShade
 
 TapHandler = Callable[[Hex], Awaitable[None]]
+NOTE_ROOM = 56  # px at the top of the map kept clear for the floating note and the arc legend
+SETTLE = 0.25  # s: how long the map's size must stay put before it is fitted
 
 
 def _hex_path(layout: HexLayout, cells, inset: float = 0.0) -> list:
@@ -91,7 +94,9 @@ class HexMap:
         self.focus: Hex | None = None
         self.fleet: tuple[Hex, ...] = ()  # the hexes to fit in view when the map comes on screen
         self._fitted = False
-        self.legend = ft.Container(visible=False, left=8, bottom=8, padding=ft.Padding.symmetric(horizontal=8, vertical=6),
+        self._fit_lock = asyncio.Lock()
+        # under the floating note (which covers it while it shows)
+        self.legend = ft.Container(visible=False, left=8, top=8, padding=ft.Padding.symmetric(horizontal=8, vertical=4),
                                    border_radius=8, bgcolor=ft.Colors.with_opacity(0.88, ft.Colors.SURFACE))
         self.box = ft.Container(
             content=ft.Stack([self.viewer, self.legend, ft.Container(content=zoom, right=8, bottom=8)], expand=True),
@@ -178,12 +183,12 @@ class HexMap:
         shapes.name.x, shapes.name.y = mx, my
         shapes.name.value = None
         shapes.name.spans = [
-            ft.TextSpan(name, ft.TextStyle(size=12, weight=ft.FontWeight.BOLD, color="#ffffff",
+            ft.TextSpan(name, ft.TextStyle(size=16, weight=ft.FontWeight.BOLD, color="#ffffff",
                                            shadow=ft.BoxShadow(blur_radius=3, color="#000000"))),
-        ] + ([ft.TextSpan(" ", ft.TextStyle(size=11)),
-              ft.TextSpan(f" \u2716{damage} ", ft.TextStyle(size=11, weight=ft.FontWeight.BOLD, color="#ffffff",
+        ] + ([ft.TextSpan(" ", ft.TextStyle(size=13)),
+              ft.TextSpan(f" \u2716{damage} ", ft.TextStyle(size=14, weight=ft.FontWeight.BOLD, color="#ffffff",
                                                           bgcolor=CIRCLED))] if damage else []
-             ) + ([ft.TextSpan("  sunk", ft.TextStyle(size=11, color="#ffffff", bgcolor="#555a61"))] if ship.removed else [])
+             ) + ([ft.TextSpan("  sunk", ft.TextStyle(size=14, color="#ffffff", bgcolor="#555a61"))] if ship.removed else [])
         shapes.name.style = None
 
     # --- arcs and marks ----------------------------------------------------------------
@@ -234,7 +239,7 @@ class HexMap:
 
     async def _fit(self, e) -> None:
         self._fitted = True
-        await self.fit(tuple(self.board.cells()))
+        await self.fit(tuple(self.board.cells()), least=0)
 
     async def _centre(self, e) -> None:
         self._fitted = True
@@ -252,13 +257,21 @@ class HexMap:
 
     async def _resized(self, e) -> None:
         """Fit the fleets in view when the map first shows, and again when the view changes
-        size (a banner grows, a strip appears) until the player pans or zooms."""
-        self.view_size = (e.width, e.height)
-        if not self._fitted and e.width > 0 and e.height > 0:
+        size (a banner grows, a strip appears) until the player pans or zooms.
+        The fit runs as its own task, so the size event's handler returns at once."""
+        size = self.view_size = (e.width, e.height)
+        if self._fitted or not (e.width > 0 and e.height > 0):
+            return
+        self.box.page.run_task(self._fit_when_settled, size)
+
+    async def _fit_when_settled(self, size) -> None:
+        await asyncio.sleep(SETTLE)  # a screen being built resizes the map a few times: fit once it settles
+        if self.view_size == size and not self._fitted:
             await self.fit(self.fleet)
 
-    async def fit(self, cells: tuple[Hex, ...], most: float = 1.25) -> None:
-        """Zoom and pan so these hexes fill the view (the whole board when none), at most `most` times."""
+    async def fit(self, cells: tuple[Hex, ...], most: float = 1.25, least: float = 0.5) -> None:
+        """Zoom and pan so these hexes fill the view (the whole board when none), between `least`
+        times (names still readable) and `most` times, clear of the note and the legend at the top."""
         if self.view_size is None:
             return
         cells = cells or tuple(self.board.cells())
@@ -268,23 +281,25 @@ class HexMap:
         pad = layout.size * 2.2
         left, right, top, bottom = min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
         vw, vh = self.view_size
-        scale = max(self.viewer.min_scale, min(most, vw / (right - left), vh / (bottom - top)))
+        room = vh - NOTE_ROOM
+        scale = max(least, self.viewer.min_scale, min(most, vw / (right - left), room / (bottom - top)))
         cx, cy = (left + right) / 2, (top + bottom) / 2
-        await self.viewer.reset()
-        if scale != 1:
-            await self.viewer.zoom(scale)
-        # after a zoom by s about the origin, a pan by d shows content point p at s * (p + d)
-        await self.viewer.pan(vw / 2 / scale - cx, vh / 2 / scale - cy)
+        async with self._fit_lock:  # two fits at once would zoom twice
+            await self.viewer.reset()
+            if scale != 1:
+                await self.viewer.zoom(scale)
+            # after a zoom by s about the origin, a pan by d shows content point p at s * (p + d);
+            # the middle is moved clear of the note and the legend at the top
+            await self.viewer.pan(vw / 2 / scale - cx, (vh + NOTE_ROOM) / 2 / scale - cy)
 
 
 def _legend(shades: tuple[ArcShade, ...]) -> ft.Control:
     """Which colour is which arc; the darker shade is short range."""
     seen = list(dict.fromkeys(shade.location for shade in shades))
-    items = [ft.Row([ft.Container(width=12, height=12, border_radius=3, bgcolor=ARCS.get(loc, "#888888")),
-                     ft.Text(loc.replace("_", " ").capitalize(), size=11)], spacing=4, tight=True) for loc in seen]
-    return ft.Column([ft.Row(items, spacing=10, tight=True, wrap=True),
-                      ft.Text("Firing arcs; darker: short range", size=10, color=ft.Colors.ON_SURFACE_VARIANT)],
-                     spacing=2, tight=True)
+    items = [ft.Row([ft.Container(width=10, height=10, border_radius=3, bgcolor=ARCS.get(loc, "#888888")),
+                     ft.Text(loc.replace("_", " ").capitalize(), size=11)], spacing=3, tight=True) for loc in seen]
+    return ft.Row([*items, ft.Text("· darker: short range", size=10, color=ft.Colors.ON_SURFACE_VARIANT)],
+                  spacing=8, tight=True, wrap=True, run_spacing=2)
 
 
 def _round() -> ft.ButtonStyle:

@@ -98,12 +98,12 @@ class TableView:
         self.note_box = tag("note", ft.Container(
             content=ft.Row([self.note, self.note_close], spacing=4,
                            vertical_alignment=ft.CrossAxisAlignment.CENTER),
-            padding=ft.Padding.only(left=14, right=2), border_radius=12, visible=False,
+            padding=ft.Padding.only(left=14, right=2), border_radius=12,
             shadow=ft.BoxShadow(blur_radius=8, color=ft.Colors.with_opacity(0.25, ft.Colors.SHADOW)),
         ))
         # the last answer (an event, or a refusal's reason) floats over the top of the map and panels,
         # so the banner, and the map under it, keep their size
-        self.note_layer = ft.Container(content=self.note_box, top=8, left=8, right=8)
+        self.note_layer = ft.Container(content=self.note_box, top=8, left=8, right=8, visible=False)
         self.banner_box = ft.Container(padding=ft.Padding.symmetric(horizontal=14, vertical=8),
                                        bgcolor=ft.Colors.PRIMARY_CONTAINER)
         self.banner = tag("banner", self.banner_box)
@@ -178,7 +178,8 @@ class TableView:
             self.banner_actions.alignment = ft.MainAxisAlignment.START
             self.banner_box.content = ft.Column([self.banner_title, self.banner_detail, self.banner_ships,
                                                  self.banner_actions], spacing=6, tight=True)
-            self.banner_detail.max_lines = 3
+            self.banner_detail.max_lines = 2
+            self.banner_detail.overflow = ft.TextOverflow.ELLIPSIS
             # the panels cover the map rather than replace it, so the map keeps its zoom and pan
             content = ft.Stack([ft.Column([self.map.control, self.strip], spacing=0, expand=True), self.cover,
                                 self.note_layer], expand=True)
@@ -205,7 +206,7 @@ class TableView:
                     ("fire", ft.Icons.GPS_NOT_FIXED, ft.Icons.GPS_FIXED, "Fire"),
                     ("log", ft.Icons.HISTORY, ft.Icons.HISTORY, "Log"))]
             self.cover.visible = tab != "map"
-            self.strip.visible = tab == "map" and bool(self.session.ship)
+            self.strip.visible = tab == "map"  # always there on the map tab, so selecting a ship does not resize the map
 
     async def relayout(self) -> None:
         if self.app.wide != self._wide:
@@ -264,7 +265,7 @@ class TableView:
         self.panel.controls = self._panel_controls(m)
         changed.append(self.panel)
         if not self._wide:
-            self.strip.visible = self.tab == "map" and m.move is not None
+            self.strip.visible = self.tab == "map"
             self.strip.content = self._strip(m) if self.strip.visible else None
             changed.append(self.strip)
         for control in changed:
@@ -290,9 +291,9 @@ class TableView:
             self.note.color = ft.Colors.ON_INVERSE_SURFACE if info else ft.Colors.ON_ERROR_CONTAINER
             self.note_box.content.bgcolor = ft.Colors.INVERSE_SURFACE if info else ft.Colors.ERROR_CONTAINER
             self.note_close.content.icon_color = self.note.color
-            self.note_box.content.visible = True
+            self.note_layer.visible = True
         else:
-            self.note_box.content.visible = False
+            self.note_layer.visible = False
 
     def _banner_action(self, action: str, state: GameState) -> list[ft.Control]:
         def button(ident, text, icon, handler, filled=True):
@@ -397,7 +398,7 @@ class TableView:
         self._place_field = field
         facings = [
             tag(f"face-{name}", ft.OutlinedButton(content=name, on_click=self._place_handler(ship_id, i), height=TOUCH,
-                                                  width=TOUCH + 4, tooltip=f"Bow hex and facing {name}",
+                                                  width=TOUCH, tooltip=f"Bow hex and facing {name}",
                                                   style=ft.ButtonStyle(padding=0)))
             for i, name in enumerate(FACING_NAMES)
         ]
@@ -407,6 +408,10 @@ class TableView:
                          spacing=4, tight=True)
 
     def _strip(self, m: Models) -> ft.Control:
+        if m.move is None:
+            return ft.Container(content=muted("Tap a ship on the map, or pick one under Ships, to move it, "
+                                              "see its arcs and its card."), height=TOUCH,
+                                alignment=ft.Alignment.CENTER_LEFT)
         if m.state.phase in ("setup", "movement") or self.placing:
             return self._move_controls(m, compact=True)
         card = m.card
@@ -588,7 +593,7 @@ class TableView:
 
     async def _dismiss_note(self, e) -> None:
         self._note = None
-        self.note_box.content.visible = False
+        self.note_layer.visible = False
         self.note_layer.update()
 
     async def _undo(self, e) -> None:
