@@ -21,6 +21,7 @@ of the library and named in `problems`.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -150,6 +151,7 @@ class CardLibrary:
         self.problems: list[str] = []
         self._lock = threading.RLock()
         self._cache: tuple[Any, list[LibraryEntry]] | None = None
+        self._validated: dict[str, Card] = {}  # stored card JSON -> its validated card
         self._memory_version = 0
         if folder is None:
             self.path = None
@@ -265,17 +267,21 @@ class CardLibrary:
 
     def _read(self) -> list[LibraryEntry]:
         entries = []
+        validated: dict[str, Card] = {}
         for doc in self._documents():
             where = f"{self.path or 'your cards'}: card {doc.get('id', '?')!r}"
-            try:
-                card = load_card(doc.get("card"))
+            key = json.dumps(doc.get("card"), sort_keys=True)
+            try:  # a card unchanged since the last read is not validated again
+                card = self._validated.get(key) or load_card(doc.get("card"))
             except FormatError as exc:
                 self._problem(f"{where}: {exc.message}; it is kept in the file but left out")
                 continue
+            validated[key] = card
             if card.id != doc.get("id") or not is_players_card(card):
                 self._problem(f"{where}: its id does not match the card it holds ({card.id}); it is left out")
                 continue
             entries.append(LibraryEntry(card, float(doc.get("saved") or 0)))
+        self._validated = validated
         return sorted(entries, key=lambda e: (e.card.name.casefold(), e.card.id))
 
     def _write(self, change: Callable[[], Any]) -> None:
