@@ -91,7 +91,7 @@ class App:
             await self.table.follow_session()
             return
         self._leave_game()
-        from .views import dice, editor, fleets, home, info, join, newgame, screen, table
+        from .views import dice, editor, fleets, home, info, join, newgame, screen, table, warfleet
 
         if not self.device.may_enter:  # a device on the network: the join PIN first
             self._set_screen(join.pin_screen(self))
@@ -114,6 +114,7 @@ class App:
         builders = {
             "home": home.build, "new": newgame.build, "dice": dice.build,
             "fleets": fleets.build, "editor": editor.build, "rules": info.build_rules, "load": info.build_load,
+            "warfleet": warfleet.build,
         }
         self._set_screen(builders.get(session.screen, home.build)(self))
 

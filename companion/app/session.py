@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
-SCREENS = ("home", "new", "game", "dice", "fleets", "editor", "rules", "load")
+SCREENS = ("home", "new", "game", "dice", "fleets", "editor", "rules", "load", "warfleet")
 TABS = ("map", "ship", "fire", "log")
 
 

@@ -343,7 +343,7 @@ def option_row(state: WarFleetState, option: AttackOption) -> OptionRow:
     target = state.ship(option.target)
     guns = " + ".join(location_name(loc) for loc in option.locations)
     kind = "Bracket: " if option.bracket else ""
-    title = f"{kind}{guns} {option.name} → {target.name}".replace("  ", " ")
+    title = f"{kind}{guns} {option.name} at {target.name}".replace("  ", " ")
     parts = [f"range {option.range}", "/".join(sorted(set(option.bands.values())))]
     if option.rolls > 1:
         parts.append(f"{option.rolls} rolls (saturation)")
@@ -390,7 +390,7 @@ def declared_rows(state: WarFleetState) -> tuple[DeclaredRow, ...]:
     for attack in state.attacks:
         attacker, target = state.ship(attack.attacker), state.ship(attack.target)
         guns = " + ".join(location_name(loc) for loc in attack.locations)
-        title = f"{attack.id}. {attacker.name} {guns} → {target.name}'s {location_name(attack.target_location).lower()}"
+        title = f"{attack.id}. {attacker.name} {guns} at {target.name}'s {location_name(attack.target_location).lower()}"
         odds, dice = "", ()
         if attack.result is None:
             option = attack_option(state.model_copy(update={"attacks": []}), attacker, tuple(attack.locations), target)
@@ -439,7 +439,7 @@ def attack_text(stats: WarFleetStats, location: str) -> str:
     if attack is None:
         return "no attack"
     traits = f" [{', '.join(attack.traits)}]" if attack.traits else ""
-    boxes = f" +{attack.boxes}□" if attack.boxes else ""
+    boxes = f" +{attack.boxes} saturation" if attack.boxes else ""
     return (f"{attack.name} {attack.short.dice} ≤{attack.short.range}, "
             f"{attack.long.dice} ≤{attack.long.range}{traits}{boxes}").strip()
 
