@@ -373,3 +373,38 @@ def test_the_board_fits_its_canvas():
     for cell in layout.board.cells():
         for x, y in layout.corners(cell):
             assert 0 <= x <= layout.width and 0 <= y <= layout.height
+
+
+# --- rule readings -------------------------------------------------------------------------
+
+
+def test_the_rule_readings_screen_reads_the_docs_page_through_the_package():
+    from pathlib import Path
+
+    from companion.app.readings import rule_readings_text
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "rule-readings.md").read_text(encoding="utf-8")
+    assert rule_readings_text() == page
+
+
+def test_rule_readings_become_plain_words_with_the_apps_own_marked():
+    from companion.app.readings import rule_readings_text
+
+    text = rule_readings_text()
+    sections = vm.rule_readings(text)
+    titles = [s.title for s in sections]
+    assert titles == [line.lstrip("#").strip().replace("`", "") for line in text.splitlines() if line.startswith("#")]
+    readings = [r for s in sections for r in s.readings]
+    assert len(readings) == sum(1 for line in text.splitlines() if line.startswith("- "))
+    assert not any(mark in r.text for r in readings for mark in ("**", "`", "(app)"))
+    bullets = text.split("\n- ")[1:]  # each bullet with its continuation lines (and what follows it)
+    assert sum(r.own for r in readings) == sum(1 for block in bullets if "**(app)**" in block.split("\n\n")[0])
+    dice = next(s for s in sections if s.title == "Dice")
+    assert dice.readings[1] == vm.Reading("A pool may hold at most 20 dice.", own=True)
+
+
+def test_a_reading_runs_over_its_continuation_lines_and_a_paragraph_is_an_intro():
+    page = "# Title\n\nSome words\nover two lines.\n\n## Part\n- first line\n  goes on. **(app)**\n- [a link](x.md) and `code`\n"
+    title, part = vm.rule_readings(page)
+    assert title == vm.ReadingSection("Title", 1, ("Some words over two lines.",), ())
+    assert part.readings == (vm.Reading("first line goes on.", True), vm.Reading("a link and code", False))

@@ -8,6 +8,7 @@ browser.  No flet imports.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -640,45 +641,71 @@ def game_rows(summaries, now: float | None = None) -> tuple[GameRow, ...]:
 # --- rule readings ----------------------------------------------------------------------------------
 
 
-RULE_READINGS: tuple[tuple[str, str], ...] = (
-    ("Dice", "Every coloured die is a d12 with its colour's numbers: Green 1-4, Blue 1-6, "
-     "Yellow 1-8, Red 1-10, Black 1-12. The slot die is a d6. Odds are exact."),
-    ("Map", "Flat-topped hexes labelled CCRR (column, row). Even columns sit half a hex lower. "
-     "The outer ring of hexes is the half-hexes at the table edge: a ship that ends its move "
-     "there is destroyed."),
-    ("Footprint", "A Type 1 ship covers its bow and stern hexes and pivots on its bow; a Type 2 "
-     "covers bow, centre and stern, fires its side guns from the centre hex and pivots on it."),
-    ("Arcs", "The printed arc diagrams are missing from the text, so the app uses wedges bounded "
-     "by the hex spines: bow -30..+30 degrees, starboard +30..+150, stern +150..+210, port "
-     "+210..+330. A hex cut by a spine is in both arcs. The map shades them: hold them against "
-     "your rulebook."),
-    ("Damage arcs", "The location a shot strikes is every target location whose arc, drawn from "
-     "the target, holds the hex the firing gun sits in. Two locations: the attacker picks."),
-    ("Range", "The shortest chain of hexes inside the gun's arc, counting the target hex and not "
-     "the gun's. Up to the first number: first dice; up to the second: second dice."),
-    ("Breach roll", "Weapon dice + crew dice of the gun's location (if the crew slot works) + the "
-     "target location's go dice (it entered a new hex this turn) or stop dice, minus 1 per "
-     "Tesla coil destroyed in an earlier turn."),
-    ("Damage", "A slot destroyed this turn is circled and still works until the end of the turn; "
-     "then it is struck through and does nothing. Armour adds to every breach number of its "
-     "location while it works."),
-    ("Criticals", "Rolling a destroyed slot re-rolls the slot die (again on a miss slot). A live "
-     "slot then falls if the total reaches its breach number without armour; a destroyed one "
-     "brings a keel roll: 2DRed + destroyed slots on the ship + destroyed slots in the location, "
-     "against SI."),
-    ("Movement", "1 MP forward; 1 MP per hexside turned, one hexside per hex, after entering the "
-     "card's 'enter hexes before turn' since the last turn. Nothing carries over between turns."),
-    ("Turn order", "Initiative 2DRed each side, ties re-rolled. Movement by type from the highest; "
-     "within a type the initiative loser moves first. Fire is simultaneous. At the end of the turn "
-     "circled slots are struck through."),
-    ("Destroyed", "A ship is destroyed when its keel breaks, when every slot of one location is "
-     "destroyed (miss slots count here), when destroyed slots reach half its SI, or when it ends "
-     "its move in the half-hexes."),
-    ("Deployment", "The suggested deployment picture is missing, so the one-tap set-up puts each "
-     "side on a long edge, four hexes in, facing the enemy. Move the models to match your table."),
-    ("Bookkeeping", "With rule checks off the app records what you enter and warns instead of "
-     "refusing: the table is the truth."),
-    ("Ship cards", "Every location has six slots, one per face of the slot die. Shipped cards are "
-     "never changed: editing one saves your own copy (its id starts with my-), which a newer "
-     "shipped fleet never replaces. Games keep the cards as they were when the game started."),
-)
+@dataclass(frozen=True)
+class Reading:
+    text: str  # plain words: no markdown marks
+    own: bool  # the app's own reading (marked "(app)"), not one fixed by the rules notes
+
+
+@dataclass(frozen=True)
+class ReadingSection:
+    title: str
+    level: int  # 1: the page, 2: a part, 3: a part of a part
+    intro: tuple[str, ...]
+    readings: tuple[Reading, ...]
+
+
+OWN_MARK = "(app)"
+
+
+def _plain(text: str) -> str:
+    """Markdown marks off: `code`, **bold**, [label](link) -> label; spaces tidied."""
+    text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)
+    text = text.replace("**", "").replace("`", "")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def rule_readings(markdown: str) -> tuple[ReadingSection, ...]:
+    """docs/rule-readings.md as sections of plain-words readings, for the "Rule readings" screen.
+
+    The page is the one list of readings: the app shows it as written, so the
+    screen and the docs cannot drift apart.  A bullet (with its indented
+    continuation lines) is one reading; other paragraphs are a section's intro.
+    """
+    sections: list[ReadingSection] = []
+    title, level, intro, readings = "", 1, [], []
+    block: list[str] = []
+    bullet = False
+
+    def close_block() -> None:
+        nonlocal block, bullet
+        if block:
+            text = " ".join(block)
+            if bullet:
+                own = OWN_MARK in text.replace("**", "")
+                readings.append(Reading(_plain(text.replace(f"**{OWN_MARK}**", "").replace(OWN_MARK, "")), own))
+            else:
+                intro.append(_plain(text))
+        block, bullet = [], False
+
+    def close_section() -> None:
+        nonlocal intro, readings
+        close_block()
+        if title and (intro or readings):
+            sections.append(ReadingSection(title, level, tuple(intro), tuple(readings)))
+        intro, readings = [], []
+
+    for line in markdown.splitlines():
+        heading = re.match(r"^(#{1,6})\s+(.*)$", line)
+        if heading:
+            close_section()
+            title, level = _plain(heading.group(2)), len(heading.group(1))
+        elif re.match(r"^\s*[-*]\s+", line):
+            close_block()
+            block, bullet = [re.sub(r"^\s*[-*]\s+", "", line)], True
+        elif not line.strip():
+            close_block()
+        else:
+            block.append(line.strip())
+    close_section()
+    return tuple(sections)

@@ -14,7 +14,8 @@ from ...engine.scenario import build_state, load_scenario
 from ...engine.state import GameState, ShipState
 from ...files import load_file
 from ..session import Session
-from ..viewmodels import RULE_READINGS, card_view
+from ..readings import ReadingsMissing, rule_readings_text
+from ..viewmodels import ReadingSection, card_view, rule_readings
 from .home import page_width
 from .shipcard import card_control
 from .widgets import heading, icon_button, muted, tag
@@ -35,16 +36,41 @@ def _page(app, title: str, *controls: ft.Control) -> ft.Control:
 
 
 def build_rules(app) -> ft.Control:
-    items = [
-        ft.Container(content=ft.Column([ft.Text(title, weight=ft.FontWeight.W_600), ft.Text(text)], spacing=4, tight=True),
-                     padding=12, border_radius=12, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW)
-        for title, text in RULE_READINGS
-    ]
+    """docs/rule-readings.md as the app shows it: each choice in plain words, the app's own marked."""
+    holder = ft.Column(spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+    async def fill():
+        try:
+            text = await asyncio.to_thread(rule_readings_text)
+        except ReadingsMissing as exc:
+            holder.controls = [ft.Text(str(exc), color=ft.Colors.ERROR)]
+        else:
+            holder.controls = [control for section in rule_readings(text) for control in _section(section)]
+        app.page.update()
+
+    app.page.run_task(fill)
     return _page(app, "Rule readings",
-                 muted("Where the Quick-Start text is silent or its pictures are missing, the app makes these choices. "
-                       "If your group reads the printed rulebook differently, turn the rule checks off in the game menu "
-                       "(bookkeeping mode) and the app will record what you enter."),
-                 *items)
+                 muted("If your group reads the printed rulebook differently, turn the rule checks off in the "
+                       "game menu (bookkeeping mode) and the app records what you enter."),
+                 holder)
+
+
+def _section(section: ReadingSection) -> list[ft.Control]:
+    parts: list[ft.Control] = []
+    if section.level > 1:
+        parts.append(ft.Container(heading(section.title, 19 if section.level == 2 else 16),
+                                  padding=ft.Padding.only(top=8 if section.level == 2 else 2)))
+    parts += [ft.Text(text, size=14) for text in section.intro]
+    for reading in section.readings:
+        body: list[ft.Control] = [ft.Text(reading.text, size=14, selectable=True)]
+        if reading.own:
+            body.append(ft.Container(
+                content=ft.Text("the app's own reading", size=11, color=ft.Colors.ON_TERTIARY_CONTAINER),
+                bgcolor=ft.Colors.TERTIARY_CONTAINER, border_radius=6,
+                padding=ft.Padding.symmetric(horizontal=8, vertical=2)))
+        parts.append(ft.Container(content=ft.Column(body, spacing=6, tight=True), padding=12, border_radius=12,
+                                  bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
+    return parts
 
 
 def build_fleets(app) -> ft.Control:
