@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import flet as ft
 
 from ..session import Session
@@ -31,17 +33,28 @@ def build(app) -> ft.Control:
             await app.navigate(Session("game", game_id))
         return handler
 
-    rows = game_rows(app.store.games())
-    saved = [
-        tag(f"resume-{row.id}", ft.Card(content=ft.ListTile(
-            leading=ft.Icon(ft.Icons.SAILING),
-            title=ft.Text(row.name, weight=ft.FontWeight.W_600),
+    def game_tile(row, ident: str, title: str | None = None) -> ft.Control:
+        return tag(ident, ft.Card(content=ft.ListTile(
+            leading=ft.Icon(ft.Icons.PLAY_CIRCLE if title else ft.Icons.SAILING, size=30 if title else None,
+                            color=ft.Colors.PRIMARY if title else None),
+            title=ft.Text(f"{title}: {row.name}" if title else row.name, weight=ft.FontWeight.W_600),
             subtitle=ft.Text(f"{row.detail} · {row.sides} · {row.last_played}"),
             trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
             on_click=resume(row.id), min_height=64,
         )))
-        for row in rows[:8]
-    ] or [muted("No saved games yet: start one above. Games are saved as you play.")]
+
+    latest = ft.Column(spacing=0)  # the game last played, to continue in one tap
+    saved = ft.Column([muted("Looking for saved games...")], spacing=4)
+
+    async def fill_games():
+        rows = await asyncio.to_thread(lambda: game_rows(app.store.games()))
+        latest.controls = [game_tile(rows[0], f"resume-{rows[0].id}", "Continue")] if rows else []
+        saved.controls = [game_tile(row, f"resume-{row.id}") for row in rows[1:9]] or [
+            muted("No other saved games. Games are saved as you play." if rows
+                  else "No saved games yet: start one above. Games are saved as you play.")]
+        app.page.update()
+
+    app.page.run_task(fill_games)
 
     def tile(icon, title, subtitle, handler, ident):
         return tag(ident, ft.Card(content=ft.ListTile(
@@ -69,6 +82,7 @@ def build(app) -> ft.Control:
                     icon_button(ft.Icons.BRIGHTNESS_6, "Light or dark theme", lambda e: app.toggle_theme(), "theme")]),
             *message,
             *share.home_section(app),
+            latest,
             quick,
             ft.ResponsiveRow([
                 ft.Column([tile(ft.Icons.ADD_CIRCLE_OUTLINE, "New game", "Pick sides, ships and board size", go("new"), "new-game")], col={"xs": 12, "md": 6}),
@@ -78,8 +92,8 @@ def build(app) -> ft.Control:
                 ft.Column([tile(ft.Icons.MENU_BOOK, "Rule readings", "What the app assumes where the text is silent", go("rules"), "rule-readings")], col={"xs": 12, "md": 6}),
                 ft.Column([tile(ft.Icons.SAILING, "War Fleet", "Twenty against twenty, one hex per ship; pockets at Quick-Start scale", go("warfleet"), "war-fleet")], col={"xs": 12, "md": 6}),
             ], spacing=8, run_spacing=0),
-            heading("Resume a saved game"),
-            *saved,
+            heading("Saved games"),
+            saved,
         ],
         spacing=12, scroll=ft.ScrollMode.AUTO, expand=True,
     )
