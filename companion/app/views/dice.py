@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import flet as ft
 
 from ...engine.dice import parse_pool
@@ -23,8 +25,14 @@ def build(app) -> ft.Control:
     message = ft.Text("", color=ft.Colors.ERROR)
     state = {"roller": Roller.from_seed(new_seed())}
 
-    def show(e=None):
-        view = dice_view(pool.value or "")
+    shown = {"text": None}
+
+    async def show(e=None):
+        text = pool.value or ""
+        shown["text"] = text
+        view = await asyncio.to_thread(dice_view, text)  # a big pool's exact distribution takes a while
+        if shown["text"] != text:  # typed on meanwhile: the newer text is shown instead
+            return
         message.value = view.error or ""
         table.controls.clear()
         if view.error:
@@ -43,7 +51,7 @@ def build(app) -> ft.Control:
             ], spacing=8))
         app.page.update()
 
-    def roll(e):
+    async def roll(e):
         try:
             dice = parse_pool(pool.value or "")
         except ValueError as exc:
@@ -52,14 +60,14 @@ def build(app) -> ft.Control:
             return
         results, state["roller"] = roll_pool(state["roller"], dice)
         total = sum(d.face for d in results)
-        rolled.controls = [faces([(d.colour.value, d.face) for d in results], 40),
+        rolled.controls = [tag("rolled", faces([(d.colour.value, d.face) for d in results], 40)),
                            ft.Text(f"Total {total}", size=22, weight=ft.FontWeight.BOLD)]
-        show()
+        await show()
 
     def preset(text):
-        def handler(e):
+        async def handler(e):
             pool.value = text
-            show()
+            await show()
         return handler
 
     async def home(e):
@@ -67,23 +75,15 @@ def build(app) -> ft.Control:
 
     pool.on_submit = show
     pool.on_change = show
-    show_initial = dice_view(pool.value)
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", home, "back"), heading("Dice roller", 22)]),
         ft.Row([pool, tag("roll-dice", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=roll, height=52))]),
-        ft.Row([ft.OutlinedButton(content=p, on_click=preset(p)) for p in PRESETS], wrap=True),
+        ft.Row([ft.OutlinedButton(content=p, on_click=preset(p), height=48) for p in PRESETS], wrap=True),
         message, rolled, heading("Distribution"), table,
         muted("Green 1-4, Blue 1-6, Yellow 1-8, Red 1-10, Black 1-12 (d12s with their colour's numbers); D6 is the slot die."),
     ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
-    app.page.run_task(_later(show))
-    del show_initial
+    app.page.run_task(show)
     return ft.SafeArea(ft.Container(
         content=ft.Row([ft.Container(content=body, width=page_width(app))], alignment=ft.MainAxisAlignment.CENTER,
                        vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
         padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True), expand=True)
-
-
-def _later(fn):
-    async def run():
-        fn()
-    return run
