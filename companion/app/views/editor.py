@@ -52,7 +52,9 @@ class EditorView:
     def __init__(self, app, editor: CardEditor):
         self.app, self.editor = app, editor
         self.fields: dict[Path, ft.Control] = {}  # every input, by its place in the draft
-        self.notes: dict[Path, ft.Text] = {}  # problems shown under a slot or a location
+        # problems shown as text under a slot, a location or the numbers (narrow fields only turn red)
+        self.notes: dict[Path, tuple[ft.Text, tuple[Path, ...], bool]] = {}
+        self.worded: set[Path] = set()  # fields wide enough to carry their own message
         self.shown_dice: dict[Path, str] = {}  # the dice each list shows beside its value
         self.problems = ft.Column(spacing=4, tight=True)
         self.problems_box = tag("editor-problems", ft.Container(content=self.problems, padding=12, border_radius=12))
@@ -88,6 +90,7 @@ class EditorView:
     def _fill_form(self) -> None:
         self.fields.clear()
         self.notes.clear()
+        self.worded.clear()
         self.shown_dice.clear()
         self.tabs_shown = None
         self.form.controls = [self._card_section(), self.tabs, self.location_holder]
@@ -130,6 +133,7 @@ class EditorView:
 
     def _card_section(self) -> ft.Control:
         e = self.editor
+        self.worded.add(("type",))
         type_choice = self._dropdown(("type",), "Type", [(str(k), v) for k, v in TYPE_NAMES.items()],
                                      str(e.ship_type), lambda v: e.set_type(int(v)), width=230, redraw="all")
         verified = tag("ed-verified", ft.Checkbox(
@@ -151,6 +155,7 @@ class EditorView:
                          padding=ft.Padding.symmetric(horizontal=12, vertical=6), border_radius=8,
                          bgcolor=ft.Colors.SECONDARY_CONTAINER),
         ], wrap=True, spacing=12, run_spacing=8)
+        stats_note = self._note(("structural_integrity",), ("enter_hexes_before_turn",))
         return self._panel("card-details", "The card", [
             ft.ResponsiveRow([
                 ft.Container(self._text(("name",), "Ship name"), col={"xs": 12, "md": 6}),
@@ -160,6 +165,7 @@ class EditorView:
             ], spacing=10, run_spacing=10),
             ft.Row([type_choice], wrap=True),
             stats,
+            stats_note,
             verified,
             ft.ResponsiveRow([ft.Container(notes, col=12)]),
             *origin,
@@ -237,7 +243,7 @@ class EditorView:
         else:
             rows.append(ft.Row([breach]))
         return tag(f"slot-{key}", ft.Container(
-            content=ft.Column([head, *rows, self._note(path)], spacing=8, tight=True),
+            content=ft.Column([head, *rows, self._note(path, within=True)], spacing=8, tight=True),
             padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE,
             border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)), label=f"{location_name(location)} slot {index + 1}")
 
@@ -252,6 +258,8 @@ class EditorView:
             on_change=lambda ev: self._changed(
                 (lambda: setter(ev.control.value)) if setter else (lambda: e.set(path, ev.control.value))))
         self.fields[path] = field
+        if path[0] != "locations":  # the card's own fields are wide: their message goes under them
+            self.worded.add(path)
         return tag("ed-" + _ident(path), field, label=label) if not expand else \
             ft.Container(tag("ed-" + _ident(path), field, label=label), expand=True)
 
@@ -310,9 +318,10 @@ class EditorView:
             self.shown_dice[path] = value
         return tag(ident or "ed-" + _ident(path), field, label=label)
 
-    def _note(self, path: Path) -> ft.Text:
+    def _note(self, path: Path, *more: Path, within: bool = False) -> ft.Text:
+        """Problem text for these fields (`within`: and every field inside the first)."""
         note = ft.Text("", color=ft.Colors.ERROR, size=12, visible=False)
-        self.notes[path] = note
+        self.notes[path] = (note, (path, *more), within)
         return note
 
     def _panel(self, ident: str, title: str, controls: list[ft.Control], trailing: ft.Control | None = None):
@@ -341,6 +350,8 @@ class EditorView:
             first.setdefault(problem.path, problem.text)
         for path, field in self.fields.items():  # only what changed, to keep each update small
             text = first.get(path)
+            if text is not None and path not in self.worded:
+                text = ""  # a red outline; the words go in the note below
             attribute = "error_text" if isinstance(field, ft.Dropdown) else "error"
             if getattr(field, attribute) != text:
                 setattr(field, attribute, text)
@@ -349,10 +360,14 @@ class EditorView:
                 if self.shown_dice.get(path) != value:
                     self.shown_dice[path] = value
                     field.leading_icon = _dots(value, 12) if value else None
-        for path, note in self.notes.items():
-            text = first.get(path)
-            if note.value != (text or ""):
-                note.value, note.visible = text or "", bool(text)
+        for note, paths, within in self.notes.values():
+            if within:
+                texts = [p.text for p in problems if p.path[:len(paths[0])] == paths[0]]
+            else:
+                texts = [first[p] for p in paths if p in first]
+            text = "\n".join(texts)
+            if note.value != text:
+                note.value, note.visible = text, bool(text)
         self.mp.value = str(e.starting_mp)
         self._fill_tabs()
         if problems:
