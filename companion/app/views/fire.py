@@ -10,6 +10,7 @@ from typing import Awaitable, Callable
 
 import flet as ft
 
+from ..theme import DICE
 from ..viewmodels import FaceField, GunView, ShotView, StrikeView
 from .widgets import TOUCH, chips, faces, heading, icon_button, muted, tag
 
@@ -86,24 +87,36 @@ class TableDiceEntry:
     def add(self, purpose: str, colour: str, label: str, count: int = 1) -> None:
         for _ in range(count):
             self.fields.append(FaceField(purpose, colour, label))
-        self._build(keep=[f.value for f in self.inputs])
+        self._build(keep=[f.value for f in self.inputs_raw])
 
     def _build(self, keep: list[str] | None = None) -> None:
         self.inputs = []
         for i, f in enumerate(self.fields):
             value = keep[i] if keep and i < len(keep) else ""
-            field = ft.TextField(value=value, label=f.label, width=78, height=56, text_size=18,
-                                 keyboard_type=ft.KeyboardType.NUMBER,
-                                 autofocus=(i == 0 and not keep) or (keep is not None and i == len(keep)),
+            fill = DICE.get(f.colour, ("#888888", "#ffffff"))[0]
+            slots_before = sum(1 for g in self.fields[:i] if g.purpose == "slot")
+            short = {"pool": f.colour, "slot": "Slot" if not slots_before else "Re-roll", "keel": "Keel"}[f.purpose]
+            field = ft.TextField(value=value, label=short,
+                                 width=72, height=56, text_size=18, text_align=ft.TextAlign.CENTER,
+                                 border_color=fill if f.colour not in ("D6", "Black") else None, border_width=2,
+                                 focused_border_color=fill if f.colour not in ("D6", "Black") else None,
+                                 keyboard_type=ft.KeyboardType.NUMBER, tooltip=f"{f.label}: the face it shows",
                                  on_change=self._changed, on_submit=self._submitted, data=i)
             self.inputs.append(tag(f"face-{self.shot.id}-{i}", field))
         self.inputs_raw = [w.content for w in self.inputs]
         self.column.controls = [
-            muted("Type each face as rolled: the pool in order, then the slot die.", 12),
+            muted("Type each face as rolled, the pool in order, then the slot die: the cursor moves on by itself.", 12),
             ft.Row(self.inputs, wrap=True, spacing=6, run_spacing=6),
             ft.Row([tag(f"resolve-{self.shot.id}", ft.FilledButton(content="Resolve", icon=ft.Icons.CHECK, on_click=self._submitted, height=TOUCH)),
                     ft.TextButton(content="Close", on_click=self.cancel, height=TOUCH)]),
         ]
+
+    async def focus_first_empty(self) -> None:
+        """Put the cursor in the first die still to type (focus then moves on by itself)."""
+        for field in self.inputs_raw:
+            if not (field.value or "").strip():
+                await field.focus()
+                return
 
     def values(self) -> list[str]:
         return [f.value or "" for f in self.inputs_raw]

@@ -80,7 +80,10 @@ class HexMap:
         self._mark_key = None
         self.stack = ft.Stack([self.grid, self.arcs, self.ships, self.marks], width=w, height=h)
         self.viewer = ft.InteractiveViewer(
-            content=ft.GestureDetector(content=self.stack, on_tap_down=self._tapped),
+            # no semantics node for the taps: with the browser's accessibility tree on, a tap on one
+            # is reported at the node's middle, not where the finger was
+            content=ft.Semantics(exclude_semantics=True,
+                                 content=ft.GestureDetector(content=self.stack, on_tap_down=self._tapped)),
             constrained=False, min_scale=0.25, max_scale=3.0,
             boundary_margin=ft.Margin.all(400), expand=True, on_interaction_start=self._moved_by_hand,
         )

@@ -524,8 +524,9 @@ class TableView:
             self.entries.pop(shot_id, None)
             await self.refresh(force=True)
 
-        self.entries[shot_id] = TableDiceEntry(shot, table_dice_fields(state, shot_id), self._submit_faces, close)
+        entry = self.entries[shot_id] = TableDiceEntry(shot, table_dice_fields(state, shot_id), self._submit_faces, close)
         await self.refresh(force=True)
+        await entry.focus_first_empty()
 
     async def _submit_faces(self, entry: TableDiceEntry) -> None:
         from ..viewmodels import parse_faces
@@ -549,6 +550,7 @@ class TableView:
         elif "keel roll needs" in reason:
             entry.add("keel", "Red", "Keel DRed", 2)
         await self.refresh(force=True)
+        await entry.focus_first_empty()
 
     async def _cancel_shot(self, shot_id: int) -> None:
         self.entries.pop(shot_id, None)
