@@ -189,7 +189,7 @@ class HexMap:
             ft.TextSpan(name, ft.TextStyle(size=16, weight=ft.FontWeight.BOLD, color="#ffffff",
                                            shadow=ft.BoxShadow(blur_radius=3, color="#000000"))),
         ] + ([ft.TextSpan(" ", ft.TextStyle(size=13)),
-              ft.TextSpan(f" \u2716{damage} ", ft.TextStyle(size=14, weight=ft.FontWeight.BOLD, color="#ffffff",
+              ft.TextSpan(f" \u00d7{damage} ", ft.TextStyle(size=14, weight=ft.FontWeight.BOLD, color="#ffffff",
                                                           bgcolor=CIRCLED))] if damage else []
              ) + ([ft.TextSpan("  sunk", ft.TextStyle(size=14, color="#ffffff", bgcolor="#555a61"))] if ship.removed else [])
         shapes.name.style = None
