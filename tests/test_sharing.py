@@ -396,3 +396,17 @@ def test_the_shared_screen_shows_whose_turn_the_last_roll_and_the_ships_lost():
     game.act({"kind": "set_keel", "ship": "raven", "broken": True})
     lost = screen_model(game.state, game.history(), game.actions_in_effect).lost
     assert [(l.name, l.side, l.why) for l in lost] == [("HML Raven", "British", "its keel broke")]
+
+
+def test_undo_cannot_fish_for_better_dice():
+    """The reading 'you may undo what you may do' is safe: the same shot rolls the same faces again."""
+    game = fresh_game()
+    rng = random.Random(5)
+    while not any(s.result is None for s in game.state.shots):
+        game.act(next_action(game.state, rng))
+    shot = next(s for s in game.state.shots if s.result is None)
+    first = game.act({"kind": "resolve_shot", "shot": shot.id})
+    assert first.ok and game.undo()
+    again = game.act({"kind": "resolve_shot", "shot": shot.id})
+    result = lambda outcome: next(s.result for s in outcome.state.shots if s.id == shot.id)  # noqa: E731
+    assert result(again) == result(first)

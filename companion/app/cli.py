@@ -94,6 +94,9 @@ def _serve(args, open_browser: bool) -> int:
     from .main import serve
     from .sharing import Sharing
 
+    if os.environ.get("COMPANION_LOG"):  # e.g. info: every change, with the device that made it
+        import logging
+        logging.basicConfig(level=os.environ["COMPANION_LOG"].upper(), format="%(created).3f %(name)s: %(message)s")
     store, where = open_app_store(args.data)
     port = free_port(args.host, args.port if args.port is not None else DEFAULT_PORT)
     local = f"http://127.0.0.1:{port}/"

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import logging
 import secrets
 import threading
 import time
@@ -34,6 +35,8 @@ from typing import Any, Callable
 from ..engine.game import Refused
 from ..engine.state import GameState
 from ..store.game import Game, LogEntry, undo_stacks
+
+log = logging.getLogger(__name__)
 
 # --- roles -----------------------------------------------------------------------------
 
@@ -389,9 +392,13 @@ class Table:
             problem = self.sharing.refusal(device, self.id) or may(
                 self.sharing.role(device, self.id), action, self.game.state)
             if problem:
+                log.info("game %s refused %s from %s: %s", self.id, _action_data(action).get("kind"), device.name, problem)
                 return Refused(problem)
             before = len(self.game.entries)
             outcome = self.game.act(action)
+            if not outcome.ok:
+                log.info("game %s refused %s from %s: %s", self.id, _action_data(action).get("kind"),
+                         device.name, outcome.reason)
             self._note_actor(device, before)
             return outcome
 
@@ -415,8 +422,12 @@ class Table:
             return None
 
     def _note_actor(self, device: Device, before: int) -> None:
+        """Remember (and log, for the host's terminal) which device made each new log entry."""
         for index in range(before, len(self.game.entries)):
             self._actors[index] = device.name
+            entry = self.game.entries[index]
+            what = entry.action.get("kind") if entry.action else entry.kind
+            log.info("game %s entry %d %s by %s", self.id, index, what, device.name)
 
     def check_code(self) -> str:
         """A short code of the position now: the same on every screen that shows the same game state."""

@@ -30,6 +30,8 @@ def network_address() -> str | None:
 class SharedServer(Server):
     """`companion web --host 0.0.0.0`: reachable from the network, with the PIN it prints."""
 
+    extra_env: dict[str, str] = {}
+
     def start(self) -> "SharedServer":
         import os
         import socket
@@ -37,7 +39,7 @@ class SharedServer(Server):
         self.log = self.data.parent / "server.log"
         self.data.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, FLET_WEB_RENDERER="canvaskit", COMPANION_SEED=self.seed,
-                   COMPANION_DATA=str(self.data))
+                   COMPANION_DATA=str(self.data), **self.extra_env)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "companion", "web", "--host", "0.0.0.0", "--port", str(self.port)],
             env=env, cwd=ROOT, stdout=open(self.log, "w"), stderr=subprocess.STDOUT,

@@ -210,8 +210,9 @@ def role_bar(app, game) -> ft.Control:
 
     controls: list[ft.Control] = [
         ft.Container(width=10, height=10, border_radius=5, bgcolor=colour),
-        tag("my-role", ft.Text(f"This device: {label}", size=13, weight=ft.FontWeight.W_600),
-            label=f"This device: {label}"),
+        tag("my-role", ft.Text(f"This device: {label} · {app.device.name}", size=13, weight=ft.FontWeight.W_600,
+                               max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+            label=f"This device: {label} · {app.device.name}"),
         ft.Container(expand=True),
         sync_counter(app, game),
     ]
@@ -255,6 +256,7 @@ def sync_counter(app, game) -> ft.Control:
 
 
 def framed(app, game, control: ft.Control) -> ft.Control:
-    """The table under the role bar."""
+    """The table under the role bar (and the screen kept awake while it shows, where allowed)."""
+    run_soon(app.page, keep_awake, app, True)
     return ft.Column([role_bar(app, game), control], spacing=0, expand=True,
                      horizontal_alignment=ft.CrossAxisAlignment.STRETCH)

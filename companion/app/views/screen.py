@@ -55,6 +55,8 @@ class ScreenView:
         self.count = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
         self.control = ft.Container(expand=True, bgcolor=ft.Colors.SURFACE)
         self._layout()
+        from .join import keep_awake, run_soon
+        run_soon(app.page, keep_awake, app, True)  # a TV by the table should not go dark
 
     # --- layout ----------------------------------------------------------------------------
 
