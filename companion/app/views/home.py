@@ -17,6 +17,19 @@ def page_width(app, widest: int = 760) -> float:
     return max(280, min(widest, (app.page.width or widest) - 32))
 
 
+def store_problems(problems: list[str]) -> list[ft.Control]:
+    """The store's plain messages about files it set aside (a damaged or newer save), so the player
+    knows a game is missing and where its file went; nothing when every file could be read."""
+    if not problems:
+        return []
+    lines = [ft.Text(p, color=ft.Colors.ON_ERROR_CONTAINER, size=13) for p in problems]
+    return [tag("store-problems", ft.Container(
+        content=ft.Column([ft.Row([ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ON_ERROR_CONTAINER),
+                                   ft.Text("Some saved files could not be read", weight=ft.FontWeight.W_600,
+                                           color=ft.Colors.ON_ERROR_CONTAINER)]), *lines], spacing=6, tight=True),
+        padding=12, border_radius=12, bgcolor=ft.Colors.ERROR_CONTAINER))]
+
+
 def build(app) -> ft.Control:
     async def quick_start(e):
         from .newgame import start_quick_start
@@ -45,9 +58,11 @@ def build(app) -> ft.Control:
 
     latest = ft.Column(spacing=0)  # the game last played, to continue in one tap
     saved = ft.Column([muted("Looking for saved games...")], spacing=4)
+    damaged = ft.Column(spacing=0)  # save files the store set aside, named in plain words
 
     async def fill_games():
         rows = await asyncio.to_thread(lambda: game_rows(app.store.games()))
+        damaged.controls = store_problems(app.store.problems)
         latest.controls = [game_tile(rows[0], f"resume-{rows[0].id}", "Continue")] if rows else []
         saved.controls = [game_tile(row, f"resume-{row.id}") for row in rows[1:9]] or [
             muted("No other saved games. Games are saved as you play." if rows
@@ -93,6 +108,7 @@ def build(app) -> ft.Control:
                 ft.Column([tile(ft.Icons.SAILING, "War Fleet", "Twenty against twenty, one hex per ship; pockets at Quick-Start scale", go("warfleet"), "war-fleet")], col={"xs": 12, "md": 6}),
             ], spacing=8, run_spacing=0),
             heading("Saved games"),
+            damaged,
             saved,
         ],
         spacing=12, scroll=ft.ScrollMode.AUTO, expand=True,
