@@ -133,14 +133,20 @@ def shoot(page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
+def enter_pin(page, pin: str) -> None:
+    """Type `pin` into the PIN field as a player would (over whatever the field holds) and tap Join."""
+    by_id(page, "pin-field").click()
+    page.wait_for_timeout(200)  # the field has the keyboard's focus
+    page.keyboard.press("Control+A")
+    page.keyboard.type(pin, delay=20)
+    by_id(page, "pin-join").click()
+
+
 def join(page, url: str, pin: str, role: str | None) -> None:
     """Open `url` from the network, give the PIN, pick a role (`side-French`, `screen`)."""
     open_app(page, url)
-    field = by_id(page, "pin-field")
-    field.wait_for(timeout=15000)
-    field.click()
-    page.keyboard.type(pin)
-    by_id(page, "pin-join").click()
+    by_id(page, "pin-field").wait_for(timeout=15000)
+    enter_pin(page, pin)
     if role:
         by_id(page, f"role-{role}").wait_for(timeout=10000)
         by_id(page, f"role-{role}").click()
@@ -171,9 +177,7 @@ def test_one_game_on_many_screens(shared_server, browser):
     open_app(british, server.lan_url + game_path)
     by_id(british, "pin-field").wait_for(timeout=15000)
     shoot(british, "join-phone")
-    by_id(british, "pin-field").click()
-    british.keyboard.type("000000" if server.pin != "000000" else "111111")
-    by_id(british, "pin-join").click()
+    enter_pin(british, "000000" if server.pin != "000000" else "111111")
     message = by_id(british, "pin-message")
     message.wait_for(timeout=10000)
     assert "not right" in label(message)
@@ -181,10 +185,12 @@ def test_one_game_on_many_screens(shared_server, browser):
     shoot(british, "join-refused-phone")
 
     # the right PIN: the role picker, then the British side
-    by_id(british, "pin-field").click()
-    british.keyboard.type(server.pin)
-    by_id(british, "pin-join").click()
-    by_id(british, "role-side-British").wait_for(timeout=10000)
+    enter_pin(british, server.pin)
+    try:
+        by_id(british, "role-side-British").wait_for(timeout=10000)
+    except Exception:
+        shoot(british, "roles-phone-failed")  # what the phone showed instead, for the report
+        raise
     shoot(british, "roles-phone")
     by_id(british, "role-side-British").click()
     assert "This device: British" in label(by_id(british, "my-role"))
