@@ -1,7 +1,8 @@
 """What one browser session sees: the route, the game, the selected ship, the tab.
 
 One Session per browser session.  It is plain data with stable string ids,
-and it round-trips through the page route (`/game/game-1?ship=hml-raven&tab=fire`),
+and it round-trips through the page route (`/game/game-1?ship=hml-raven&tab=fire`,
+`/warfleet/<id>` for a War Fleet game),
 so a reload of the page comes back to the same game, ship and tab.  No flet
 imports: the views read it and change it; it never holds controls.
 """
@@ -29,6 +30,8 @@ class Session:
             query = {k: v for k, v in (("ship", self.ship), ("tab", self.tab)) if v and v != "map"}
             path = f"/game/{quote(self.game_id, safe='')}"
             return path + ("?" + urlencode(query) if query else "")
+        if self.screen == "warfleet" and self.game_id:
+            return f"/warfleet/{quote(self.game_id, safe='')}"
         return "/" if self.screen == "home" else f"/{self.screen}"
 
     def go(self, screen: str, **changes) -> "Session":
@@ -51,6 +54,8 @@ def session_from_route(route: str) -> Session:
     if segments[0] == "game" and len(segments) >= 2:
         tab = query.get("tab", "map")
         return Session("game", segments[1], query.get("ship") or None, tab if tab in TABS else "map")
+    if segments[0] == "warfleet" and len(segments) >= 2:
+        return Session("warfleet", segments[1])
     if segments[0] in SCREENS:
         return Session(segments[0])
     return Session()

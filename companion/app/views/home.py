@@ -1,4 +1,5 @@
-"""Home: quick-start, new game, resume a saved game, scenario files, fleets, dice, rule readings."""
+"""Home: quick-start, new game, resume a saved game (Quick-Start or War Fleet), scenario files, fleets, dice,
+rule readings."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import flet as ft
 
 from ..session import Session
 from ..viewmodels import game_rows
+from ..warfleet_model import tables_for, warfleet_rows
 from . import share
 from .widgets import heading, icon_button, muted, tag
 
@@ -46,6 +48,18 @@ def build(app) -> ft.Control:
             await app.navigate(Session("game", game_id))
         return handler
 
+    def resume_warfleet(game_id):
+        async def handler(e):
+            await app.navigate(Session("warfleet", game_id))
+        return handler
+
+    def warfleet_tile(row) -> ft.Control:
+        return tag(f"wf-resume-{row.id}", ft.Card(content=ft.ListTile(
+            leading=ft.Icon(ft.Icons.GRID_ON), title=ft.Text(row.name, weight=ft.FontWeight.W_600),
+            subtitle=ft.Text(f"{row.detail} · {row.sides} · {row.last_played}"),
+            trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT), on_click=resume_warfleet(row.id), min_height=64,
+        )))
+
     def game_tile(row, ident: str, title: str | None = None) -> ft.Control:
         return tag(ident, ft.Card(content=ft.ListTile(
             leading=ft.Icon(ft.Icons.PLAY_CIRCLE if title else ft.Icons.SAILING, size=30 if title else None,
@@ -59,13 +73,19 @@ def build(app) -> ft.Control:
     latest = ft.Column(spacing=0)  # the game last played, to continue in one tap
     saved = ft.Column([muted("Looking for saved games...")], spacing=4)
     damaged = ft.Column(spacing=0)  # save files the store set aside, named in plain words
+    war_fleet = ft.Column(spacing=4)  # saved War Fleet games, most recently played first
 
     async def fill_games():
+        tables = await asyncio.to_thread(tables_for, app.store)  # reads the War Fleet saves the first time
         rows = await asyncio.to_thread(lambda: game_rows(app.store.games()))
-        damaged.controls = store_problems(app.store.problems)
+        battles = await asyncio.to_thread(lambda: warfleet_rows(tables.summaries()))
+        damaged.controls = store_problems(app.store.problems + tables.problems)
+        war_fleet.controls = ([heading("War Fleet games", size=14), *[warfleet_tile(row) for row in battles[:8]]]
+                              if battles else [])
         latest.controls = [game_tile(rows[0], f"resume-{rows[0].id}", "Continue")] if rows else []
         saved.controls = [game_tile(row, f"resume-{row.id}") for row in rows[1:9]] or [
             muted("No other saved games. Games are saved as you play." if rows
+                  else "No Quick-Start games yet: start one above. Games are saved as you play." if battles
                   else "No saved games yet: start one above. Games are saved as you play.")]
         app.page.update()
 
@@ -110,6 +130,7 @@ def build(app) -> ft.Control:
             heading("Saved games"),
             damaged,
             saved,
+            war_fleet,
         ],
         spacing=12, scroll=ft.ScrollMode.AUTO, expand=True,
     )

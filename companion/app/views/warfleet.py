@@ -35,28 +35,78 @@ def device_key(app) -> str:
 
 
 def build(app) -> ft.Control:
-    game = M.TABLES.get(device_key(app))
-    if game is None:
-        return start_screen(app)
-    return WarFleetView(app, game).control
+    """The War Fleet screen: a moment's spinner while the game is found (and, the first time, read
+    and replayed from its file in a worker thread), then the table or the start screen."""
+    holder = ft.Container(content=ft.Row([ft.ProgressRing()], alignment=ft.MainAxisAlignment.CENTER), expand=True)
+
+    async def load():
+        game, problem = await asyncio.to_thread(find_game, app)
+        if app.screen is not holder:  # the player went elsewhere meanwhile
+            return
+        holder.content = WarFleetView(app, game).control if game else start_screen(app, problem)
+        if game:
+            show_route(app, game.id)
+        app.page.update()
+
+    app.page.run_task(load)
+    return holder
+
+
+def find_game(app) -> tuple[M.WarFleetGame | None, str]:
+    """The War Fleet game of the route (`/warfleet/<id>`), else the one this device showed last,
+    else the most recently played saved game; (None, why) when there is none to show."""
+    tables, device = M.tables_for(app.store), device_key(app)
+    wanted = app.session.game_id if app.session.screen == "warfleet" else None
+    if not wanted:
+        return tables.get(device) or tables.latest(device), ""
+    try:
+        return tables.open(wanted, device), ""
+    except M.UnknownWarFleetGame as exc:
+        return None, str(exc)
+
+
+def show_route(app, game_id: str) -> None:
+    """Put the game's route in the address bar without showing it again (a reload, or a restart of
+    the server, then comes back to this game)."""
+    session = Session("warfleet", game_id)
+    if app.session.route == session.route:
+        return
+    app.session = session
+
+    async def push():
+        app.page.route = session.route
+        await app.page.push_route(session.route)
+
+    app.page.run_task(push)
+
+
+async def new_battle(app) -> tuple[M.WarFleetGame | None, str]:
+    """A new 20-against-20 battle for this device, saved before it is shown: (the game, "") or (None, why not)."""
+    try:
+        catalogue = await app.catalogue()
+        state = await asyncio.to_thread(M.twenty_against_twenty, catalogue, shipped_fleets_dir(), app.seed)
+        name = "War Fleet " + time.strftime("%d %b %H:%M")
+        game = await asyncio.to_thread(M.tables_for(app.store).start, device_key(app), state, name)
+    except ValueError as exc:  # a broken or missing scenario file, or the save could not be written: say so
+        return None, str(exc)
+    except OSError as exc:
+        return None, f"the new battle could not be saved: {exc.strerror or exc} ({exc.filename or 'the data folder'})"
+    return game, ""
 
 
 # --- no War Fleet game yet -----------------------------------------------------------------------
 
 
-def start_screen(app) -> ft.Control:
-    message = ft.Text("", color=ft.Colors.ERROR)
+def start_screen(app, problem: str = "") -> ft.Control:
+    message = ft.Text(problem, color=ft.Colors.ERROR)
 
     async def start(e):
-        try:
-            catalogue = await app.catalogue()
-            state = await asyncio.to_thread(M.twenty_against_twenty, catalogue, shipped_fleets_dir(), app.seed)
-        except ValueError as exc:  # a broken or missing scenario file: say so
-            message.value = str(exc)
+        game, why = await new_battle(app)
+        if game is None:
+            message.value = why
             app.page.update()
             return
-        M.TABLES.start(device_key(app), state, "War Fleet " + time.strftime("%d %b %H:%M"))
-        await app.navigate(Session("warfleet"))
+        await app.navigate(Session("warfleet", game.id))
 
     async def home(e):
         await app.navigate(Session())
@@ -66,7 +116,7 @@ def start_screen(app) -> ft.Control:
                 ft.Text("War Fleet", size=26, weight=ft.FontWeight.BOLD)]),
         muted("Leviathans: War Fleet (seeds 004 and 000): battles of dozens of ships, one hex per ship and one "
               "die per location. Every ship is a Quick-Start card converted to War Fleet stats; pockets of ships "
-              "can be fought out at Quick-Start scale and brought back."),
+              "can be fought out at Quick-Start scale and brought back. Games are saved as you play."),
         tag("wf-start-20v20", ft.Card(content=ft.ListTile(
             leading=ft.Icon(ft.Icons.SAILING, size=30),
             title=ft.Text("Twenty against twenty", weight=ft.FontWeight.W_600),
@@ -483,22 +533,34 @@ class WarFleetView:
         return handler
 
     async def _undo(self, e) -> None:
-        self._said(None if self.game.undo() else "Nothing to undo.", False)
+        self._undone_or_redone(await asyncio.to_thread(self.game.undo), "undo", "Not undone")
         await self.refresh()
 
     async def _redo(self, e) -> None:
-        self._said(None if self.game.redo() else "Nothing to redo.", False)
+        self._undone_or_redone(await asyncio.to_thread(self.game.redo), "redo", "Not redone")
         await self.refresh()
+
+    def _undone_or_redone(self, done: bool, verb: str, refused: str) -> None:
+        if done:
+            self._said(None, False)
+        elif self.game.save_problem:  # it could not be saved: nothing changed
+            self._said(f"{refused}, because it could not be saved: {self.game.save_problem}", True)
+        else:
+            self._said(f"Nothing to {verb}.", False)
 
     async def _home(self, e) -> None:
         await self.app.navigate(Session())
 
     async def _restart(self, e) -> None:
-        catalogue = await self.app.catalogue()
-        state = await asyncio.to_thread(M.twenty_against_twenty, catalogue, shipped_fleets_dir(), self.app.seed)
-        self.game = M.TABLES.start(device_key(self.app), state, "War Fleet " + time.strftime("%d %b %H:%M"))
+        game, why = await new_battle(self.app)
+        if game is None:
+            self._said(why, True)
+            await self.refresh()
+            return
+        self.game = game
+        show_route(self.app, game.id)
         self.selected, self.tab = None, "ship"
-        self._said("A new War Fleet battle: twenty against twenty.", False)
+        self._said("A new War Fleet battle: twenty against twenty (the last one is saved: see Home).", False)
         await self.refresh()
 
     async def refresh(self) -> None:
@@ -506,4 +568,4 @@ class WarFleetView:
         self.app.page.update()
 
 
-__all__ = ["WarFleetView", "build", "start_screen"]
+__all__ = ["WarFleetView", "build", "find_game", "new_battle", "start_screen"]

@@ -1,0 +1,141 @@
+"""A War Fleet game survives a reload of the page and a restart of the server: a few actions (a move,
+an attack declared and rolled), then the same game, turn, phase and log after reopening, from the
+War Fleet tile and from the home screen's list.  Screenshots: tests/screenshots/warfleet-saved-*.png."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from .conftest import DESKTOP, SCREENSHOTS, by_id, open_app
+from .test_warfleet import move_the_leviathan, shoot, start_battle, tap, text_of, wait_text
+
+pytestmark = pytest.mark.browser
+ROLLED = r"DBlack \d+ = \d+ against \d+"
+
+
+def log_text(page) -> str:
+    tap(page, "wf-tab-log")
+    return wait_text(page, "wf-log", r"HML Leviathan moves forward to 1207")
+
+
+def roll_result(page) -> str:
+    """The rolled attack's result line: the dice, the faces, what they did."""
+    text = wait_text(page, "wf-attack-1", ROLLED)
+    return re.search(ROLLED + r".*", text).group(0)
+
+
+def saved_file(server) -> dict:
+    files = list((server.data / "warfleet").glob("*.json"))
+    assert len(files) == 1, files
+    return json.loads(files[0].read_text())
+
+
+def test_a_war_fleet_game_survives_a_reload_and_a_restart(server, browser):
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    open_app(page, server.url)
+    start_battle(page)
+    move_the_leviathan(page)
+    tap(page, "wf-end-movement")
+    wait_text(page, "wf-banner", r"Turn 1 · Combat")
+    tap(page, "wf-ship-hml-leviathan")
+    tap(page, "wf-option-0")
+    tap(page, "wf-roll-all")
+    rolled = roll_result(page)
+    banner = wait_text(page, "wf-banner", r"Turn 1 · Combat")
+    log = log_text(page)
+    saved = saved_file(server)
+    assert saved["summary"]["phase"] == "combat" and len(saved["done"]) == 7
+    game_id = saved["id"]
+    assert re.search(rf"/warfleet/{game_id}$", page.url), page.url  # a reload comes back here
+
+    page.reload()
+    page.wait_for_selector("#loading", state="detached", timeout=30000)
+    page.locator("flt-semantics-placeholder").dispatch_event("click")
+    assert wait_text(page, "wf-banner", r"Turn 1 · Combat") == banner
+    assert log_text(page) == log
+
+    server.stop()
+    server.start()
+    fresh = browser.new_context(viewport=DESKTOP)  # a browser the restarted server has never seen
+    other = fresh.new_page()
+    open_app(other, server.url)
+    tile = by_id(other, f"wf-resume-{game_id}")
+    tile.wait_for(timeout=20000)
+    assert "Turn 1 · Combat" in text_of(tile) and "British vs French" in text_of(tile)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    other.screenshot(path=str(SCREENSHOTS / "warfleet-saved-home.png"), full_page=True)
+    tap(other, "war-fleet")  # the War Fleet tile resumes the last game played
+    assert wait_text(other, "wf-banner", r"Turn 1 · Combat") == banner
+    assert log_text(other) == log
+    tap(other, "wf-tab-attacks")
+    assert roll_result(other) == rolled  # the same dice
+    shoot(other, "saved-after-restart")
+
+    # the page open before the restart reconnects to the same game; undo is saved too
+    open_app(page, server.url + f"warfleet/{game_id}")
+    assert wait_text(page, "wf-banner", r"Turn 1 · Combat") == banner
+    tap(page, "wf-undo")
+    wait_text(page, "wf-banner", r"1 attack declared, 1 to roll")
+    assert len(saved_file(server)["undone"]) == 1
+    context.close()
+    fresh.close()
+
+
+def test_home_lists_war_fleet_games_and_a_new_battle_starts_beside_them(server, browser):
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    open_app(page, server.url)
+    start_battle(page)
+    tap(page, "wf-roll-initiative")
+    wait_text(page, "wf-banner", r"Movement")
+    tap(page, "wf-restart")
+    wait_text(page, "wf-note", r"A new War Fleet battle")
+    wait_text(page, "wf-banner", r"Turn 1 · Initiative")
+    assert len(list((server.data / "warfleet").glob("*.json"))) == 2
+    tap(page, "wf-home")
+    by_id(page, "war-fleet").wait_for(timeout=20000)
+    tiles = page.locator("[flt-semantics-identifier^='wf-resume-']")
+    tiles.first.wait_for(timeout=20000)
+    assert tiles.count() == 2
+    words = " ".join(text_of(tiles.nth(i)) for i in range(2))
+    assert "Turn 1 · Initiative" in words and "Turn 1 · Movement" in words
+    context.close()
+
+
+def test_a_damaged_war_fleet_file_is_named_on_home_and_the_other_game_still_opens(tmp_path, browser):
+    from companion.app import warfleet_model as M
+    from companion.files import load_catalogue, shipped_fleets_dir
+    from companion.store.warfleet_saves import WarFleetSaves
+
+    from .conftest import Server
+
+    data = tmp_path / "data"
+    tables = M.Tables(WarFleetSaves(data))
+    state = M.twenty_against_twenty(load_catalogue(), shipped_fleets_dir(), seed="damaged")
+    bad, good = tables.start("a", state, "Cut short"), tables.start("b", state, "Still good")
+    path = tables.saves.path(bad.id)
+    path.write_bytes(path.read_bytes()[:300])  # cut short, as by a full disk
+
+    server = Server(data).start()
+    try:
+        page = browser.new_page(viewport=DESKTOP)
+        open_app(page, server.url)
+        box = by_id(page, "store-problems")
+        box.wait_for(timeout=15000)
+        words = box.evaluate("""e => [e, ...e.querySelectorAll('*')].map(
+            n => (n.getAttribute('aria-label') || '') + ' ' + (n.childElementCount ? '' : n.textContent)).join(' ')""")
+        assert f"{bad.id}.json" in words and "cut short" in words and "War Fleet game" in words
+        by_id(page, f"wf-resume-{good.id}").wait_for(timeout=15000)
+        assert by_id(page, f"wf-resume-{bad.id}").count() == 0
+        assert list(path.parent.glob(f"{bad.id}.json.bad-*")), "the damaged file is kept, set aside"
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "warfleet-saved-damaged-home.png"), full_page=True)
+        tap(page, f"wf-resume-{good.id}")
+        wait_text(page, "wf-banner", r"Turn 1 · Initiative")
+        page.close()
+    finally:
+        server.stop()
