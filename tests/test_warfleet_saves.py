@@ -254,3 +254,11 @@ def test_a_store_without_a_data_folder_keeps_war_fleet_games_in_memory(start):
     game = live.start("phone", start, "Memory")
     assert game.act(A.SetInitiative(side="French")).ok
     assert live.open(game.id) is game and live.summaries()[0].actions == 1
+
+
+def test_the_route_names_the_war_fleet_game():
+    from companion.app.session import Session, session_from_route
+
+    assert Session("warfleet", "wf-1").route == "/warfleet/wf-1"
+    assert session_from_route("/warfleet/wf-1") == Session("warfleet", "wf-1")
+    assert session_from_route("/warfleet") == Session("warfleet")

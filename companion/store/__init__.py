@@ -3,7 +3,8 @@
 `Game` (game.py) is the live game every view and command acts through.
 `Store` (store.py) hands out games over a repository: `MemoryStore` keeps
 them in memory, `TinyDBStore` / `open_store()` on disk (tinydb_store.py,
-segments.py, atomic.py).  export.py reads and writes whole games as one
+segments.py, atomic.py).  warfleet_saves.py keeps War Fleet games, one
+atomic file each, beside them.  export.py reads and writes whole games as one
 file; verify.py re-derives every logged roll from the revealed seed.
 """
 
