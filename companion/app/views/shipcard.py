@@ -2,6 +2,12 @@
 
 Circled (destroyed this turn) slots get a red ring; destroyed slots are struck
 through.  Tapping a slot offers to mark or clear it by hand.
+
+`ShipCard` is the card kept on screen: `show(card)` changes its texts, colours
+and borders in place, so only what changed is sent (a card built anew is some
+five hundred controls).  The card and each slot are `Kept` pieces: the update
+around them compares only those marked changed (`sent` clears the marks), so
+the slots that stayed the same are not even compared.  `card_control` draws a card once (fleets, info).
 """
 
 from __future__ import annotations
@@ -11,8 +17,8 @@ from typing import Awaitable, Callable
 import flet as ft
 
 from ..theme import CIRCLED
-from ..viewmodels import CardView, SlotView
-from .widgets import chips, muted, tag
+from ..viewmodels import CardView, LocationView, SlotView
+from .widgets import muted, put, sent, show_chips, tag
 
 STATUS_WORDS = {"live": "working", "destroyed_this_turn": "destroyed this turn (circled)",
                 "destroyed": "destroyed (struck through)"}
@@ -20,94 +26,175 @@ STATUS_WORDS = {"live": "working", "destroyed_this_turn": "destroyed this turn (
 SlotHandler = Callable[[str, int, str], Awaitable[None]]
 
 
-def _slot_cell(card: CardView, location: str, slot: SlotView, on_slot: SlotHandler | None) -> ft.Control:
-    struck = slot.status == "destroyed"
-    circled = slot.status == "destroyed_this_turn"
-    miss = slot.kind == "miss"
-    title_style = ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH, decoration_thickness=2) if struck else None
-    number = ft.Container(
-        content=ft.Text(str(slot.number), size=11, weight=ft.FontWeight.BOLD,
-                        color=ft.Colors.WHITE if circled else ft.Colors.ON_SURFACE_VARIANT),
-        width=20, height=20, border_radius=10, alignment=ft.Alignment.CENTER,
-        bgcolor=CIRCLED if circled else None,
-        border=ft.Border.all(2, CIRCLED) if circled else None,
-    )
-    breach = ft.Text("—" if slot.breach is None else str(slot.breach), size=15, weight=ft.FontWeight.BOLD,
-                     style=title_style,
-                     tooltip=None if slot.breach is None or slot.breach == slot.printed
-                     else f"printed {slot.printed}, armour included")
-    lines: list[ft.Control] = [
-        ft.Row([number, ft.Container(expand=True), breach], spacing=2),
-        ft.Text(slot.title, size=12, weight=ft.FontWeight.W_600, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
-                style=title_style),
-    ]
-    if slot.dice:
-        lines.append(ft.Row([chips(d, 12) for d in slot.dice], spacing=6, tight=True))
-    if slot.detail:
-        lines.append(ft.Text(slot.detail, size=10, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1, style=title_style))
-    bg = ft.Colors.SURFACE_CONTAINER_HIGHEST if struck else (
-        ft.Colors.SURFACE if not miss else ft.Colors.SURFACE_CONTAINER)
-    body = ft.Container(
-        content=ft.Column(lines, spacing=2, tight=True),
-        padding=6, border_radius=8, bgcolor=bg, height=84,
-        border=ft.Border.all(2.5, CIRCLED) if circled else ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-        opacity=0.7 if struck else 1.0,
-    )
-    if struck:
-        body = ft.Stack([body, ft.Container(
-            content=ft.Icon(ft.Icons.CLOSE, size=54, color=ft.Colors.with_opacity(0.35, CIRCLED)),
-            alignment=ft.Alignment.CENTER, height=84, left=0, right=0, top=0)], height=84)
-    if on_slot is not None and not miss:
-        async def tapped(e):
-            await on_slot(location, slot.number, slot.status)
-        body = ft.GestureDetector(content=body, on_tap=tapped, mouse_cursor=ft.MouseCursor.CLICK)
-    words = STATUS_WORDS[slot.status]
-    return tag(f"slot-{card.id}-{location}-{slot.number}", body,
-               label=f"{location} slot {slot.number} {slot.title}: {words}")
+def _set(control: ft.Control, **values) -> None:
+    """Set properties; one left as it was is not sent again."""
+    for name, value in values.items():
+        setattr(control, name, value)
+
+
+class SlotCell:
+    """One slot: its number, breach number, title, dice and detail, changed in place.
+
+    The cell's make-up (struck through or not, tappable or not: a miss slot is not)
+    is fixed: a slot that changes it gets a new cell (`shape`)."""
+
+    def __init__(self, card: CardView, location: str, slot: SlotView, on_slot: SlotHandler | None):
+        self.location, self.slot, self.on_slot = location, slot, on_slot
+        self.shape = self.shape_of(slot, on_slot)
+        struck, tappable = self.shape
+        self.number_text = ft.Text(str(slot.number), size=11, weight=ft.FontWeight.BOLD)
+        self.number = ft.Container(content=self.number_text, width=20, height=20, border_radius=10,
+                                   alignment=ft.Alignment.CENTER)
+        self.breach = ft.Text("", size=15, weight=ft.FontWeight.BOLD)
+        self.title = ft.Text("", size=12, weight=ft.FontWeight.W_600, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)
+        self.dice = ft.Row([], spacing=6, tight=True)
+        self.detail = ft.Text("", size=10, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1)
+        self.head = ft.Row([self.number, ft.Container(expand=True), self.breach], spacing=2)
+        self.lines = ft.Column([], spacing=2, tight=True)
+        self.body = ft.Container(content=self.lines, padding=6, border_radius=8, height=84)
+        face: ft.Control = self.body
+        if struck:
+            face = ft.Stack([self.body, ft.Container(
+                content=ft.Icon(ft.Icons.CLOSE, size=54, color=ft.Colors.with_opacity(0.35, CIRCLED)),
+                alignment=ft.Alignment.CENTER, height=84, left=0, right=0, top=0)], height=84)
+        if tappable:
+            face = ft.GestureDetector(content=face, on_tap=self._tapped, mouse_cursor=ft.MouseCursor.CLICK)
+        self.control = tag("", face, kept=True)
+        self._key = None
+        self.show(card, location, slot)
+
+    @staticmethod
+    def shape_of(slot: SlotView, on_slot: SlotHandler | None) -> tuple[bool, bool]:
+        return slot.status == "destroyed", on_slot is not None and slot.kind != "miss"
+
+    async def _tapped(self, e) -> None:
+        await self.on_slot(self.location, self.slot.number, self.slot.status)
+
+    def show(self, card: CardView, location: str, slot: SlotView) -> bool:
+        """Put this slot on the cell; whether anything changed."""
+        if self._key == (card.id, location, slot):
+            return False
+        self._key = (card.id, location, slot)
+        self.location, self.slot = location, slot
+        self.control.stale = True
+        struck = slot.status == "destroyed"
+        circled = slot.status == "destroyed_this_turn"
+        miss = slot.kind == "miss"
+        title_style = ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH, decoration_thickness=2) if struck else None
+        _set(self.number_text, value=str(slot.number),
+             color=ft.Colors.WHITE if circled else ft.Colors.ON_SURFACE_VARIANT)
+        _set(self.number, bgcolor=CIRCLED if circled else None,
+             border=ft.Border.all(2, CIRCLED) if circled else None)
+        _set(self.breach, value="—" if slot.breach is None else str(slot.breach), style=title_style,
+             tooltip=None if slot.breach is None or slot.breach == slot.printed
+             else f"printed {slot.printed}, armour included")
+        _set(self.title, value=slot.title, style=title_style)
+        groups = self.dice.controls[:len(slot.dice)]
+        groups += [ft.Row([], spacing=3, tight=True) for _ in range(len(slot.dice) - len(groups))]
+        put(self.dice, [show_chips(row, colours, 12) for row, colours in zip(groups, slot.dice)])
+        _set(self.detail, value=slot.detail, style=title_style)
+        put(self.lines, [self.head, self.title] + ([self.dice] if slot.dice else []) + ([self.detail] if slot.detail else []))
+        _set(self.body,
+             bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST if struck else (
+                 ft.Colors.SURFACE if not miss else ft.Colors.SURFACE_CONTAINER),
+             border=ft.Border.all(2.5, CIRCLED) if circled else ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+             opacity=0.7 if struck else 1.0)
+        _set(self.control, identifier=f"slot-{card.id}-{location}-{slot.number}",
+             label=f"{location} slot {slot.number} {slot.title}: {STATUS_WORDS[slot.status]}")
+        return True
+
+
+class LocationBlock:
+    """One location: its name, armour, go and stop dice, and its slots."""
+
+    def __init__(self, on_slot: SlotHandler | None):
+        self.on_slot = on_slot
+        self.name = ft.Text("", weight=ft.FontWeight.BOLD, size=14)
+        self.armour = muted("", 11)
+        self.no_armour = ft.Container()
+        self.go = ft.Row([], spacing=3, tight=True)
+        self.stop = ft.Row([], spacing=3, tight=True)
+        self.dice = ft.Row([muted("go", 11), self.go, muted("stop", 11), self.stop], spacing=4, tight=True)
+        self.spacer = ft.Container(expand=True)
+        self.head = ft.Row([], spacing=8)
+        self.cells: list[SlotCell] = []
+        self.holders: list[ft.Container] = []
+        self.grid = ft.ResponsiveRow([], spacing=4, run_spacing=4)
+        self.control = ft.Container(content=ft.Column([self.head, self.grid], spacing=6, tight=True), padding=8,
+                                    border_radius=10)
+
+    def show(self, card: CardView, loc: LocationView) -> None:
+        self.name.value = loc.name
+        self.armour.value = f"armour +{loc.armour}"
+        put(self.head, [self.name, self.armour if loc.armour else self.no_armour, self.spacer, self.dice])
+        show_chips(self.go, loc.go, 14 if loc.rolling == "go" else 11)
+        show_chips(self.stop, loc.stop, 14 if loc.rolling == "stop" else 11)
+        for i, slot in enumerate(loc.slots):
+            if i == len(self.cells):
+                cell = SlotCell(card, loc.key, slot, self.on_slot)
+                self.cells.append(cell)
+                self.holders.append(ft.Container(content=cell.control, col={"xs": 4, "sm": 2}))
+            elif self.cells[i].shape != SlotCell.shape_of(slot, self.on_slot):
+                cell = self.cells[i] = SlotCell(card, loc.key, slot, self.on_slot)
+                self.holders[i].content = cell.control
+            else:
+                self.cells[i].show(card, loc.key, slot)
+        del self.cells[len(loc.slots):], self.holders[len(loc.slots):]
+        put(self.grid, self.holders)
+        self.control.bgcolor = ft.Colors.with_opacity(0.08, CIRCLED) if loc.wrecked else ft.Colors.SURFACE_CONTAINER_LOW
+
+
+class ShipCard:
+    """A card kept on screen; `show` puts another card, or the same one changed, on it."""
+
+    def __init__(self, on_slot: SlotHandler | None = None):
+        self.on_slot = on_slot
+        self.name = ft.Text("", size=20, weight=ft.FontWeight.BOLD)
+        self.line = muted("", 12)
+        self.header = ft.Column([self.name, self.line], spacing=0, tight=True)
+        self.values = [ft.Text("", size=16, weight=ft.FontWeight.BOLD) for _ in range(4)]
+        self.stats = ft.Row([_stat(label, value) for label, value in
+                             zip(("MP", "SI", "Destroyed", "Enter before turn"), self.values)], spacing=8, wrap=True)
+        self.destruction = ft.Text("", color=ft.Colors.ON_ERROR_CONTAINER)
+        self.warning = ft.Container(content=self.destruction, bgcolor=ft.Colors.ERROR_CONTAINER, padding=8,
+                                    border_radius=8)
+        self.blocks: list[LocationBlock] = []
+        self.column = ft.Column([], spacing=8, tight=True)
+        self.control = tag("", self.column, kept=True)
+        self._card: CardView | None = None
+
+    def show(self, card: CardView) -> ft.Control:
+        if card == self._card:
+            return self.control
+        self._card = card
+        self.control.stale = True
+        self.control.identifier = f"card-{card.id}"
+        self.name.value = card.name
+        self.line.value = f"{card.ship_class} · {card.side} · Type {card.type} · {card.position}"
+        for text, value in zip(self.values, (f"{card.mp_left}/{card.mp}", str(card.si),
+                                             f"{card.destroyed}/{card.half_si}", str(card.enter_before_turn))):
+            text.value = value
+        self.destruction.value = f"Destroyed: {card.destruction}." if card.destruction else ""
+        while len(self.blocks) < len(card.locations):
+            self.blocks.append(LocationBlock(self.on_slot))
+        del self.blocks[len(card.locations):]
+        for block, loc in zip(self.blocks, card.locations):
+            block.show(card, loc)
+        put(self.column, [self.header, self.stats, *([self.warning] if card.destruction else []),
+                          *(block.control for block in self.blocks)])
+        return self.control
+
+    def sent(self) -> None:
+        sent(self.control, *(cell.control for block in self.blocks for cell in block.cells))
 
 
 def card_control(card: CardView, dark: bool, compact: bool = False, on_slot: SlotHandler | None = None) -> ft.Control:
-    blocks: list[ft.Control] = []
-    for loc in card.locations:
-        dice = ft.Row([
-            muted("go", 11), chips(loc.go, 14 if loc.rolling == "go" else 11),
-            muted("stop", 11), chips(loc.stop, 14 if loc.rolling == "stop" else 11),
-        ], spacing=4, tight=True)
-        head = ft.Row([
-            ft.Text(loc.name, weight=ft.FontWeight.BOLD, size=14),
-            muted(f"armour +{loc.armour}", 11) if loc.armour else ft.Container(),
-            ft.Container(expand=True), dice,
-        ], spacing=8)
-        cells = ft.ResponsiveRow(
-            [ft.Container(content=_slot_cell(card, loc.key, s, on_slot), col={"xs": 4, "sm": 2}) for s in loc.slots],
-            spacing=4, run_spacing=4,
-        )
-        blocks.append(ft.Container(
-            content=ft.Column([head, cells], spacing=6, tight=True), padding=8, border_radius=10,
-            bgcolor=ft.Colors.with_opacity(0.08, CIRCLED) if loc.wrecked else ft.Colors.SURFACE_CONTAINER_LOW,
-        ))
-    stats = ft.Row([
-        _stat("MP", f"{card.mp_left}/{card.mp}"),
-        _stat("SI", str(card.si)),
-        _stat("Destroyed", f"{card.destroyed}/{card.half_si}"),
-        _stat("Enter before turn", str(card.enter_before_turn)),
-    ], spacing=8, wrap=True)
-    warning = []
-    if card.destruction:
-        warning.append(ft.Container(
-            content=ft.Text(f"Destroyed: {card.destruction}.", color=ft.Colors.ON_ERROR_CONTAINER),
-            bgcolor=ft.Colors.ERROR_CONTAINER, padding=8, border_radius=8))
-    header = ft.Column([
-        ft.Text(card.name, size=20, weight=ft.FontWeight.BOLD),
-        muted(f"{card.ship_class} · {card.side} · Type {card.type} · {card.position}", 12),
-    ], spacing=0, tight=True)
-    return tag(f"card-{card.id}", ft.Column([header, stats, *warning, *blocks], spacing=8, tight=True))
+    return ShipCard(on_slot).show(card)
 
 
-def _stat(label: str, value: str) -> ft.Control:
+def _stat(label: str, value: ft.Text) -> ft.Control:
     return ft.Container(
-        content=ft.Column([ft.Text(label, size=10, color=ft.Colors.ON_SURFACE_VARIANT),
-                           ft.Text(value, size=16, weight=ft.FontWeight.BOLD)], spacing=0, tight=True,
+        content=ft.Column([ft.Text(label, size=10, color=ft.Colors.ON_SURFACE_VARIANT), value], spacing=0, tight=True,
                           horizontal_alignment=ft.CrossAxisAlignment.CENTER),
         padding=ft.Padding.symmetric(horizontal=10, vertical=4), border_radius=8,
         bgcolor=ft.Colors.SECONDARY_CONTAINER,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from ...engine import actions as A
-from ...engine.hexes import FACING_NAMES, Hex
+from ...engine.hexes import Hex
 from ...engine.state import GameState
 from ..session import Session
 from ..viewmodels import (
@@ -25,8 +25,9 @@ from ..theme import side_colour
 from .fire import TableDiceEntry, fire_control
 from .hexmap import HexMap
 from .log import log_control
-from .shipcard import card_control
-from .widgets import TOUCH, icon_button, mounted, muted, nav_button, tab_button, tag
+from .move import MoveControls
+from .shipcard import ShipCard
+from .widgets import TOUCH, icon_button, mounted, muted, nav_button, put, sent, tab_button, tag
 
 PANEL_WIDTH = 460
 PANELS = ("ship", "fire", "log")
@@ -73,6 +74,40 @@ def compute(state: GameState, ship: str | None, want_fire: bool, want_log: bool,
         zone=deployment_hexes(state, ship) if (ship and state.phase == "setup") else (),
         seconds=time.perf_counter() - started,
     )
+
+
+class ShipPicker:
+    """The ships as chips (tap one to select it), kept on screen: a new selection changes two chips."""
+
+    def __init__(self, prefix: str, on_select):
+        self.prefix, self.on_select = prefix, on_select
+        self.chips: dict[str, ft.Control] = {}
+        self.control = ft.Row([], wrap=True, spacing=6, run_spacing=6)
+        self._keys: dict[str, tuple] = {}
+
+    def show(self, m: Models, selected: str | None) -> ft.Control:
+        shown = []
+        for row in m.ships:
+            if self.prefix == "fire" and row.destroyed:
+                continue
+            tagged = self.chips.get(row.id)
+            if tagged is None:
+                tagged = self.chips[row.id] = tag(f"{self.prefix}-{row.id}", ft.Chip(
+                    label="", on_click=self.on_select(row.id), show_checkmark=False, height=TOUCH,
+                    leading=ft.Container(width=12, height=12, border_radius=6)), kept=True)
+            note = {"to move": " · to move", "destroyed": " · sunk"}.get(row.status, "")
+            key = (f"{row.name.replace('HML ', '')}{note}", row.id == selected, side_colour(m.state.sides, row.side))
+            if self._keys.get(row.id) != key:
+                self._keys[row.id] = key
+                chip = tagged.content
+                chip.label, chip.selected, chip.leading.bgcolor = key
+                tagged.stale = True
+            shown.append(tagged)
+        put(self.control, shown)
+        return self.control
+
+    def sent(self) -> None:
+        sent(*self.chips.values())
 
 
 class TableView:
@@ -132,6 +167,26 @@ class TableView:
         self.cover = ft.Container(content=self.panel, padding=ft.Padding.symmetric(horizontal=10, vertical=8),
                                   bgcolor=ft.Colors.SURFACE, left=0, right=0, top=0, bottom=0)
         self.control = ft.Container(expand=True)
+        # the side panel's pieces, kept on screen and changed in place
+        self.ship_picker = ShipPicker("ship", self._select_handler)
+        self.fire_picker = ShipPicker("fire", self._select_handler)
+        self.card = ShipCard(on_slot=self._slot_tapped)
+        self.moves = MoveControls(False, self._step, self._end_move, self._place)
+        self.strip_moves = MoveControls(True, self._step, self._end_move, self._place)
+        self.moves_later = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT, expand=True)
+        self.moves_later_row = ft.Row([self.moves_later, tag("place-open", ft.TextButton(
+            content="Place at...", icon=ft.Icons.PUSH_PIN, on_click=self._open_place, height=TOUCH))])
+        self.no_card = muted("Tap a ship, here or on the map, to see its card, arcs and moves.")
+        self.strip_hint = ft.Container(content=muted("Tap a ship on the map, or pick one under Ships, to move it, "
+                                                     "see its arcs and its card."), height=TOUCH,
+                                       alignment=ft.Alignment.CENTER_LEFT)
+        self.strip_name = ft.Text("", weight=ft.FontWeight.BOLD)
+        self.strip_position = muted("", 12)
+        self.strip_damage = ft.Text("", size=12)
+        self.strip_card = ft.Row([self.strip_name, self.strip_position, ft.Container(expand=True), self.strip_damage],
+                                 spacing=8)
+        self.banner_buttons: dict[str, ft.Control] = {}
+        self.next_chips: dict[str, ft.Control] = {}
         self._wide: bool | None = None
         self._layout()
 
@@ -262,7 +317,7 @@ class TableView:
         self.redo_button.content.disabled = not self.game.can_redo
         self.bookkeeping.checked = m.state.settings.bookkeeping
         changed.append(self.top)
-        self.panel.controls = self._panel_controls(m)
+        put(self.panel, self._panel_controls(m))
         changed.append(self.panel)
         if not self._wide:
             self.strip.visible = self.tab == "map"
@@ -271,19 +326,26 @@ class TableView:
         for control in changed:
             if mounted(control):  # a control off screen (the map behind a phone tab) goes with its screen
                 control.update()
+        for piece in (self.ship_picker, self.fire_picker, self.card):
+            piece.sent()
 
     def _render_banner(self, m: Models) -> None:
         b = m.banner
         self.banner_title.value = b.title
         self.banner_detail.value = b.detail
-        self.banner_actions.controls = [c for a in b.actions for c in self._banner_action(a, m.state)]
+        put(self.banner_actions, [c for a in b.actions for c in self._banner_action(a, m.state)])
         names = {s.id: s.name for s in m.ships}
-        self.banner_ships.controls = [
-            tag(f"next-{sid}", ft.Chip(label=names.get(sid, sid), on_click=self._select_handler(sid),
-                                       leading=ft.Icon(ft.Icons.NAVIGATION, size=16), height=TOUCH,
-                                       selected=sid == self.session.ship, show_checkmark=False))
-            for sid in b.next_ships
-        ]
+        chips = []
+        for sid in b.next_ships:
+            tagged = self.next_chips.get(sid)
+            if tagged is None:
+                tagged = self.next_chips[sid] = tag(f"next-{sid}", ft.Chip(
+                    label="", on_click=self._select_handler(sid), leading=ft.Icon(ft.Icons.NAVIGATION, size=16),
+                    height=TOUCH, show_checkmark=False))
+            tagged.content.label = names.get(sid, sid)
+            tagged.content.selected = sid == self.session.ship
+            chips.append(tagged)
+        put(self.banner_ships, chips)
         self.banner_ships.visible = bool(b.next_ships)
         if self._note:
             text, info = self._note
@@ -297,8 +359,12 @@ class TableView:
 
     def _banner_action(self, action: str, state: GameState) -> list[ft.Control]:
         def button(ident, text, icon, handler, filled=True):
-            kind = ft.FilledButton if filled else ft.OutlinedButton
-            return tag(ident, kind(content=text, icon=icon, on_click=handler, height=TOUCH))
+            kept = self.banner_buttons.get(ident)  # kept, so the banner sends only what changed
+            if kept is None:
+                kind = ft.FilledButton if filled else ft.OutlinedButton
+                kept = self.banner_buttons[ident] = tag(ident, kind(content=text, icon=icon, on_click=handler,
+                                                                    height=TOUCH))
+            return kept
 
         if action == "start_game":
             return [button("start-game", "Start the battle", ft.Icons.PLAY_ARROW, self._act_handler(A.StartGame()))]
@@ -329,94 +395,38 @@ class TableView:
         return self._ship_panel(m)
 
     def _ship_picker(self, m: Models, prefix: str) -> ft.Control:
-        chips = []
-        for row in m.ships:
-            if prefix == "fire" and row.destroyed:
-                continue
-            note = {"to move": " · to move", "destroyed": " · sunk"}.get(row.status, "")
-            chips.append(tag(f"{prefix}-{row.id}", ft.Chip(
-                label=f"{row.name.replace('HML ', '')}{note}", selected=row.id == self.session.ship,
-                on_click=self._select_handler(row.id), show_checkmark=False, height=TOUCH,
-                leading=ft.Container(width=12, height=12, border_radius=6,
-                                     bgcolor=side_colour(m.state.sides, row.side)))))
-        return ft.Row(chips, wrap=True, spacing=6, run_spacing=6)
+        return (self.fire_picker if prefix == "fire" else self.ship_picker).show(m, self.session.ship)
 
     def _ship_panel(self, m: Models) -> list[ft.Control]:
         parts: list[ft.Control] = [self._ship_picker(m, "ship")]
         if m.move is not None and (m.state.phase in ("setup", "movement") or self.placing):
-            parts.append(self._move_controls(m))
+            parts.append(self.moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state)))
         elif m.move is not None:
-            parts.append(ft.Row([ft.Text(m.move.note, size=12, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
-                                 tag("place-open", ft.TextButton(content="Place at...", icon=ft.Icons.PUSH_PIN,
-                                                                 on_click=self._open_place, height=TOUCH))]))
+            self.moves_later.value = m.move.note
+            parts.append(self.moves_later_row)
         if m.card is not None:
-            parts.append(card_control(m.card, self.app.dark, compact=not self.app.wide, on_slot=self._slot_tapped))
+            parts.append(self.card.show(m.card))
         else:
-            parts.append(muted("Tap a ship, here or on the map, to see its card, arcs and moves."))
+            parts.append(self.no_card)
         return parts
 
     async def _open_place(self, e) -> None:
         self.placing = True
         await self.refresh(force=True)
 
-    def _move_controls(self, m: Models, compact: bool = False) -> ft.Control:
-        move = m.move
-        state = m.state
-        lines: list[ft.Control] = []
-        head = ft.Row([ft.Text(move.name, weight=ft.FontWeight.BOLD, size=15),
-                       muted(move.position, 12), ft.Container(expand=True),
-                       tag("mp-left", ft.Text(f"{move.mp_left}/{move.mp} MP", weight=ft.FontWeight.BOLD))], spacing=8)
-        lines.append(head)
-        if state.phase == "setup":
-            lines.append(muted("Deploy: tap a green hex on the map (or type its label), then a facing.", 12))
-        else:
-            icons = {"forward": ft.Icons.ARROW_UPWARD, "port": ft.Icons.TURN_LEFT, "starboard": ft.Icons.TURN_RIGHT}
-            steps = []
-            for option in move.options:
-                label = option.label if not compact else option.label.replace("Turn to ", "").capitalize()
-                steps.append(tag(f"step-{option.step}", ft.FilledButton(
-                    content=label, icon=icons[option.step], on_click=self._step_handler(option.step), height=TOUCH,
-                    style=None if option.reason is None else ft.ButtonStyle(bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
-                                                                             color=ft.Colors.ON_SURFACE_VARIANT),
-                    tooltip=option.reason)))
-            if move.can_end:
-                steps.append(tag("end-move", ft.OutlinedButton(content="End move", icon=ft.Icons.CHECK,
-                                                              on_click=self._act_handler(A.EndMove(ship=move.ship)),
-                                                              height=TOUCH)))
-            lines.append(ft.Row(steps, wrap=True, spacing=6, run_spacing=6))
-            if not compact:
-                lines.append(muted(move.note, 12))
-        if not compact or state.phase == "setup" or self.placing:
-            lines.append(self._place_controls(move.ship, state))
-        return ft.Container(content=ft.Column(lines, spacing=8, tight=True), padding=10, border_radius=10,
-                            bgcolor=ft.Colors.SURFACE_CONTAINER_LOW)
-
-    def _place_controls(self, ship_id: str, state: GameState) -> ft.Control:
-        label = state.board.label(self.place_hex) if self.place_hex else ""
-        field = ft.TextField(label="Hex", value=label, width=92, height=TOUCH, dense=True,
-                             keyboard_type=ft.KeyboardType.NUMBER, hint_text="CCRR")
-        self._place_field = field
-        facings = [
-            tag(f"face-{name}", ft.OutlinedButton(content=name, on_click=self._place_handler(ship_id, i), height=TOUCH,
-                                                  width=TOUCH, tooltip=f"Bow hex and facing {name}",
-                                                  style=ft.ButtonStyle(padding=0)))
-            for i, name in enumerate(FACING_NAMES)
-        ]
-        title = "Deploy at" if state.phase == "setup" else "Place at (the table says otherwise)"
-        return ft.Column([muted(title, 12), ft.Row([tag("place-hex", field), ft.Row(facings, spacing=4, tight=True)],
-                                                   wrap=True, spacing=6, run_spacing=6)],
-                         spacing=4, tight=True)
+    def _place_label(self, state: GameState) -> str:
+        return state.board.label(self.place_hex) if self.place_hex else ""
 
     def _strip(self, m: Models) -> ft.Control:
         if m.move is None:
-            return ft.Container(content=muted("Tap a ship on the map, or pick one under Ships, to move it, "
-                                              "see its arcs and its card."), height=TOUCH,
-                                alignment=ft.Alignment.CENTER_LEFT)
+            return self.strip_hint
         if m.state.phase in ("setup", "movement") or self.placing:
-            return self._move_controls(m, compact=True)
+            return self.strip_moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state))
         card = m.card
-        return ft.Row([ft.Text(card.name, weight=ft.FontWeight.BOLD), muted(card.position, 12), ft.Container(expand=True),
-                       ft.Text(f"{card.destroyed}/{card.half_si} destroyed", size=12)], spacing=8)
+        self.strip_name.value = card.name
+        self.strip_position.value = card.position
+        self.strip_damage.value = f"{card.destroyed}/{card.half_si} destroyed"
+        return self.strip_card
 
     # --- handlers ------------------------------------------------------------------------
 
@@ -431,25 +441,23 @@ class TableView:
             await self.app.act(action)
         return handler
 
-    def _step_handler(self, step: str):
-        async def handler(e):
-            ship = self.session.ship
-            if ship:
-                await self.app.act(A.Step(ship=ship, step=step))
-        return handler
+    async def _step(self, step: str) -> None:
+        ship = self.session.ship
+        if ship:
+            await self.app.act(A.Step(ship=ship, step=step))
 
-    def _place_handler(self, ship_id: str, facing: int):
-        async def handler(e):
-            text = (self._place_field.value or "").strip()
-            if not text:
-                self.message("Tap a hex on the map or type its label (like 0812) first.")
-                await self.refresh(force=True)
-                return
-            outcome = await self.app.act(A.Place(ship=ship_id, bow=text, facing=facing))
-            if outcome.ok:
-                self.place_hex = None
-                await self.refresh(force=True)
-        return handler
+    async def _end_move(self, ship_id: str) -> None:
+        await self.app.act(A.EndMove(ship=ship_id))
+
+    async def _place(self, ship_id: str, facing: int, text: str) -> None:
+        if not text:
+            self.message("Tap a hex on the map or type its label (like 0812) first.")
+            await self.refresh(force=True)
+            return
+        outcome = await self.app.act(A.Place(ship=ship_id, bow=text, facing=facing))
+        if outcome.ok:
+            self.place_hex = None
+            await self.refresh(force=True)
 
     def _select_handler(self, ship_id: str):
         async def handler(e):

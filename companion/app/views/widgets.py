@@ -18,10 +18,40 @@ def mounted(control: ft.Control) -> bool:
         return False
 
 
-def tag(identifier: str, control: ft.Control, label: str | None = None) -> ft.Control:
+@ft.control
+class Kept(ft.Semantics):
+    """A tagged piece kept on screen and changed in place.
+
+    Flet compares every control under the one updated, changed or not.  A kept
+    piece is isolated (the update around it does not look inside it) unless it is
+    `stale`: changed since it was last sent.  The view marks what it changed and
+    calls `sent` after the update, so a screen is compared only where it changed."""
+
+    def init(self) -> None:
+        self.stale = True  # new: goes with the update that adds it
+
+    def is_isolated(self) -> bool:
+        return not self.stale
+
+
+def sent(*pieces: Kept) -> None:
+    """These pieces' changes went out with the update around them."""
+    for piece in pieces:
+        piece.stale = False
+
+
+def tag(identifier: str, control: ft.Control, label: str | None = None, kept: bool = False) -> ft.Control:
     """Give a control a stable identifier (shows as flt-semantics-identifier in the browser)."""
-    return ft.Semantics(identifier=identifier, content=control, container=True, label=label,
-                        expand=control.expand, col=control.col)
+    return (Kept if kept else ft.Semantics)(identifier=identifier, content=control, container=True, label=label,
+                                            expand=control.expand, col=control.col)
+
+
+def put(holder: ft.Control, controls: list) -> None:
+    """Give a Row or Column these children, unless it has them already: controls kept on
+    screen and changed in place are not sent again, only what changed in them."""
+    old = holder.controls
+    if len(old) != len(controls) or any(a is not b for a, b in zip(old, controls)):
+        holder.controls = list(controls)
 
 
 TOUCH = 48  # px: the smallest touch target on a phone
@@ -62,12 +92,17 @@ def nav_button(ident: str, icon, selected_icon, label: str, selected: bool, hand
 
 def die_chip(colour: str, size: int = 22) -> ft.Control:
     """A die of a pool, not rolled: a coloured disc."""
+    return _paint_chip(ft.Container(), colour, size)
+
+
+def _paint_chip(disc: ft.Container, colour: str, size: int) -> ft.Container:
     fill, ink = DICE.get(colour, ("#888888", "#ffffff"))
-    return ft.Container(
-        width=size, height=size, bgcolor=fill, border_radius=size / 2,
-        border=ft.Border.all(1, "#00000040" if colour != "Black" else "#ffffff55"),
-        tooltip=DIE_LABEL.get(colour, colour),
-    )
+    disc.width = disc.height = size
+    disc.bgcolor = fill
+    disc.border_radius = size / 2
+    disc.border = ft.Border.all(1, "#00000040" if colour != "Black" else "#ffffff55")
+    disc.tooltip = DIE_LABEL.get(colour, colour)
+    return disc
 
 
 def die_face(colour: str, face: int, size: int = 30) -> ft.Control:
@@ -84,6 +119,16 @@ def die_face(colour: str, face: int, size: int = 30) -> ft.Control:
 
 def chips(colours, size: int = 20) -> ft.Row:
     return ft.Row([die_chip(c, size) for c in colours], spacing=3, tight=True)
+
+
+def show_chips(row: ft.Row, colours, size: int = 20) -> ft.Row:
+    """Make a `chips` row show these dice, its discs repainted in place (only changes are sent)."""
+    discs = row.controls[:len(colours)]
+    discs += [ft.Container() for _ in range(len(colours) - len(discs))]
+    for disc, colour in zip(discs, colours):
+        _paint_chip(disc, colour, size)
+    put(row, discs)
+    return row
 
 
 def faces(dice, size: int = 30) -> ft.Row:

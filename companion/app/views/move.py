@@ -1,0 +1,101 @@
+"""The selected ship's moves: its MP, the step buttons, end move, and placing it by hand.
+
+Kept on screen and changed in place (`show`), so a step or another ship sends
+only the texts and buttons that changed.  The phone's strip over the map has
+its own, compact one.
+"""
+
+from __future__ import annotations
+
+from typing import Awaitable, Callable
+
+import flet as ft
+
+from ...engine.hexes import FACING_NAMES
+from ..viewmodels import MoveOption, MovePanel
+from .widgets import TOUCH, muted, put, tag
+
+STEP_ICONS = {"forward": ft.Icons.ARROW_UPWARD, "port": ft.Icons.TURN_LEFT, "starboard": ft.Icons.TURN_RIGHT}
+
+
+class MoveControls:
+    def __init__(self, compact: bool, on_step: Callable[[str], Awaitable[None]],
+                 on_end_move: Callable[[str], Awaitable[None]],
+                 on_place: Callable[[str, int, str], Awaitable[None]]):
+        self.compact = compact
+        self.on_step, self.on_end_move, self.on_place = on_step, on_end_move, on_place
+        self.ship: str | None = None
+        self.name = ft.Text("", weight=ft.FontWeight.BOLD, size=15)
+        self.position = muted("", 12)
+        self.mp = ft.Text("", weight=ft.FontWeight.BOLD)
+        self.head = ft.Row([self.name, self.position, ft.Container(expand=True), tag("mp-left", self.mp)], spacing=8)
+        self.deploy_hint = muted("Deploy: tap a green hex on the map (or type its label), then a facing.", 12)
+        self.step_buttons: dict[str, ft.Control] = {}
+        self.end_move = tag("end-move", ft.OutlinedButton(content="End move", icon=ft.Icons.CHECK,
+                                                          on_click=self._end_move, height=TOUCH))
+        self.steps = ft.Row([], wrap=True, spacing=6, run_spacing=6)
+        self.note = muted("", 12)
+        self.field = ft.TextField(label="Hex", value="", width=92, height=TOUCH, dense=True,
+                                  keyboard_type=ft.KeyboardType.NUMBER, hint_text="CCRR")
+        facings = [
+            tag(f"face-{name}", ft.OutlinedButton(content=name, on_click=self._facing(i), height=TOUCH,
+                                                  width=TOUCH, tooltip=f"Bow hex and facing {name}",
+                                                  style=ft.ButtonStyle(padding=0)))
+            for i, name in enumerate(FACING_NAMES)
+        ]
+        self.place_title = muted("", 12)
+        self.place = ft.Column([self.place_title, ft.Row([tag("place-hex", self.field), ft.Row(facings, spacing=4, tight=True)],
+                                                         wrap=True, spacing=6, run_spacing=6)],
+                               spacing=4, tight=True)
+        self.lines = ft.Column([], spacing=8, tight=True)
+        self.control = ft.Container(content=self.lines, padding=10, border_radius=10,
+                                    bgcolor=ft.Colors.SURFACE_CONTAINER_LOW)
+
+    def show(self, move: MovePanel, phase: str, placing: bool, place_label: str) -> ft.Control:
+        self.ship = move.ship
+        self.name.value = move.name
+        self.position.value = move.position
+        self.mp.value = f"{move.mp_left}/{move.mp} MP"
+        lines: list[ft.Control] = [self.head]
+        if phase == "setup":
+            lines.append(self.deploy_hint)
+        else:
+            put(self.steps, [self._step_button(option) for option in move.options]
+                + ([self.end_move] if move.can_end else []))
+            lines.append(self.steps)
+            if not self.compact:
+                self.note.value = move.note
+                lines.append(self.note)
+        if not self.compact or phase == "setup" or placing:
+            self.field.value = place_label
+            self.place_title.value = "Deploy at" if phase == "setup" else "Place at (the table says otherwise)"
+            lines.append(self.place)
+        put(self.lines, lines)
+        return self.control
+
+    def _step_button(self, option: MoveOption) -> ft.Control:
+        tagged = self.step_buttons.get(option.step)
+        if tagged is None:
+            tagged = self.step_buttons[option.step] = tag(f"step-{option.step}", ft.FilledButton(
+                content="", icon=STEP_ICONS[option.step], on_click=self._step(option.step), height=TOUCH))
+        button = tagged.content
+        button.content = option.label if not self.compact else option.label.replace("Turn to ", "").capitalize()
+        button.style = None if option.reason is None else ft.ButtonStyle(bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                                                                         color=ft.Colors.ON_SURFACE_VARIANT)
+        button.tooltip = option.reason
+        return tagged
+
+    def _step(self, step: str):
+        async def handler(e):
+            await self.on_step(step)
+        return handler
+
+    async def _end_move(self, e) -> None:
+        if self.ship:
+            await self.on_end_move(self.ship)
+
+    def _facing(self, facing: int):
+        async def handler(e):
+            if self.ship:
+                await self.on_place(self.ship, facing, (self.field.value or "").strip())
+        return handler
