@@ -3,7 +3,9 @@
 Sending a canvas of a thousand shapes is slow and rebuilding it slower, so the
 grid (hex outlines, labels, the half-hex ring) is drawn once per board and
 never touched again; ships are a few shapes each, changed in place when they
-move; arcs are a handful of paths replaced when the selection changes.
+move (and only those shapes are sent, not the ship layer); arcs are a handful
+of paths replaced when the selection changes, their hexes' outlines made once
+and reused.
 Pinch and pan have known Flutter-web bugs on phones, so zoom and centre
 buttons sit over the map.
 """
@@ -35,6 +37,35 @@ def _hex_path(layout: HexLayout, cells, inset: float = 0.0) -> list:
         elements.extend(cv.Path.LineTo(x, y) for x, y in corners[1:])
         elements.append(cv.Path.Close())
     return elements
+
+
+class HexOutlines:
+    """Each hex's outline as path elements, made once and reused for filled areas (arcs, zones).
+
+    A filled path closes each hex by itself, so no Close element is sent."""
+
+    def __init__(self, layout: HexLayout, inset: float):
+        self.layout, self.inset = layout, inset
+        self._made: dict[Hex, list] = {}
+
+    def path(self, cells) -> list:
+        elements = []
+        for cell in cells:
+            outline = self._made.get(cell)
+            if outline is None:
+                corners = self.layout.corners(cell, self.inset)
+                outline = self._made[cell] = [cv.Path.MoveTo(*corners[0]),
+                                              *(cv.Path.LineTo(x, y) for x, y in corners[1:])]
+            elements.extend(outline)
+        return elements
+
+
+def _look(shape) -> tuple:
+    """What a ship's shape shows: to send only the shapes that changed (a new selection
+    changes two outlines, not the hulls, bows and names)."""
+    if isinstance(shape, cv.Text):
+        return shape.x, shape.y, shape.value, list(shape.spans or ())
+    return list(shape.elements), shape.paint
 
 
 def _fill(colour: str, opacity: float = 1.0) -> ft.Paint:
@@ -76,6 +107,7 @@ class HexMap:
         self.ships = cv.Canvas(shapes=[], width=w, height=h)
         self.marks = cv.Canvas(shapes=[], width=w, height=h)
         self._ship_shapes: dict[str, ShipShapes] = {}
+        self._fills = HexOutlines(self.layout, inset=1)
         self._arc_key = None
         self._mark_key = None
         self.stack = ft.Stack([self.grid, self.arcs, self.ships, self.marks], width=w, height=h)
@@ -138,8 +170,10 @@ class HexMap:
     # --- ships ---------------------------------------------------------------------
 
     def show_ships(self, state: GameState, selected: str | None) -> list[ft.Control]:
-        """Update ship shapes in place; returns the canvases that changed."""
-        changed = False
+        """Update ship shapes in place; returns what to send: the shapes of the ships that
+        changed, or the whole ship layer when a ship came or went."""
+        added = False
+        redrawn: list[ft.Control] = []
         seen = set()
         for ship in state.ships:
             seen.add(ship.id)
@@ -147,18 +181,19 @@ class HexMap:
             if shapes is None:
                 shapes = self._ship_shapes[ship.id] = ShipShapes()
                 self.ships.shapes.extend(shapes.shapes)
-                changed = True
+                added = True
             key = (ship.hexes, ship.facing, ship.id == selected, ship.removed, ship.destroyed_count(),
                    ship.move_done, self.dark)
             if key != shapes.key:
+                before = [_look(shape) for shape in shapes.shapes]
                 self._draw_ship(shapes, ship, state, ship.id == selected)
                 shapes.key = key
-                changed = True
+                redrawn += [shape for shape, was in zip(shapes.shapes, before) if _look(shape) != was]
         for gone in set(self._ship_shapes) - seen:
             for shape in self._ship_shapes.pop(gone).shapes:
                 self.ships.shapes.remove(shape)
-            changed = True
-        return [self.ships] if changed else []
+            added = True
+        return [self.ships] if added else redrawn
 
     def _draw_ship(self, shapes: ShipShapes, ship: ShipState, state: GameState, selected: bool) -> None:
         layout = self.layout
@@ -203,7 +238,7 @@ class HexMap:
         paths = []
         for shade in shades:
             opacity = 0.30 if shade.band == "short" else 0.14
-            paths.append(cv.Path(_hex_path(self.layout, shade.cells, inset=1), paint=_fill(ARCS.get(shade.location, "#888888"), opacity)))
+            paths.append(cv.Path(self._fills.path(shade.cells), paint=_fill(ARCS.get(shade.location, "#888888"), opacity)))
         self.arcs.shapes = paths
         self.legend.content = _legend(shades)
         self.legend.visible = bool(shades)
@@ -216,7 +251,7 @@ class HexMap:
         self._mark_key = key
         shapes = []
         if zone:
-            shapes.append(cv.Path(_hex_path(self.layout, zone, inset=1), paint=_fill("#4caf50", 0.22)))
+            shapes.append(cv.Path(self._fills.path(zone), paint=_fill("#4caf50", 0.22)))
         if cells:
             shapes.append(cv.Path(_hex_path(self.layout, cells, inset=2), paint=_stroke(CIRCLED, 3)))
         self.marks.shapes = shapes
