@@ -74,6 +74,8 @@ class App:
         wanted = session_from_route(self.page.route)
         if wanted.route == self.session.route:
             return
+        if wanted == Session("warfleet") and self.session.screen == "warfleet":
+            return  # `/warfleet` is "this device's War Fleet game", already shown as `/warfleet/<id>`
         await self.show(wanted)
 
     async def navigate(self, session: Session) -> None:

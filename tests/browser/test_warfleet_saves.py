@@ -52,9 +52,7 @@ def test_a_war_fleet_game_survives_a_reload_and_a_restart(server, browser):
     game_id = saved["id"]
     assert re.search(rf"/warfleet/{game_id}$", page.url), page.url  # a reload comes back here
 
-    page.reload()
-    page.wait_for_selector("#loading", state="detached", timeout=30000)
-    page.locator("flt-semantics-placeholder").dispatch_event("click")
+    open_app(page, page.url)  # a reload of the page
     assert wait_text(page, "wf-banner", r"Turn 1 · Combat") == banner
     assert log_text(page) == log
 

@@ -74,6 +74,8 @@ def show_route(app, game_id: str) -> None:
     app.session = session
 
     async def push():
+        if app.session != session:  # the player went elsewhere first: leave their route alone
+            return
         app.page.route = session.route
         await app.page.push_route(session.route)
 
