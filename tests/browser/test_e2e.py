@@ -198,6 +198,8 @@ def test_a_short_quick_start_game(server, browser):
     for ship in expected.before_raven:
         end_move_of(page, ship)
     by_id(page, f"next-{RAVEN}").click()
+    # the move buttons stay on screen between ships: step once the Raven is selected (its route shown)
+    page.wait_for_function(f"() => location.href.includes('{RAVEN}')", timeout=10000)
     # forward twice and a turn, then a second turn in the same hex: refused with the rule's reason
     for step, text, mp in zip(("forward", "forward", "port"), expected.steps, expected.mp):
         by_id(page, f"step-{step}").click()

@@ -3,9 +3,9 @@
 Sending a canvas of a thousand shapes is slow and rebuilding it slower, so the
 grid (hex outlines, labels, the half-hex ring) is drawn once per board and
 never touched again; ships are a few shapes each, changed in place when they
-move (and only those shapes are sent, not the ship layer); arcs are a handful
-of paths replaced when the selection changes, their hexes' outlines made once
-and reused.
+move (and only those shapes are sent, not the ship layer); arcs and deployment
+zones are one fill per hex, made the first time the hex is shaded and then only
+repainted (a new selection sends the colours that changed, not new paths).
 Pinch and pan have known Flutter-web bugs on phones, so zoom and centre
 buttons sit over the map.
 """
@@ -40,24 +40,78 @@ def _hex_path(layout: HexLayout, cells, inset: float = 0.0) -> list:
 
 
 class HexOutlines:
-    """Each hex's outline as path elements, made once and reused for filled areas (arcs, zones).
+    """Each hex's outline as path elements, made once (for hex fills).
 
     A filled path closes each hex by itself, so no Close element is sent."""
 
     def __init__(self, layout: HexLayout, inset: float):
         self.layout, self.inset = layout, inset
-        self._made: dict[Hex, list] = {}
+        self._made: dict[Hex, tuple] = {}
 
-    def path(self, cells) -> list:
-        elements = []
-        for cell in cells:
-            outline = self._made.get(cell)
-            if outline is None:
-                corners = self.layout.corners(cell, self.inset)
-                outline = self._made[cell] = [cv.Path.MoveTo(*corners[0]),
-                                              *(cv.Path.LineTo(x, y) for x, y in corners[1:])]
-            elements.extend(outline)
-        return elements
+    def outline(self, cell: Hex) -> tuple:
+        made = self._made.get(cell)
+        if made is None:
+            corners = self.layout.corners(cell, self.inset)
+            made = self._made[cell] = (cv.Path.MoveTo(*corners[0]),
+                                       *(cv.Path.LineTo(x, y) for x, y in corners[1:]))
+        return made
+
+
+ZONE = ft.Colors.with_opacity(0.22, "#4caf50")  # where the selected ship may deploy
+NONE = "#00000000"  # a hex fill not shown: fully transparent
+
+
+class HexFills:
+    """A layer of hex fills changed by colour, not by shape: each hex gets one fill the first
+    time it is shaded, kept for good; later shadings only repaint the hexes whose colour
+    changes (a few bytes each) instead of sending new paths.
+
+    A fill's outline is a tuple, not a list: it never changes, and Flet compares only list
+    fields of a kept shape, so an update walks each fill's colour and not its six corners."""
+
+    def __init__(self, outlines: HexOutlines, width: float, height: float):
+        self.outlines = outlines
+        self.canvas = cv.Canvas(shapes=[], width=width, height=height)
+        self._fills: dict[Hex, cv.Path] = {}
+
+    def show(self, colours: dict[Hex, str]) -> bool:
+        """These hexes in these colours, every other hex clear; whether anything changed."""
+        changed = False
+        for cell, fill in self._fills.items():
+            colour = colours.get(cell, NONE)
+            if fill.paint.color != colour:
+                fill.paint.color = colour  # in place: a new Paint would be configured and sent whole
+                changed = True
+        for cell, colour in colours.items():
+            if cell not in self._fills:
+                fill = self._fills[cell] = cv.Path(self.outlines.outline(cell), paint=_fill(colour))  # type: ignore[arg-type]
+                self.canvas.shapes.append(fill)
+                changed = True
+        return changed
+
+
+def _over(layers: list[tuple[str, float]]) -> str:
+    """One colour for fills drawn one over another (#rrggbb at an opacity, source over)."""
+    if len(layers) == 1:
+        colour, opacity = layers[0]
+        return ft.Colors.with_opacity(opacity, colour)
+    alpha, rgb = 0.0, [0.0, 0.0, 0.0]  # premultiplied
+    for colour, opacity in layers:
+        parts = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+        rgb = [c * opacity + r * (1 - opacity) for c, r in zip(parts, rgb)]
+        alpha = opacity + alpha * (1 - opacity)
+    return ft.Colors.with_opacity(round(alpha, 4), "#" + "".join(f"{round(c / alpha):02x}" for c in rgb))
+
+
+def arc_colours(shades: tuple[ArcShade, ...]) -> dict[Hex, str]:
+    """Each shaded hex's colour: its arc's colour, darker at short range; where arcs overlap,
+    the later drawn over the earlier."""
+    layers: dict[Hex, list[tuple[str, float]]] = {}
+    for shade in shades:
+        layer = (ARCS.get(shade.location, "#888888"), 0.30 if shade.band == "short" else 0.14)
+        for cell in shade.cells:
+            layers.setdefault(cell, []).append(layer)
+    return {cell: _over(parts) for cell, parts in layers.items()}
 
 
 def _look(shape) -> tuple:
@@ -103,14 +157,17 @@ class HexMap:
         self.colours = map_colours(dark)
         w, h = self.layout.width, self.layout.height
         self.grid = cv.Canvas(shapes=self._grid_shapes(), width=w, height=h)
-        self.arcs = cv.Canvas(shapes=[], width=w, height=h)
+        outlines = HexOutlines(self.layout, inset=1)
+        self._arc_fills = HexFills(outlines, w, h)
+        self._zone_fills = HexFills(outlines, w, h)  # over the ships, as the place marks
+        self.arcs = self._arc_fills.canvas
         self.ships = cv.Canvas(shapes=[], width=w, height=h)
+        self.zones = self._zone_fills.canvas
         self.marks = cv.Canvas(shapes=[], width=w, height=h)
         self._ship_shapes: dict[str, ShipShapes] = {}
-        self._fills = HexOutlines(self.layout, inset=1)
         self._arc_key = None
         self._mark_key = None
-        self.stack = ft.Stack([self.grid, self.arcs, self.ships, self.marks], width=w, height=h)
+        self.stack = ft.Stack([self.grid, self.arcs, self.ships, self.zones, self.marks], width=w, height=h)
         self.viewer = ft.InteractiveViewer(
             # no semantics node for the taps: with the browser's accessibility tree on, a tap on one
             # is reported at the node's middle, not where the finger was
@@ -232,30 +289,28 @@ class HexMap:
     # --- arcs and marks ----------------------------------------------------------------
 
     def show_arcs(self, shades: tuple[ArcShade, ...], key) -> list[ft.Control]:
+        """Shade the arcs (each hex repainted in place); returns what to send."""
         if key == self._arc_key:
             return []
         self._arc_key = key
-        paths = []
-        for shade in shades:
-            opacity = 0.30 if shade.band == "short" else 0.14
-            paths.append(cv.Path(self._fills.path(shade.cells), paint=_fill(ARCS.get(shade.location, "#888888"), opacity)))
-        self.arcs.shapes = paths
+        changed: list[ft.Control] = [self.arcs] if self._arc_fills.show(arc_colours(shades)) else []
         self.legend.content = _legend(shades)
         self.legend.visible = bool(shades)
-        return [self.arcs, self.legend]
+        return changed + [self.legend]
 
     def show_marks(self, cells: list[Hex], zone: tuple[Hex, ...], key) -> list[ft.Control]:
         """Highlight hexes (a chosen hex for 'place at') and, in set-up, where the selected ship may deploy."""
         if key == self._mark_key:
             return []
         self._mark_key = key
-        shapes = []
-        if zone:
-            shapes.append(cv.Path(self._fills.path(zone), paint=_fill("#4caf50", 0.22)))
-        if cells:
-            shapes.append(cv.Path(_hex_path(self.layout, cells, inset=2), paint=_stroke(CIRCLED, 3)))
-        self.marks.shapes = shapes
-        return [self.marks]
+        changed: list[ft.Control] = []
+        if self._zone_fills.show(dict.fromkeys(zone, ZONE)):
+            changed.append(self.zones)
+        shapes = [cv.Path(_hex_path(self.layout, cells, inset=2), paint=_stroke(CIRCLED, 3))] if cells else []
+        if shapes or self.marks.shapes:
+            self.marks.shapes = shapes
+            changed.append(self.marks)
+        return changed
 
     # --- gestures and buttons --------------------------------------------------------------
 
