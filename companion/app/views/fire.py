@@ -1,4 +1,5 @@
 """The fire panel: every gun with its targets, range, band, dice, exact odds; declared shots.
+Kept on screen and changed in place (a roll sends its shot's dice and result line, not the panel).
 
 A shot resolves by the app's dice ("Roll") or by the players' own ("Table
 dice": type each face, focus moves on by itself).
@@ -12,7 +13,7 @@ import flet as ft
 
 from ..theme import DICE
 from ..viewmodels import FaceField, GunView, ShotView, StrikeView
-from .widgets import TOUCH, chips, faces, heading, icon_button, muted, tag
+from .widgets import TOUCH, chips, die_face, heading, icon_button, muted, put, show_chips, tag
 
 Declare = Callable[[str, int, str, str], Awaitable[None]]
 
@@ -135,47 +136,98 @@ class TableDiceEntry:
         await self.submit(self)
 
 
-def shot_control(shot: ShotView, roll, enter, cancel, entry: TableDiceEntry | None) -> ft.Control:
-    lines: list[ft.Control] = [ft.Row([ft.Text(f"Shot {shot.id}", weight=ft.FontWeight.BOLD), ft.Text(shot.text, size=13, expand=True)],
-                                      vertical_alignment=ft.CrossAxisAlignment.START)]
-    if shot.resolved:
-        colour = {"slot_destroyed": ft.Colors.ERROR, "keel_break": ft.Colors.ERROR}.get(shot.outcome, ft.Colors.ON_SURFACE)
-        lines += [faces(shot.dice, 32), tag(f"result-{shot.id}", ft.Text(shot.result, color=colour, weight=ft.FontWeight.W_600))]
-    else:
+class ShotCard:
+    """One declared shot, kept on screen and changed in place: a roll turns its pool and
+    buttons into the dice rolled and the result line."""
+
+    def __init__(self, shot_id: int, roll, enter, cancel):
         async def do_roll(e):
-            await roll(shot.id)
+            await roll(shot_id)
 
         async def do_enter(e):
-            await enter(shot.id)
+            await enter(shot_id)
 
         async def do_cancel(e):
-            await cancel(shot.id)
+            await cancel(shot_id)
 
-        lines.append(ft.Row([chips(shot.pool, 16), muted("+ slot die", 11)], spacing=6))
-        lines.append(ft.Row([
-            tag(f"roll-{shot.id}", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=do_roll, height=TOUCH)),
-            tag(f"enter-{shot.id}", ft.OutlinedButton(content="Table dice", icon=ft.Icons.KEYBOARD, on_click=do_enter, height=TOUCH)),
-            icon_button(ft.Icons.DELETE_OUTLINE, "Cancel this shot", do_cancel, f"cancel-{shot.id}"),
-        ], wrap=True))
-        if entry is not None:
-            lines.append(entry.column)
-    return ft.Container(content=ft.Column(lines, spacing=6, tight=True), padding=10, border_radius=10,
-                        bgcolor=ft.Colors.SECONDARY_CONTAINER if not shot.resolved else ft.Colors.SURFACE_CONTAINER_LOW)
+        self.text = ft.Text("", size=13, expand=True)
+        self.header = ft.Row([ft.Text(f"Shot {shot_id}", weight=ft.FontWeight.BOLD), self.text],
+                             vertical_alignment=ft.CrossAxisAlignment.START)
+        self.faces = ft.Row(spacing=4, wrap=True, tight=True)
+        self._dice: tuple | None = None
+        self.result = ft.Text("", weight=ft.FontWeight.W_600)
+        self.result_line = tag(f"result-{shot_id}", self.result)
+        self.pool = chips((), 16)
+        self.pool_line = ft.Row([self.pool, muted("+ slot die", 11)], spacing=6)
+        self.buttons = ft.Row([
+            tag(f"roll-{shot_id}", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=do_roll, height=TOUCH)),
+            tag(f"enter-{shot_id}", ft.OutlinedButton(content="Table dice", icon=ft.Icons.KEYBOARD, on_click=do_enter, height=TOUCH)),
+            icon_button(ft.Icons.DELETE_OUTLINE, "Cancel this shot", do_cancel, f"cancel-{shot_id}"),
+        ], wrap=True)
+        self.lines = ft.Column(spacing=6, tight=True)
+        self.control = ft.Container(content=self.lines, padding=10, border_radius=10)
+
+    def show(self, shot: ShotView, entry: TableDiceEntry | None) -> ft.Control:
+        self.text.value = shot.text
+        lines: list[ft.Control] = [self.header]
+        if shot.resolved:
+            if shot.dice != self._dice:
+                self._dice = shot.dice
+                self.faces.controls = [die_face(c, f, 32) for c, f in shot.dice]
+            self.result.value = shot.result
+            self.result.color = {"slot_destroyed": ft.Colors.ERROR, "keel_break": ft.Colors.ERROR}.get(
+                shot.outcome, ft.Colors.ON_SURFACE)
+            lines += [self.faces, self.result_line]
+        else:
+            show_chips(self.pool, shot.pool, 16)
+            lines += [self.pool_line, self.buttons]
+            if entry is not None:
+                lines.append(entry.column)
+        self.control.bgcolor = ft.Colors.SURFACE_CONTAINER_LOW if shot.resolved else ft.Colors.SECONDARY_CONTAINER
+        put(self.lines, lines)
+        return self.control
 
 
-def fire_control(ship_name: str | None, phase: str, guns: tuple[GunView, ...], shots: tuple[ShotView, ...],
-                 declare: Declare, roll, enter, cancel, entries: dict[int, TableDiceEntry]) -> ft.Control:
-    parts: list[ft.Control] = []
-    if shots:
-        parts.append(heading("Declared shots"))
-        parts += [shot_control(s, roll, enter, cancel, entries.get(s.id)) for s in shots]
-    if ship_name is None:
-        parts.append(muted("Select a ship on the map or in the ship list to see its guns and targets."))
-    else:
-        parts.append(heading(f"{ship_name}: guns"))
-        if phase != "combat":
-            parts.append(muted("Shots are declared in the fire phase; the odds below are for the table as it stands."))
-        if not guns:
-            parts.append(muted("No working guns."))
-        parts += [gun_control(g, declare if phase == "combat" else None) for g in guns]
-    return ft.Column(parts, spacing=10, tight=True)
+class FirePanel:
+    """The fire panel kept on screen and changed in place, as the ship card: a roll changes
+    its shot's lines; a gun row is made again only when what it shows changed."""
+
+    def __init__(self, declare: Declare, roll, enter, cancel):
+        self.declare, self.roll, self.enter, self.cancel = declare, roll, enter, cancel
+        self.column = ft.Column(spacing=10, tight=True)
+        self.control = tag("fire", self.column)
+        self.shots_heading = heading("Declared shots")
+        self.no_ship = muted("Select a ship on the map or in the ship list to see its guns and targets.")
+        self.guns_heading = heading("")
+        self.not_yet = muted("Shots are declared in the fire phase; the odds below are for the table as it stands.")
+        self.no_guns = muted("No working guns.")
+        self._shots: dict[int, ShotCard] = {}
+        self._guns: dict[tuple, ft.Control] = {}
+
+    def show(self, ship_name: str | None, phase: str, guns: tuple[GunView, ...], shots: tuple[ShotView, ...],
+             entries: dict[int, TableDiceEntry]) -> ft.Control:
+        parts: list[ft.Control] = []
+        if shots:
+            parts.append(self.shots_heading)
+            cards = {}
+            for shot in shots:
+                card = cards[shot.id] = self._shots.get(shot.id) or ShotCard(shot.id, self.roll, self.enter, self.cancel)
+                parts.append(card.show(shot, entries.get(shot.id)))
+            self._shots = cards
+        if ship_name is None:
+            parts.append(self.no_ship)
+        else:
+            self.guns_heading.value = f"{ship_name}: guns"
+            parts.append(self.guns_heading)
+            if phase != "combat":
+                parts.append(self.not_yet)
+            if not guns:
+                parts.append(self.no_guns)
+            rows = {}
+            for gun in guns:
+                key = (gun, phase == "combat")
+                rows[key] = self._guns.get(key) or gun_control(gun, self.declare if phase == "combat" else None)
+                parts.append(rows[key])
+            self._guns = rows
+        put(self.column, parts)
+        return self.control

@@ -22,7 +22,7 @@ from ..viewmodels import (
     shot_views, table_dice_fields,
 )
 from ..theme import side_colour
-from .fire import TableDiceEntry, fire_control
+from .fire import FirePanel, TableDiceEntry
 from .hexmap import HexMap
 from .log import log_control
 from .move import MoveControls
@@ -119,6 +119,7 @@ class TableView:
         self.place_hex: Hex | None = None
         self.placing = False
         self.entries: dict[int, TableDiceEntry] = {}
+        self.fire_panel = FirePanel(self._declare, self._roll, self._enter, self._cancel_shot)
         self._note: tuple[str, bool] | None = None
         self._lock = asyncio.Lock()
         self.map = HexMap(self.state, app.dark, self.map_tapped)
@@ -387,9 +388,8 @@ class TableView:
         tab = self.tab
         if tab == "fire":
             picker = self._ship_picker(m, "fire")
-            return [picker, tag("fire", fire_control(m.card.name if m.card else None, m.state.phase, m.guns, m.shots,
-                                                     self._declare, self._roll, self._enter, self._cancel_shot,
-                                                     self.entries))]
+            return [picker, self.fire_panel.show(m.card.name if m.card else None, m.state.phase, m.guns, m.shots,
+                                                 self.entries)]
         if tab == "log":
             return [tag("log", log_control(m.log or (), self.game.can_undo, self.game.can_redo, self._undo, self._redo))]
         return self._ship_panel(m)
