@@ -42,8 +42,10 @@ class SaveFileError(StoreError):
         super().__init__(f"{self.path}: {problem}")
 
 
-def decode(raw: bytes, path: Path, kind: str) -> dict[str, dict[str, Any]]:
-    """The tables of a save file, or SaveFileError saying what is wrong."""
+def read_document(raw: bytes, path: Path, save_format: str = SAVE_FORMAT, family: str = SAVE_FAMILY,
+                  what: str = "companion save file") -> dict[str, Any]:
+    """The JSON object of a save file tagged `save_format`, or SaveFileError saying in plain words
+    what is wrong: empty, not text, cut short, no tag, another kind of file, or a newer version."""
     if not raw.strip():
         raise SaveFileError(path, "the file is empty")
     try:
@@ -56,14 +58,20 @@ def decode(raw: bytes, path: Path, kind: str) -> dict[str, dict[str, Any]]:
         ) from None
     tag = data.get("format") if isinstance(data, dict) else None
     if not isinstance(tag, str):
-        raise SaveFileError(path, "not a companion save file (no \"format\" tag)")
-    if tag != SAVE_FORMAT:
-        if tag.startswith(SAVE_FAMILY):
+        raise SaveFileError(path, f"not a {what} (no \"format\" tag)")
+    if tag != save_format:
+        if tag.startswith(family):
             raise SaveFileError(
                 path, f"saved in format {tag}, which this version of the companion cannot read "
-                f"(it reads {SAVE_FORMAT}); a newer version probably wrote it"
+                f"(it reads {save_format}); a newer version probably wrote it"
             )
-        raise SaveFileError(path, f"not a companion save file (format \"{tag}\")")
+        raise SaveFileError(path, f"not a {what} (format \"{tag}\")")
+    return data
+
+
+def decode(raw: bytes, path: Path, kind: str) -> dict[str, dict[str, Any]]:
+    """The tables of a save file, or SaveFileError saying what is wrong."""
+    data = read_document(raw, path)
     if data.get("kind") != kind:
         raise SaveFileError(path, f"holds a \"{data.get('kind')}\" where a \"{kind}\" file belongs")
     tables = data.get("tables")

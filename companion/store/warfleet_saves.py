@@ -35,7 +35,7 @@ from pydantic import ValidationError
 from ..engine.game import Event
 from ..engine.warfleet import actions as A
 from ..engine.warfleet.state import WarFleetState
-from .atomic import SaveFileError, StoreError, remove_temporary_files, set_aside, write_atomic
+from .atomic import SaveFileError, StoreError, read_document, remove_temporary_files, set_aside, write_atomic
 
 FOLDER = "warfleet"
 SAVE_FORMAT = "leviathans-warfleet-save/1"
@@ -136,25 +136,7 @@ def decode(raw: bytes, path: Path) -> tuple[WarFleetRecord, WarFleetSummary]:
 
 
 def _document(raw: bytes, path: Path) -> dict[str, Any]:
-    if not raw.strip():
-        raise SaveFileError(path, "the file is empty")
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise SaveFileError(path, "the file is damaged (it is not text)") from None
-    except json.JSONDecodeError as exc:
-        raise SaveFileError(
-            path, f"the file is damaged or cut short (not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno})"
-        ) from None
-    tag = data.get("format") if isinstance(data, dict) else None
-    if not isinstance(tag, str):
-        raise SaveFileError(path, "not a War Fleet save file (no \"format\" tag)")
-    if tag != SAVE_FORMAT:
-        if tag.startswith(SAVE_FAMILY):
-            raise SaveFileError(path, f"saved in format {tag}, which this version of the companion cannot read "
-                                      f"(it reads {SAVE_FORMAT}); a newer version probably wrote it")
-        raise SaveFileError(path, f"not a War Fleet save file (format \"{tag}\")")
-    return data
+    return read_document(raw, path, SAVE_FORMAT, SAVE_FAMILY, "War Fleet save file")
 
 
 def _action(doc):
