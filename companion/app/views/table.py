@@ -121,6 +121,7 @@ class TableView:
         self.entries: dict[int, TableDiceEntry] = {}
         self.fire_panel = FirePanel(self._declare, self._roll, self._enter, self._cancel_shot)
         self._note: tuple[str, bool] | None = None
+        self._note_shown: tuple[str, bool] | None = None
         self._lock = asyncio.Lock()
         self.map = HexMap(self.state, app.dark, self.map_tapped)
         self.map.focus = self._selected_hex()
@@ -292,6 +293,10 @@ class TableView:
         async with self._lock:
             state = self.game.state
             if state is self.state and not force and self.models is not None:
+                if self._note != self._note_shown:  # the answer to a tap came after its state was shown
+                    self._render_note()
+                    if mounted(self.note_layer):
+                        self.note_layer.update()
                 return
             ship = self.session.ship
             tab = self.tab
@@ -348,6 +353,11 @@ class TableView:
             chips.append(tagged)
         put(self.banner_ships, chips)
         self.banner_ships.visible = bool(b.next_ships)
+        self._render_note()
+
+    def _render_note(self) -> None:
+        """The answer to the last tap (what happened, or the rule's reason), floating over the map."""
+        self._note_shown = self._note
         if self._note:
             text, info = self._note
             self.note.value = text[0].upper() + text[1:] if text else ""
@@ -602,7 +612,7 @@ class TableView:
         self._push_route()
 
     async def _dismiss_note(self, e) -> None:
-        self._note = None
+        self._note = self._note_shown = None
         self.note_layer.visible = False
         self.note_layer.update()
 
