@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
 from tinydb.storages import Storage
 
 SAVE_FORMAT = "leviathans-save/1"
@@ -146,6 +147,27 @@ def set_aside(path: Path) -> Path:
     os.rename(path, target)
     sync_folder(path.parent)
     return target
+
+
+def set_aside_bad_file(exc: SaveFileError) -> str:
+    """Set aside the file `exc` names if the file itself is bad; what became of it, in plain words."""
+    if not exc.file_is_bad:
+        return "Nothing was changed"
+    try:
+        return f"The file was kept, untouched, as {set_aside(exc.path).name}"
+    except OSError as err:
+        return f"The file could not be renamed ({err.strerror}) and is left as it is"
+
+
+def short_reason(exc: Exception) -> str:
+    """One line for why a saved record could not be read (a pydantic error's first problem)."""
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid")
+    if isinstance(exc, KeyError):
+        return f"missing {exc.args[0]!r}"
+    return str(exc) or exc.__class__.__name__
 
 
 class AtomicJSONStorage(Storage):

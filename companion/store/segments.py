@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from tinydb import TinyDB
 
 from ..engine.state import GameState
-from .atomic import AtomicJSONStorage, SaveFileError, StoreError, sync_folder
+from .atomic import AtomicJSONStorage, SaveFileError, StoreError, short_reason, sync_folder
 from .game import LogEntry
 
 GAME_FILE = "game.json"
@@ -77,7 +77,7 @@ class GameFolder:
         try:
             GameRecord.from_doc(doc)
         except (KeyError, TypeError, ValueError, ValidationError) as exc:
-            raise SaveFileError(path, f"the game record is damaged ({_short(exc)})") from None
+            raise SaveFileError(path, f"the game record is damaged ({short_reason(exc)})") from None
         return doc
 
     def segments(self) -> list[tuple[int, Path]]:
@@ -117,7 +117,7 @@ class GameFolder:
         try:
             return GameState.model_validate(docs[0]["state"])
         except (KeyError, ValidationError) as exc:
-            raise SaveFileError(path, f"the saved state is damaged ({_short(exc)})") from None
+            raise SaveFileError(path, f"the saved state is damaged ({short_reason(exc)})") from None
 
     def last_summary(self) -> dict[str, Any] | None:
         """The summary stored with the newest log entry (None for a game without actions)."""
@@ -206,13 +206,3 @@ class GameFolder:
         self._live = None
         self._next_index = None
         self._unlock()
-
-
-def _short(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        return f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid")
-    if isinstance(exc, KeyError):
-        return f"missing {exc.args[0]!r}"
-    return str(exc)

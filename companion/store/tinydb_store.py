@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from ..engine.state import GameState
-from .atomic import SaveFileError, StoreError, remove_temporary_files, set_aside
+from .atomic import SaveFileError, StoreError, remove_temporary_files, set_aside, set_aside_bad_file
 from .game import LogEntry
 from .repository import CountingSink, GameRecord, StoredGame, StoredSummary
 from .segments import GAME_FILE, GameFolder
@@ -115,14 +115,7 @@ class TinyDBRepository:
             self.summaries[path.name] = _summary(summary, record)
 
     def _set_aside(self, exc: SaveFileError, game_id: str) -> str:
-        if not exc.file_is_bad:
-            kept = "Nothing was changed"
-        else:
-            try:
-                moved = set_aside(exc.path).name
-                kept = f"The file was kept, untouched, as {moved}"
-            except OSError as err:
-                kept = f"The file could not be renamed ({err.strerror}) and is left as it is"
+        kept = set_aside_bad_file(exc)
         message = f"{exc.path}: {exc.problem}. {kept}; game {game_id} could not be opened."
         self.problems.append(message)
         return message

@@ -35,7 +35,8 @@ from pydantic import ValidationError
 from ..engine.game import Event
 from ..engine.warfleet import actions as A
 from ..engine.warfleet.state import WarFleetState
-from .atomic import SaveFileError, StoreError, read_document, remove_temporary_files, set_aside, write_atomic
+from .atomic import (SaveFileError, StoreError, read_document, remove_temporary_files, set_aside_bad_file,
+                     short_reason, write_atomic)
 
 FOLDER = "warfleet"
 SAVE_FORMAT = "leviathans-warfleet-save/1"
@@ -131,7 +132,7 @@ def decode(raw: bytes, path: Path) -> tuple[WarFleetRecord, WarFleetSummary]:
                                   [str(s) for s in summary["sides"]], int(summary["actions"]),
                                   summary.get("result"), record.created, record.updated)
     except (KeyError, TypeError, ValueError, AttributeError, ValidationError) as exc:
-        raise SaveFileError(path, f"the file is damaged ({_short(exc)})") from None
+        raise SaveFileError(path, f"the file is damaged ({short_reason(exc)})") from None
     return record, summary
 
 
@@ -141,16 +142,6 @@ def _document(raw: bytes, path: Path) -> dict[str, Any]:
 
 def _action(doc):
     return A.WarFleetActionEnvelope(action=doc).action
-
-
-def _short(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        return f"{where}: {first.get('msg', 'not valid')}" if where else first.get("msg", "not valid")
-    if isinstance(exc, KeyError):
-        return f"{exc.args[0]!r} is missing"
-    return str(exc) or exc.__class__.__name__
 
 
 # --- the folder -------------------------------------------------------------------------------
@@ -193,13 +184,7 @@ class WarFleetSaves:
                                 file_is_bad=False) from None
 
     def _set_aside(self, exc: SaveFileError) -> str:
-        if not exc.file_is_bad:
-            kept = "Nothing was changed"
-        else:
-            try:
-                kept = f"The file was kept, untouched, as {set_aside(exc.path).name}"
-            except OSError as err:
-                kept = f"The file could not be renamed ({err.strerror}) and is left as it is"
+        kept = set_aside_bad_file(exc)
         message = f"{exc.path}: {exc.problem}. {kept}; that War Fleet game could not be opened."
         self.problems.append(message)
         return message
