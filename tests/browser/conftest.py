@@ -110,3 +110,9 @@ def open_app(page, url: str) -> None:
 
 def by_id(page, identifier: str):
     return page.locator(f"[flt-semantics-identifier='{identifier}']")
+
+
+def words_in(node) -> str:
+    """Every label and text under a semantics node (a box whose lines are nodes of their own)."""
+    return node.evaluate("""e => [e, ...e.querySelectorAll('*')].map(
+        n => (n.getAttribute('aria-label') || '') + ' ' + (n.childElementCount ? '' : n.textContent)).join(' ')""")

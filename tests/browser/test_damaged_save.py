@@ -7,7 +7,7 @@ import pytest
 from companion.store import TinyDBStore
 from store_helpers import played_game
 
-from .conftest import DESKTOP, SCREENSHOTS, Server, by_id, open_app
+from .conftest import DESKTOP, SCREENSHOTS, Server, by_id, open_app, words_in
 
 pytestmark = pytest.mark.browser
 
@@ -26,8 +26,7 @@ def test_home_names_a_damaged_save_and_lists_the_good_games(tmp_path, browser):
         open_app(page, server.url)
         box = by_id(page, "store-problems")
         box.wait_for(timeout=15000)
-        words = box.evaluate("""e => [e, ...e.querySelectorAll('*')].map(
-            n => (n.getAttribute('aria-label') || '') + ' ' + (n.childElementCount ? '' : n.textContent)).join(' ')""")
+        words = words_in(box)
         assert "could not be read" in words and "cut short" in words and "game.json" in words
         assert by_id(page, f"resume-{good.id}").count() == 1  # the good game is still there
         assert by_id(page, f"resume-{bad.id}").count() == 0

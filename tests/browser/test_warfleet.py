@@ -61,6 +61,14 @@ def move_the_leviathan(page) -> None:
     wait_text(page, "wf-selected", r"1207 facing NE · MP 5 of 8")
 
 
+def to_combat(page) -> None:
+    """From the home screen: a new battle, the Leviathan's move, and on to combat."""
+    start_battle(page)
+    move_the_leviathan(page)
+    tap(page, "wf-end-movement")
+    wait_text(page, "wf-banner", r"Turn 1 · Combat")
+
+
 def test_one_war_fleet_turn_on_the_20_against_20_battle(server, browser):
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
@@ -111,10 +119,7 @@ def test_a_pocket_goes_to_quick_start_and_comes_back(server, browser):
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     open_app(page, server.url)
-    start_battle(page)
-    move_the_leviathan(page)
-    tap(page, "wf-end-movement")
-    wait_text(page, "wf-banner", r"Turn 1 · Combat")
+    to_combat(page)
 
     tap(page, "wf-ship-hml-leviathan")
     tap(page, "wf-tab-pocket")

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from .conftest import DESKTOP, SCREENSHOTS, by_id, open_app
-from .test_warfleet import move_the_leviathan, shoot, start_battle, tap, text_of, wait_text
+from .conftest import DESKTOP, SCREENSHOTS, by_id, open_app, words_in
+from .test_warfleet import shoot, start_battle, tap, text_of, to_combat, wait_text
 
 pytestmark = pytest.mark.browser
 ROLLED = r"DBlack \d+ = \d+ against \d+"
@@ -37,10 +37,7 @@ def test_a_war_fleet_game_survives_a_reload_and_a_restart(server, browser):
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     open_app(page, server.url)
-    start_battle(page)
-    move_the_leviathan(page)
-    tap(page, "wf-end-movement")
-    wait_text(page, "wf-banner", r"Turn 1 · Combat")
+    to_combat(page)
     tap(page, "wf-ship-hml-leviathan")
     tap(page, "wf-option-0")
     tap(page, "wf-roll-all")
@@ -124,8 +121,7 @@ def test_a_damaged_war_fleet_file_is_named_on_home_and_the_other_game_still_open
         open_app(page, server.url)
         box = by_id(page, "store-problems")
         box.wait_for(timeout=15000)
-        words = box.evaluate("""e => [e, ...e.querySelectorAll('*')].map(
-            n => (n.getAttribute('aria-label') || '') + ' ' + (n.childElementCount ? '' : n.textContent)).join(' ')""")
+        words = words_in(box)
         assert f"{bad.id}.json" in words and "cut short" in words and "War Fleet game" in words
         by_id(page, f"wf-resume-{good.id}").wait_for(timeout=15000)
         assert by_id(page, f"wf-resume-{bad.id}").count() == 0
