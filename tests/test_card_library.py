@@ -293,3 +293,45 @@ def test_scenario_files_beside_the_fleets_are_passed_over(fleets_folder, shipped
     loaded = load_shipped(fleets_folder)
     assert loaded.problems == ()
     assert [f.name for f in loaded.fleets] == ["HML Raven", "Quick-Start British", "Quick-Start French"]
+
+
+# --- issue 11: two processes on one data folder --------------------------------------------------
+
+
+def test_two_libraries_on_one_folder_saving_in_turn_keep_every_card(tmp_path, shipped):
+    """Issue 11: 'Document with ID 20 already exists' - each process kept its own next id."""
+    mine, theirs = CardLibrary(tmp_path), CardLibrary(tmp_path)
+    saved = []
+    for n in range(6):
+        library = (mine, theirs)[n % 2]
+        saved.append(library.save(library.copy(shipped["hml-raven"], name=f"Raven {n}")).id)
+    assert sorted(CardLibrary(tmp_path).cards()) == sorted(saved)
+
+
+SAVER = """
+import sys
+from companion.engine.cards import load_card
+from companion.store.library import CardLibrary, catalogue_of
+raven = catalogue_of(CardLibrary(None)).cards()["hml-raven"]
+library = CardLibrary(sys.argv[1])
+for n in range(int(sys.argv[3])):
+    data = {**raven.dump(), "id": f"my-{sys.argv[2]}-{n}", "name": f"{sys.argv[2]} {n}"}
+    library.save(load_card(data))
+    print(data["id"], flush=True)
+"""
+
+
+def test_two_processes_saving_cards_at_once_lose_none(tmp_path):
+    """Issue 11: 30 of 74 acknowledged card saves were lost with two processes on one folder."""
+    import subprocess
+    import sys
+
+    runs = [subprocess.Popen([sys.executable, "-c", SAVER, str(tmp_path), who, "30"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for who in ("a", "b")]
+    acknowledged = []
+    for run in runs:
+        out, err = run.communicate(timeout=300)
+        assert run.returncode == 0, err
+        acknowledged += out.split()
+    assert len(acknowledged) == 60
+    assert sorted(CardLibrary(tmp_path).cards()) == sorted(acknowledged)

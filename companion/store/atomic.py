@@ -135,6 +135,86 @@ def remove_temporary_files(folder: Path) -> int:
     return removed
 
 
+class FileLock:
+    """An advisory lock on a lock file, shared by every companion process on the data folder.
+
+    `fcntl.flock` on POSIX, `msvcrt.locking` on Windows; where neither exists
+    the lock is a no-op (one companion process per data folder, by convention).
+    The lock belongs to the open file, so two `FileLock`s on one path conflict
+    even inside one process.  `acquire(wait)` tries for `wait` seconds (0: once).
+    """
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        self._handle = None
+
+    @property
+    def held(self) -> bool:
+        return self._handle is not None
+
+    def acquire(self, wait: float = 0.0) -> bool:
+        if self._handle is not None:
+            return True
+        handle = open(self.path, "a+b")
+        deadline = time.monotonic() + wait
+        while True:
+            if _try_lock(handle):
+                self._handle = handle
+                return True
+            if time.monotonic() >= deadline:
+                handle.close()
+                return False
+            time.sleep(0.005)
+
+    def release(self) -> None:
+        if self._handle is not None:
+            handle, self._handle = self._handle, None
+            handle.close()  # closing the file releases the lock
+
+    def __enter__(self) -> "FileLock":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
+def _try_lock(handle) -> bool:
+    try:
+        import fcntl
+    except ImportError:
+        try:
+            import msvcrt
+        except ImportError:
+            return True
+        try:
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+            return True
+        except OSError:
+            return False
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+
+
+WRITE_WAIT = 10.0  # seconds a write waits for another process's write to finish
+
+
+def write_lock(path: Path | str, what: str) -> FileLock:
+    """The lock on `path`, held (for a short read-change-write), or StoreError in plain words."""
+    lock = FileLock(path)
+    try:
+        got = lock.acquire(WRITE_WAIT)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot lock {what} ({exc.strerror or exc}); nothing was changed") from None
+    if not got:
+        raise StoreError(f"another companion process has been writing {what} for {WRITE_WAIT:.0f} s; "
+                         "nothing was changed: try again")
+    return lock
+
+
 def set_aside(path: Path) -> Path:
     """Rename a bad file with a timestamp, never touching its contents; the new path."""
     path = Path(path)

@@ -35,12 +35,13 @@ from tinydb.storages import MemoryStorage
 
 from ..engine.cards import FLEET_FORMAT, Card, Fleet, FormatError, load_card, load_fleet
 from ..files import kind_of, load_file, read_json, shipped_fleets_dir
-from .atomic import AtomicJSONStorage, SaveFileError, StoreError, remove_temporary_files, set_aside
+from .atomic import AtomicJSONStorage, SaveFileError, StoreError, remove_temporary_files, set_aside, write_lock
 
 PLAYER_PREFIX = "my-"
 LIBRARY_FOLDER = "cards"
 LIBRARY_FILE = "library.json"
 LIBRARY_KIND = "cards"
+LOCK_FILE = ".library.lock"
 
 
 class LibraryError(StoreError):
@@ -198,14 +199,14 @@ class CardLibrary:
                 "save a player's copy (its id starts with 'my-')")
         with self._lock:
             doc = {"id": card.id, "card": card.dump(), "saved": time.time()}
-            self._write(lambda: self._table.upsert(doc, Query().id == card.id))
+            self._write(lambda table: table.upsert(doc, Query().id == card.id))
         return card
 
     def delete(self, card_id: str) -> bool:
         with self._lock:
             if card_id not in self.ids():
                 return False
-            self._write(lambda: self._table.remove(Query().id == card_id))
+            self._write(lambda table: table.remove(Query().id == card_id))
             return True
 
     def new_id(self, base: str, also_taken: Iterable[str] = ()) -> str:
@@ -244,7 +245,7 @@ class CardLibrary:
             if added:
                 now = time.time()
                 docs = [{"id": c.id, "card": c.dump(), "saved": now} for c in added]
-                self._write(lambda: self._table.insert_multiple(docs))
+                self._write(lambda table: table.insert_multiple(docs))
         return ImportResult(tuple(added), tuple(unchanged))
 
     # --- helpers ---------------------------------------------------------------------
@@ -284,13 +285,24 @@ class CardLibrary:
         self._validated = validated
         return sorted(entries, key=lambda e: (e.card.name.casefold(), e.card.id))
 
-    def _write(self, change: Callable[[], Any]) -> None:
-        try:
-            self._table.all()  # a damaged file is set aside before it could be overwritten
-        except SaveFileError as exc:
-            self._set_aside(exc)
-        change()
-        self._memory_version += 1
+    def _write(self, change: Callable[[Any], Any]) -> None:
+        """Read the file afresh and change it, under the data folder's lock for the library: another
+        companion process on the same folder writes in turn and nothing it saved is lost (issue 11)."""
+        if self.path is None:
+            change(self._table)
+            self._memory_version += 1
+            self._cache = None
+            return
+        with write_lock(self.path.with_name(LOCK_FILE), "your cards"):
+            # a table of its own: TinyDB keeps the next document id in the table, stale after another write
+            table = TinyDB(self.path, storage=AtomicJSONStorage, kind=LIBRARY_KIND).table("cards")
+            try:
+                table.all()  # a damaged file is set aside before it could be overwritten
+            except SaveFileError as exc:
+                self._set_aside(exc)
+                table.clear_cache()
+            change(table)
+        self._table.clear_cache()
         self._cache = None
 
     def _set_aside(self, exc: SaveFileError) -> None:
