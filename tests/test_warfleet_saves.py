@@ -54,6 +54,7 @@ def test_a_game_reopens_as_it_was_after_acts_undos_redos_and_rolled_attacks(tmp_
     played = tables(tmp_path).start("phone", start, "Battle")
     play_to_combat(played)
     declare_and_roll(played)
+    rolled = played.state
     assert played.undo()  # the roll undone: it waits on the redo stack
 
     again = tables(tmp_path).open(played.id)
@@ -62,12 +63,12 @@ def test_a_game_reopens_as_it_was_after_acts_undos_redos_and_rolled_attacks(tmp_
     assert [e.text for e in again.history()] == [e.text for e in played.history()]
     assert again.can_redo and again.actions_in_effect == played.actions_in_effect
     assert again.name == "Battle" and again.created == pytest.approx(played.created)
-    assert again.redo() and played.redo()
-    assert again.state == played.state  # the redone roll rolled the same dice
-    assert again.state.attack(1).result == played.state.attack(1).result
+    assert again.redo()
+    assert again.state == rolled  # the redone roll rolled the same dice
+    assert again.state.attack(1).result == rolled.attack(1).result
 
     third = tables(tmp_path).open(played.id)  # the redo was saved too
-    assert third.state == played.state and not third.can_redo
+    assert third.state == rolled and not third.can_redo
 
 
 def test_a_replay_rolls_the_same_dice(tmp_path, start):
@@ -262,3 +263,36 @@ def test_the_route_names_the_war_fleet_game():
     assert Session("warfleet", "wf-1").route == "/warfleet/wf-1"
     assert session_from_route("/warfleet/wf-1") == Session("warfleet", "wf-1")
     assert session_from_route("/warfleet") == Session("warfleet")
+
+
+# --- issue 11: two processes on one data folder ----------------------------------------------------
+
+
+def test_two_servers_on_one_folder_lose_no_acknowledged_action(tmp_path, start):
+    """Issue 11: War Fleet saves lost 6, 2 and 6 acknowledged actions with two processes on one folder.
+    Two views of the folder (two companion processes) play the same game: whatever either reports
+    done is in the file; the one whose game changed under it is refused in plain words."""
+    here = tables(tmp_path).start("phone", start, "Two servers")
+    there = tables(tmp_path).open(here.id)
+    assert here.act(A.SetInitiative(side="French")).ok
+    acknowledged = [here.state]
+    late = there.act(A.SetInitiative(side="British"))
+    if late.ok:
+        acknowledged.append(there.state)
+    else:
+        assert "another companion process" in late.reason and "\n" not in late.reason
+        assert there.state == start  # nothing changed
+    assert tables(tmp_path).open(here.id).state == acknowledged[-1]
+    assert len(acknowledged) == 1, "the second server overwrote the first one's acknowledged action"
+    assert here.act(A.Step(ship="hml-leviathan", step="port")).ok  # the first plays on
+    assert tables(tmp_path).open(here.id).state == here.state
+
+
+def test_a_new_game_never_replaces_a_file_another_server_wrote(tmp_path, start):
+    saves = S.WarFleetSaves(tmp_path)
+    game = tables(tmp_path).start("phone", start, "First")
+    raw = saves.path(game.id).read_bytes()
+    twin = M.WarFleetGame(start, "Twin", game_id=game.id, saver=saves.save)
+    with pytest.raises(S.StoreError, match="another companion process"):
+        saves.save(twin.record())
+    assert saves.path(game.id).read_bytes() == raw

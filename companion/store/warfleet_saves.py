@@ -17,10 +17,17 @@ or of an unknown format version is renamed aside with a timestamp
 (`<id>.json.bad-<stamp>`, never changed, never overwritten) and named in
 `problems` in plain words; the other games still open.  A file set aside
 earlier is named again at each start until it is put right or removed.
+
+Two companion processes on one data folder (issue 11): every save takes the
+folder's lock file (`warfleet/.lock`) and first checks that the file on disk
+is the one this process last read or wrote (by its SHA-256); if another
+process wrote it since, the save is refused in plain words and nothing is
+written, so no process ever overwrites actions another one reported done.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import secrets
@@ -36,11 +43,12 @@ from ..engine.game import Event
 from ..engine.warfleet import actions as A
 from ..engine.warfleet.state import WarFleetState
 from .atomic import (SaveFileError, StoreError, read_document, remove_temporary_files, set_aside_bad_file,
-                     short_reason, write_atomic)
+                     short_reason, write_atomic, write_lock)
 
 FOLDER = "warfleet"
 SAVE_FORMAT = "leviathans-warfleet-save/1"
 SAVE_FAMILY = "leviathans-warfleet-save/"
+LOCK_FILE = ".lock"
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -155,6 +163,7 @@ class WarFleetSaves:
         self.problems: list[str] = []
         self._summaries: dict[str, WarFleetSummary] = {}
         self._initial_json: dict[str, tuple[WarFleetState, str]] = {}
+        self._known: dict[str, str] = {}  # id -> SHA-256 of the file as this process last read or wrote it
         self._lock = threading.RLock()
         if self.folder.is_dir():
             self._scan()
@@ -217,11 +226,13 @@ class WarFleetSaves:
                 raise UnknownWarFleetGame(f"no War Fleet game '{game_id}'")
             path = self.path(game_id)
             try:
-                record, _ = decode(self._read(path), path)
+                raw = self._read(path)
+                record, _ = decode(raw, path)
             except SaveFileError as exc:
                 self._summaries.pop(game_id, None)
                 raise UnknownWarFleetGame(self._set_aside(exc)) from None
             record.id = game_id  # the file's name wins (a copied file keeps its old id inside)
+            self._known[game_id] = _digest(raw)
             self._initial_json[game_id] = (record.initial, record.initial.model_dump_json(by_alias=True))
             return record
 
@@ -245,12 +256,33 @@ class WarFleetSaves:
                 cached = (record.initial, record.initial.model_dump_json(by_alias=True))
             payload = encode(record, cached[1])
             self.folder.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path(record.id), payload)
+            with write_lock(self.folder / LOCK_FILE, "the War Fleet games"):
+                self._check_unchanged(record.id)
+                write_atomic(self.path(record.id), payload)
+            self._known[record.id] = _digest(payload)
             self._initial_json[record.id] = cached
             state = record.state or record.initial
             self._summaries[record.id] = WarFleetSummary(
                 record.id, record.name, state.turn, state.phase, list(state.sides), len(record.done),
                 state.result, record.created, record.updated)
+
+
+    def _check_unchanged(self, game_id: str) -> None:
+        """StoreError unless the game's file is as this process last read or wrote it (or, for a
+        game new here, absent): another companion process on the folder may have written it."""
+        path = self.path(game_id)
+        try:
+            on_disk = _digest(path.read_bytes())
+        except FileNotFoundError:
+            on_disk = None
+        if on_disk != self._known.get(game_id):
+            raise StoreError(
+                f"War Fleet game {game_id} was saved by another companion process on this data folder "
+                "since it was opened here; nothing was changed (restart the companion to play it on here)")
+
+
+def _digest(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
 
 
 _OPEN: dict[Path, WarFleetSaves] = {}
