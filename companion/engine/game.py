@@ -193,9 +193,7 @@ def _place(work: _Turn, action: A.Place) -> None:
     work.rule(problem)
     if work.state.phase == "setup":
         work.rule(deployment_problem(work.state, ship, placement))
-    moved = ship.moved if action.moved is None else action.moved
-    if action.moved is None and work.state.phase == "movement" and placement.hexes != ship.hexes:
-        moved = ship.moved or bow != ship.bow
+    moved = _placed_moved(work.state, ship, placement, action.moved)
     placed = ship.at(placement, moved=moved)
     work.state = work.state.with_ship(placed)
     work.event(
@@ -204,6 +202,22 @@ def _place(work: _Turn, action: A.Place) -> None:
         + (" (entered a new hex this turn)." if moved else "."),
         ship=ship.id, bow=board.label(bow), facing=facing, moved=moved,
     )
+
+
+def _placed_moved(state: GameState, ship, placement: Placement, said: bool | None) -> bool:
+    """Did a placed ship enter a new hex this turn (its location dice: go or stop)?
+
+    As the players say when they say; else, in the movement phase, only if its
+    pivot hex changed: a Type 2 or 3 turned about its centre hex has not moved
+    into a new hex, as the same turn made step by step has not (seed 001
+    "Location Dice": stop dice "if the target ship did not move forward into a
+    new hex this turn").
+    """
+    if said is not None:
+        return said
+    if state.phase != "movement":
+        return ship.moved
+    return ship.moved or placement.pivot != ship.placement.pivot
 
 
 def _end_move(work: _Turn, action: A.EndMove) -> None:
@@ -225,9 +239,11 @@ def _finish_move(work: _Turn, ship) -> None:
 
 def _end_movement(work: _Turn, action: A.EndMovement) -> None:
     work.rule(None if work.state.phase == "movement" else f"it is the {work.state.phase} phase, not movement")
-    for ship in work.state.active_ships:
-        if not ship.move_done:
-            _finish_move(work, work.state.ship(ship.id))
+    waiting = [ship for ship in work.state.active_ships if not ship.move_done]
+    for ship in waiting:  # each stays where it stands: it may not share a hex (seed 001 "Movement")
+        work.rule(stacking_problem(work.state, ship))
+    for ship in waiting:
+        _finish_move(work, work.state.ship(ship.id))
     _after_movement_change(work)
 
 
@@ -391,10 +407,25 @@ def _mark_slot(work: _Turn, action: A.MarkSlot) -> None:
     if slot.kind == "miss" and action.status != "live":
         raise _Refusal("a miss slot cannot be destroyed")
     status = SlotStatus(action.status)
-    work.state = work.state.with_ship(ship.with_status(action.location, action.slot, status))
+    marked = ship.with_status(action.location, action.slot, status)
+    if slot.kind == "engine" and work.state.phase in ("movement", "combat"):
+        marked = marked.model_copy(update={"turn_mp": _turn_mp_after_mark(ship, marked, slot.mp)})
+    work.state = work.state.with_ship(marked)
     words = {"live": "cleared", "destroyed_this_turn": "circled (destroyed this turn)", "destroyed": "struck through (destroyed)"}
     work.event("mark_slot", f"{ship.card.name}: {action.location} slot {action.slot} {words[action.status]} by hand.",
                ship=ship.id, location=action.location, slot=action.slot, status=action.status)
+
+
+def _turn_mp_after_mark(before, after, engine_mp: int) -> int:
+    """This turn's MP once an engine was marked by hand during the turn's movement or combat.
+
+    Damage takes effect at the end of the turn however it was entered (seed
+    001 "Engine Slot": "starting in the following turn"): an engine lost now
+    keeps this turn's MP.  An engine given back (a hashed slot cleared or only
+    circled: the table says it was never lost) adds its MP at once.
+    """
+    gained = after.engine_mp - before.engine_mp
+    return before.movement_points + max(0, gained)
 
 
 def _set_keel(work: _Turn, action: A.SetKeel) -> None:

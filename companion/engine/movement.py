@@ -110,5 +110,6 @@ def reset_for_turn(ship: ShipState) -> ShipState:
             "turned_in_this_hex": False,
             "move_done": False,
             "moved": False,
+            "turn_mp": None,
         }
     )

@@ -47,6 +47,11 @@ class ShipState(BaseModel):
     entered_since_turn: int = 0
     turned_in_this_hex: bool = False
     move_done: bool = False
+    turn_mp: int | None = Field(
+        default=None, ge=0,
+        description="This turn's MP, fixed once the turn's movement began and an engine was marked by hand "
+                    "(None: counted from the engines)",
+    )
     # destruction
     keel_broken: bool = False
     left_board: bool = False
@@ -108,7 +113,19 @@ class ShipState(BaseModel):
 
     @property
     def movement_points(self) -> int:
-        """MP this turn: engines not destroyed in an earlier turn (seed 001 p. 20)."""
+        """MP this turn: engines not destroyed in an earlier turn (seed 001 p. 20).
+
+        The MP are those "available at the start of a turn" (seed 001
+        "Movement"): an engine marked destroyed by hand once the turn's
+        movement began is lost from the next turn (`turn_mp` holds this turn's).
+        """
+        if self.turn_mp is not None:
+            return self.turn_mp
+        return self.engine_mp
+
+    @property
+    def engine_mp(self) -> int:
+        """MP of every engine not destroyed in an earlier turn, counted now."""
         return sum(slot.mp for loc, n, slot in self.slots_of_kind("engine") if self.works(loc, n))
 
     @property
