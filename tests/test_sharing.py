@@ -137,9 +137,101 @@ def test_many_addresses_cannot_share_out_the_guessing():
     gate = PinGate("123456", clock=clock, network_limit=10, network_window=600)
     for i in range(10):
         assert "not right" in gate.check(f"10.0.1.{i}", "000000")
-    assert "joining is paused for 10 minutes" in gate.check("10.0.2.1", "123456")
+    assert "PINs are not checked for 10 minutes" in gate.check("10.0.2.1", "123456")
     clock.now += 601
     assert gate.check("10.0.2.1", "123456") is None
+
+
+def test_the_network_pause_does_not_lock_the_table_out_the_host_lets_a_device_in():
+    """Issue 11.6: one guesser's wrong PINs paused all joining, and a phone typing the right PIN was
+    refused.  The guessing stays slow (the PIN is not checked during the pause), but the phone waits
+    on the host's screen and is in with the host's one tap."""
+    clock = Clock()
+    sharing = Sharing(PinGate("123456", clock=clock, network_limit=10, network_window=600), clock=clock)
+    host = sharing.connect(None, "127.0.0.1")
+    for i in range(10):
+        guesser = sharing.connect(None, f"10.0.1.{i}")
+        assert "not right" in sharing.admit(guesser, "000000")
+    phone = sharing.connect(None, "10.0.2.1", "iPhone Mobile")
+    clock.now += 1
+    refused = sharing.admit(phone, "123456")
+    assert refused == ("Too many wrong PINs on this network: PINs are not checked for 10 minutes. "
+                       "The host can let this device in: it is listed on their screen.")
+    assert not phone.may_enter
+    assert sharing.waiting()[0] is phone  # listed for the host, the latest first
+    guesser = sharing.connect(None, "10.0.1.99")
+    assert "not checked" in sharing.admit(guesser, "123456")  # even a lucky guess is not checked
+    assert not guesser.may_enter
+    assert sharing.let_in(guesser, phone.token) == "Only the host can let a device in."
+    assert not phone.may_enter
+    assert sharing.let_in(host, phone.token) is None
+    assert phone.may_enter and phone not in sharing.waiting()
+    assert guesser in sharing.waiting()
+    assert sharing.turn_away(host, guesser.token) is None and guesser not in sharing.waiting()
+    assert not guesser.may_enter
+
+
+def test_a_device_waiting_out_its_own_wrong_pins_can_be_let_in_or_ask_to_be():
+    clock = Clock()
+    sharing = Sharing(PinGate("123456", clock=clock), clock=clock)
+    host = sharing.connect(None, "127.0.0.1")
+    phone = sharing.connect(None, "10.0.0.7")
+    heard = []
+    sharing.subscribe(lambda: heard.append(len(sharing.waiting())))
+    for _ in range(4):
+        sharing.admit(phone, "000000")
+    assert sharing.waiting() == []  # tries left: not yet listed
+    assert sharing.admit(phone, "000000").endswith("it is listed on their screen.")
+    assert sharing.waiting() == [phone] and heard[-1] == 1
+    other = sharing.connect(None, "10.0.0.8")
+    clock.now += 5
+    sharing.ask_in(other)  # the "ask the host" button: no PIN at all
+    assert sharing.waiting() == [other, phone]
+    assert sharing.let_in(host, phone.token) is None and heard[-1] == 1
+
+
+def test_the_host_forgets_a_device_and_its_token_no_longer_admits():
+    """Issue 11.7: a device token never expired.  The host forgets a device: its screens lose the
+    game at once (the server refuses its actions), and its token is a stranger's."""
+    sharing = Sharing()
+    game = fresh_game()
+    table = sharing.table(game)
+    host = sharing.connect(None, "127.0.0.1")
+    phone = sharing.connect(None, "10.0.0.5")
+    sharing.admit(phone, sharing.pin)
+    sharing.choose(phone, game, BRITISH)
+    token = phone.token
+    assert sharing.forget(phone, token) == "Only the host can forget a device."
+    assert sharing.forget(host, host.token) == "The host's own browser is always let in: it cannot be forgotten."
+    assert sharing.forget(host, token) is None
+    assert not phone.may_enter and sharing.role(phone, game.id) is None
+    refused = table.act(phone, {"kind": "roll_initiative"})
+    assert not refused.ok and "join PIN" in refused.reason and game.entries == []
+    again = sharing.connect(token, "10.0.0.5")
+    assert again is not phone and not again.may_enter
+    assert sharing.admit(phone, sharing.pin) is None  # the PIN again: in, with a new token
+    assert phone.may_enter and phone.token != token and sharing.device(phone.token) is phone
+
+
+def test_tokens_end_with_the_pin():
+    """A new PIN (drawn by the host, or at a restart) ends every other device's token."""
+    sharing = Sharing()
+    game = fresh_game()
+    host = sharing.connect(None, "127.0.0.1")
+    phone = sharing.connect(None, "10.0.0.5")
+    old_pin = sharing.pin
+    sharing.admit(phone, old_pin)
+    sharing.choose(phone, game, FRENCH)
+    assert sharing.renew_pin(phone) == "Only the host can change the PIN."
+    assert sharing.renew_pin(host) is None
+    assert sharing.pin != old_pin or len(sharing.pin) == 6
+    assert not phone.may_enter and sharing.connect(phone.token, "10.0.0.5") is not phone
+    assert host.may_enter and sharing.device(host.token) is host
+    stranger = sharing.connect(None, "10.0.0.6")
+    if sharing.pin != old_pin:
+        assert "not right" in sharing.admit(stranger, old_pin)
+    restarted = Sharing()  # a restart: a new hub, a new PIN, no old token known
+    assert not restarted.connect(phone.token, "10.0.0.5").may_enter
 
 
 def test_an_empty_pin_is_asked_for_without_counting():
@@ -231,6 +323,60 @@ def test_only_the_host_hands_a_side_over():
     seats = {s.name: s.role for s in sharing.seats(game.id)}
     assert seats == {old.name: SCREEN, new.name: BRITISH}
     assert sharing.hand_over(host, "gone", game, BRITISH) == "That device has left."
+
+
+def test_a_device_changes_its_role_only_with_the_hosts_approval():
+    """Issue 11.4: a device holding British pressed Change and took French with no one's consent."""
+    sharing = Sharing()
+    game = fresh_game()
+    table = sharing.table(game)
+    host = sharing.connect(None, "127.0.0.1")
+    phone = sharing.connect(None, "10.0.0.5")
+    sharing.admit(phone, sharing.pin)
+    assert sharing.choose(phone, game, BRITISH) is None  # the first pick is its own
+    assert sharing.choose(phone, game, FRENCH) == (
+        "This device holds British: ask the host to change it (they approve it on their screen).")
+    assert sharing.role(phone, game.id) == BRITISH
+    assert sharing.ask_role(phone, game, FRENCH) is None
+    assert sharing.role(phone, game.id) == BRITISH and sharing.asked(phone, game.id) == FRENCH
+    assert [s.asks for s in sharing.seats(game.id) if s.token == phone.token] == [FRENCH]
+    assert sharing.requests() == [(phone, game.id, FRENCH)]
+    assert sharing.answer(phone, phone.token, game, True) == "Only the host can approve a change of role."
+    assert sharing.role(phone, game.id) == BRITISH
+    assert sharing.answer(host, phone.token, game, False) is None  # refused: it keeps British
+    assert sharing.role(phone, game.id) == BRITISH and sharing.asked(phone, game.id) is None
+    sharing.ask_role(phone, game, FRENCH)
+    assert sharing.answer(host, phone.token, game, True) is None
+    assert sharing.role(phone, game.id) == FRENCH and sharing.requests() == []
+    assert sharing.answer(host, phone.token, game, True) == f"{phone.name} is not asking for a change now."
+    assert sharing.ask_role(phone, game, TABLE) == "Only the host can give a device the whole table."
+    sharing.ask_role(phone, game, BRITISH)
+    sharing.ask_role(phone, game, FRENCH)  # asking for what it holds takes the question back
+    assert sharing.asked(phone, game.id) is None
+    assert sharing.choose(host, game, BRITISH) is None and sharing.choose(host, game, FRENCH) is None
+    assert table.act(phone, {"kind": "roll_initiative"}).ok
+
+
+def test_the_shared_screen_cannot_make_itself_a_side():
+    sharing = Sharing()
+    game = fresh_game()
+    tv = sharing.connect(None, "10.0.0.9")
+    sharing.admit(tv, sharing.pin)
+    assert sharing.choose(tv, game, SCREEN) is None
+    assert "ask the host" in sharing.choose(tv, game, BRITISH)
+    assert sharing.role(tv, game.id) == SCREEN
+    assert not sharing.table(game).act(tv, {"kind": "roll_initiative"}).ok
+
+
+def test_only_the_host_starts_games_and_plays_war_fleet():
+    """Issue 11.4: the shared screen opened War Fleet and started a battle on the host."""
+    sharing = Sharing()
+    host = sharing.connect(None, "127.0.0.1")
+    tv = sharing.connect(None, "10.0.0.9")
+    sharing.admit(tv, sharing.pin)
+    assert sharing.may_start(host) is None and sharing.may_play_war_fleet(host) is None
+    assert sharing.may_start(tv).startswith("Only the host starts games")
+    assert sharing.may_play_war_fleet(tv).startswith("War Fleet is played on the host's own screen")
 
 
 # --- the shared table ------------------------------------------------------------------------------

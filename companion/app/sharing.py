@@ -201,9 +201,13 @@ class PinGate:
     Per address: `free_tries` wrong PINs in a row, then a wait that doubles
     with every further wrong PIN (30 s, 60 s, ... at most 15 minutes).  For the
     whole network: more than `network_limit` wrong PINs within
-    `network_window` seconds pause every new join until the window has passed,
-    so trying many addresses does not help either (a 6-digit PIN then takes
-    months to guess).  A right PIN clears its address's count.
+    `network_window` seconds pause the checking of PINs until the window has
+    passed, so trying many addresses does not help either (a 6-digit PIN then
+    takes months to guess).  A right PIN clears its address's count.
+
+    A pause or a wait never locks the table out: `held` says a device is
+    kept waiting, and `Sharing` then lists it for the host, who lets it in
+    with one tap (`Sharing.let_in`).
     """
 
     def __init__(self, pin: str | None = None, clock: Callable[[], float] = time.monotonic,
@@ -228,8 +232,7 @@ class PinGate:
                 return f"Too many wrong PINs from this device: try again in {_seconds(wait)}."
             if len(self._recent) >= self.network_limit:
                 wait = self._recent[0] + self.network_window - now
-                return (f"Too many wrong PINs on this network: joining is paused for {_seconds(wait)}. "
-                        "The host can restart the app for a new PIN.")
+                return f"Too many wrong PINs on this network: PINs are not checked for {_seconds(wait)}."
             given = "".join(ch for ch in (attempt or "") if not ch.isspace())
             if not given:
                 return "Type the PIN shown on the host's screen."
@@ -247,11 +250,36 @@ class PinGate:
             self._locked_until[address] = now + wait
             return f"That PIN is not right. Too many wrong PINs from this device: try again in {_seconds(wait)}."
 
+    def held(self, address: str) -> bool:
+        """Whether a PIN from `address` would not be checked now (its own wait, or the network's pause)."""
+        now = self.clock()
+        with self._lock:
+            if self._locked_until.get(address, 0.0) > now:
+                return True
+            return sum(1 for t in self._recent if now - t < self.network_window) >= self.network_limit
+
+    def renew(self) -> str:
+        """A new PIN (the old one no longer admits), every count cleared."""
+        with self._lock:
+            self.pin = new_pin(len(self.pin))
+            self._failures.clear()
+            self._locked_until.clear()
+            self._recent.clear()
+            return self.pin
+
     @property
     def recent_failures(self) -> int:
         now = self.clock()
         with self._lock:
             return sum(1 for t in self._recent if now - t < self.network_window)
+
+
+#: Said to a device whose PIN is not checked now: the host lets it in.
+WAITING = "The host can let this device in: it is listed on their screen."
+
+
+def _role_words(role: Role) -> str:
+    return {TABLE: "the whole table", SCREEN: "the shared screen"}.get(role.kind, role.side or "")
 
 
 def _seconds(wait: float) -> str:
@@ -298,6 +326,8 @@ class Device:
     roles: dict[str, Role] = field(default_factory=dict)
     sessions: int = 0  # connected browser sessions (tabs) of this device
     game: str | None = None  # the game it shows now
+    asks: dict[str, Role] = field(default_factory=dict)  # role changes waiting for the host, by game
+    waiting: float | None = None  # when it asked the host to let it in (None: not waiting)
 
     @property
     def may_enter(self) -> bool:
@@ -313,6 +343,7 @@ class Seat:
     role: Role | None
     online: bool
     host: bool
+    asks: Role | None = None  # the role it asked the host for, if any
 
 
 @dataclass(frozen=True)
@@ -450,13 +481,38 @@ class Sharing:
     loopback only: then no other device can reach it).
     """
 
-    def __init__(self, gate: PinGate | None = None, address: str | None = None):
+    def __init__(self, gate: PinGate | None = None, address: str | None = None,
+                 clock: Callable[[], float] = time.monotonic):
         self.gate = gate or PinGate()
         self.address = address
+        self.clock = clock
         self._devices: dict[str, Device] = {}
         self._tables: dict[str, Table] = {}
         self._counts: dict[str, int] = {}
+        self._listeners: list[Callable[[], None]] = []
         self._lock = threading.RLock()
+
+    def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Hear every change to the devices (joined, waiting, let in, forgotten, asking for a role):
+        the host's lists and a waiting device's screen follow it.  Returns the way to stop."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def stop() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return stop
+
+    def _devices_changed(self) -> None:
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            try:
+                listener()
+            except Exception:  # a closed session must not stop the others hearing
+                pass
 
     @property
     def pin(self) -> str:
@@ -478,7 +534,8 @@ class Sharing:
             device.host = local  # hosting follows where the browser is, never the token alone
             device.address = address or device.address
             device.sessions += 1
-            return device
+        self._devices_changed()
+        return device
 
     def reconnect(self, device: Device) -> None:
         """A session of the device is back (a phone woke up)."""
@@ -498,19 +555,123 @@ class Sharing:
             return self._devices.get(token)
 
     def admit(self, device: Device, attempt: str) -> str | None:
-        """Check a join PIN on the server: None (the device may enter) or why not."""
+        """Check a join PIN on the server: None (the device may enter) or why not.
+
+        A device whose PIN is not checked now (its own wait, or the network's pause after many
+        wrong PINs) is listed for the host, who can let it in with one tap: guessing stays slow,
+        and the table is never locked out.
+        """
         if device.may_enter:
             return None
         problem = self.gate.check(device.address, attempt)
         if problem is None:
-            device.admitted = True
+            self._let_in(device)
+            return None
+        if self.gate.held(device.address):
+            self.ask_in(device)
+            return f"{problem} {WAITING}"
         return problem
+
+    def ask_in(self, device: Device) -> None:
+        """The device asks the host to let it in without the PIN (listed on the host's screen)."""
+        if device.may_enter:
+            return
+        with self._lock:
+            if device.waiting is None:
+                device.waiting = self.clock()
+        self._devices_changed()
+
+    def waiting(self) -> list[Device]:
+        """Devices asking to be let in, the latest first (for the host's screen)."""
+        with self._lock:
+            ask = [d for d in self._devices.values() if d.waiting is not None and not d.may_enter]
+        return sorted(ask, key=lambda d: d.waiting, reverse=True)
+
+    def let_in(self, by: Device, token: str) -> str | None:
+        """The host lets a waiting device in (no PIN needed): None, or why not."""
+        if not by.host:
+            return "Only the host can let a device in."
+        device = self.device(token)
+        if device is None:
+            return "That device has left."
+        self._let_in(device)
+        return None
+
+    def turn_away(self, by: Device, token: str) -> str | None:
+        """The host takes a device off the waiting list (it stays out until it gives the PIN)."""
+        if not by.host:
+            return "Only the host can turn a device away."
+        device = self.device(token)
+        if device is not None:
+            with self._lock:
+                device.waiting = None
+            self._devices_changed()
+        return None
+
+    def _let_in(self, device: Device) -> None:
+        with self._lock:
+            device.admitted = True
+            device.waiting = None
+            if self._devices.get(device.token) is not device:  # forgotten meanwhile: a new token
+                device.token = secrets.token_urlsafe(18)
+                self._devices[device.token] = device
+        self._devices_changed()
+
+    def forget(self, by: Device, token: str) -> str | None:
+        """The host forgets a device: its token no longer admits, its roles are gone, its screens
+        go back to the PIN.  The host's own browsers are not forgotten."""
+        if not by.host:
+            return "Only the host can forget a device."
+        device = self.device(token)
+        if device is None:
+            return "That device has left."
+        if device.host:
+            return "The host's own browser is always let in: it cannot be forgotten."
+        self._forget(device)
+        self._devices_changed()
+        return None
+
+    def _forget(self, device: Device) -> None:
+        with self._lock:
+            self._devices.pop(device.token, None)
+            games = set(device.roles) | set(device.asks) | ({device.game} - {None})
+            device.admitted, device.waiting = False, None
+            device.roles.clear()
+            device.asks.clear()
+        for game_id in games:
+            self._seats_changed(game_id)
+
+    def renew_pin(self, by: Device) -> str | None:
+        """The host draws a new PIN: every other device's token ends with the old one (each gives
+        the new PIN to come back).  A restart draws a new PIN and knows no old token either."""
+        if not by.host:
+            return "Only the host can change the PIN."
+        self.gate.renew()
+        for device in [d for d in self.devices() if not d.host]:
+            self._forget(device)
+        self._devices_changed()
+        return None
 
     def refusal(self, device: Device, game_id: str | None = None) -> str | None:
         """Why this device may not see or change anything yet (no PIN given), or None."""
         if not device.may_enter:
             return "Enter the join PIN shown on the host's screen first."
         return None
+
+    def may_start(self, device: Device) -> str | None:
+        """Why this device may not start a game on the host (Quick-Start, New game, Load a
+        scenario), or None: only the host's own browser starts games; the others join them."""
+        if device.host:
+            return None
+        return ("Only the host starts games, on the computer running the app: ask them to start one, "
+                "then open it from the home screen.")
+
+    def may_play_war_fleet(self, device: Device) -> str | None:
+        """Why this device may not open War Fleet, or None: War Fleet has no sides to hand to other
+        devices yet, so it is played on the host's own screen."""
+        if device.host:
+            return None
+        return "War Fleet is played on the host's own screen: it cannot be opened from another device yet."
 
     # --- roles --------------------------------------------------------------------------------
 
@@ -528,13 +689,65 @@ class Sharing:
         return ([Role.table()] if device.host else []) + roles
 
     def choose(self, device: Device, game: Game, role: Role) -> str | None:
-        """A device picks its own role in a game (the whole table is the host's to give)."""
+        """A device picks its first role in a game (the whole table is the host's to give); once it
+        holds one, another device's change waits for the host (`ask_role`).  The host picks freely."""
         problem = self.refusal(device)
         if problem:
             return problem
         if role.kind == TABLE and not device.host:
             return "Only the host can give a device the whole table."
+        with self._lock:
+            current = device.roles.get(game.id)
+        if current is not None and current != role and not device.host:
+            return (f"This device holds {_role_words(current)}: ask the host to change it "
+                    "(they approve it on their screen).")
         return self._set_role(device, game, role)
+
+    def ask_role(self, device: Device, game: Game, role: Role) -> str | None:
+        """A device asks the host for another role in a game; asking for the role it holds takes
+        the question back.  None, or why it cannot ask."""
+        problem = self.refusal(device)
+        if problem:
+            return problem
+        if role.kind == TABLE and not device.host:
+            return "Only the host can give a device the whole table."
+        if role.kind == SIDE and role.side not in game.state.sides:
+            return f"There is no side '{role.side}' in this game (sides: {', '.join(game.state.sides)})."
+        with self._lock:
+            if device.roles.get(game.id) in (None, role):
+                device.asks.pop(game.id, None)
+            else:
+                device.asks[game.id] = role
+        self._seats_changed(game.id)
+        self._devices_changed()
+        return None
+
+    def asked(self, device: Device, game_id: str) -> Role | None:
+        """The role this device asked the host for in a game, waiting for an answer."""
+        with self._lock:
+            return device.asks.get(game_id)
+
+    def answer(self, by: Device, token: str, game: Game, approve: bool) -> str | None:
+        """The host approves (the device takes the role it asked for) or refuses a role change."""
+        if not by.host:
+            return "Only the host can approve a change of role."
+        device = self.device(token)
+        if device is None:
+            return "That device has left."
+        with self._lock:
+            role = device.asks.pop(game.id, None)
+        if role is None:
+            return f"{device.name} is not asking for a change now."
+        problem = self._set_role(device, game, role) if approve else None
+        if not approve:
+            self._seats_changed(game.id)
+        self._devices_changed()
+        return problem
+
+    def requests(self) -> list[tuple[Device, str, Role]]:
+        """Every role change waiting for the host: (device, game id, role asked for)."""
+        with self._lock:
+            return [(d, game_id, role) for d in self._devices.values() for game_id, role in d.asks.items()]
 
     def hand_over(self, by: Device, token: str, game: Game, role: Role | None) -> str | None:
         """The host gives a device a role in a game (a side, the screen, the whole table), or none."""
@@ -543,12 +756,17 @@ class Sharing:
         device = self.device(token)
         if device is None:
             return "That device has left."
+        with self._lock:
+            device.asks.pop(game.id, None)  # the host's word answers any question
         if role is None:
             with self._lock:
                 device.roles.pop(game.id, None)
             self._seats_changed(game.id)
+            self._devices_changed()
             return None
-        return self._set_role(device, game, role)
+        problem = self._set_role(device, game, role)
+        self._devices_changed()
+        return problem
 
     def _set_role(self, device: Device, game: Game, role: Role) -> str | None:
         if role.kind == SIDE and role.side not in game.state.sides:
@@ -563,7 +781,8 @@ class Sharing:
         """Every device that has a role in, or shows, a game: for the host's hand-over list."""
         with self._lock:
             devices = [d for d in self._devices.values() if game_id in d.roles or d.game == game_id]
-            return [Seat(d.token, d.name, self.role(d, game_id), d.sessions > 0, d.host) for d in devices]
+            return [Seat(d.token, d.name, self.role(d, game_id), d.sessions > 0, d.host, d.asks.get(game_id))
+                    for d in devices]
 
     def devices(self) -> list[Device]:
         with self._lock:
