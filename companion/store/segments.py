@@ -150,12 +150,15 @@ class GameFolder:
         if self._live is None or self._live_count >= self.segment_size:
             self._live_start, self._live_count = doc["index"], 0
             self._live = _open(self.path / log_name(self._live_start), "log")
-        self._live.table("entries").insert(doc)
+        self._live.table("entries").insert(doc)  # from here on the entry is on disk: nothing may fail
         self._live_count += 1
         self._next_index = doc["index"] + 1
         if self._live_count >= self.segment_size:
             self._live = None
-            self.write_snapshot(self._next_index, state)
+            try:
+                self.write_snapshot(self._next_index, state)
+            except OSError:  # a full disk: the snapshot only saves time, the game replays its log instead
+                pass
 
     def write_snapshot(self, index: int, state: GameState) -> None:
         _open(self.path / snapshot_name(index), "snapshot").table("snapshot").insert(
