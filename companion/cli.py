@@ -206,7 +206,8 @@ def run_solutions(args) -> int:
             mod = f" {strike.modifier:+d}" if strike.modifier else ""
             slots = ", ".join(f"{n}: {_percent(p)}" for n, p in odds.slot_destroyed.items() if p)
             _out(f"      {strike.location}: {strike.pool.expanded}{mod}; damage {_percent(odds.any_damage)}"
-                 f" (slots {slots or 'none'}; keel {_percent(odds.keel_break)})")
+                 f" (slots {slots or 'none'}; keel {_percent(odds.keel_break)});"
+                 f" ship destroyed {_percent(odds.ship_destroyed)}")
     return 0
 
 

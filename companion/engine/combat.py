@@ -91,11 +91,15 @@ def band_for(gun, range_: int | None) -> str:
 
 @dataclass(frozen=True)
 class Odds:
-    """Exclusive, exhaustive outcomes of one breach roll at one location."""
+    """Exclusive, exhaustive outcomes of one breach roll at one location, and
+    `ship_destroyed`: the chance the ship counts as destroyed once the shot is
+    resolved (the keel breaks, or the slot it destroys wrecks the location or
+    brings the destroyed slots to half the SI; see `_ship_destroyed`)."""
 
     no_effect: Fraction
     slot_destroyed: dict[int, Fraction]
     keel_break: Fraction
+    ship_destroyed: Fraction
 
     @property
     def any_damage(self) -> Fraction:
@@ -106,6 +110,7 @@ class Odds:
             "no_effect": str(self.no_effect),
             "slot_destroyed": {str(k): str(v) for k, v in self.slot_destroyed.items()},
             "keel_break": str(self.keel_break),
+            "ship_destroyed": str(self.ship_destroyed),
         }
 
 
@@ -120,12 +125,23 @@ def breach_odds(pool: Pool, modifier: int, target: ShipState, location: str) -> 
         target.armour(location),
         target.card.structural_integrity,
         target.destroyed_count() + target.destroyed_count(location),
+        _fate(target),
     )
     return _odds(*key)
 
 
+def _fate(target: ShipState) -> bool | None:
+    """What one more destroyed slot would do to the ship: None when it is destroyed
+    already (seed 001 "Ending the Game": circled slots counted, as they will be
+    hashed at the end of the turn), True when one more destroyed slot anywhere
+    reaches half its SI, else False (then only wrecking the struck location would)."""
+    if target.destruction is not None:
+        return None
+    return 2 * (target.destroyed_count() + 1) >= target.card.structural_integrity
+
+
 @lru_cache(maxsize=100_000)
-def _odds(pool_key, modifier, breaches, destroyed, armour, si, keel_modifier) -> Odds:
+def _odds(pool_key, modifier, breaches, destroyed, armour, si, keel_modifier, fate) -> Odds:
     def hit(breach: int) -> Fraction:  # P(total >= breach)
         return chance_at_least(pool_key, breach - modifier)
 
@@ -144,7 +160,25 @@ def _odds(pool_key, modifier, breaches, destroyed, armour, si, keel_modifier) ->
             slot_destroyed[n] = sixth * hit(breaches[n - 1] + armour) + reroll * hit(breaches[n - 1])
     keel_break = reroll * keel * sum((hit(breaches[n - 1]) for n in broken), Fraction(0))
     no_effect = 1 - sum(slot_destroyed.values(), Fraction(0)) - keel_break
-    return Odds(no_effect, slot_destroyed, keel_break)
+    ship_destroyed = _ship_destroyed(slot_destroyed, keel_break, real, broken, fate)
+    return Odds(no_effect, slot_destroyed, keel_break, ship_destroyed)
+
+
+def _ship_destroyed(slot_destroyed: dict[int, Fraction], keel_break: Fraction,
+                    real: list[int], broken: list[int], fate: bool | None) -> Fraction:
+    """P(the ship counts as destroyed after this shot) (seed 001 "Ending the Game").
+
+    A shot ends in exactly one of: no effect, one slot destroyed, the keel
+    broken; so the chance is the keel's plus that of every slot whose loss
+    destroys the ship: the last live slot of the location (miss slots count as
+    destroyed), or any slot when one more reaches half the SI.  Other shots
+    declared this turn are not assumed.
+    """
+    if fate is None:
+        return Fraction(1)
+    live = [n for n in real if n not in broken]
+    dooming = live if fate or len(live) == 1 else []
+    return keel_break + sum((slot_destroyed[n] for n in dooming), Fraction(0))
 
 
 # --- firing solutions -----------------------------------------------------------
