@@ -324,6 +324,8 @@ class StrikeView:
     keel: Fraction
     keel_text: str
     no_effect: Fraction
+    ship_destroyed: Fraction  # the shot leaves the ship destroyed (keel, wrecked location, half SI)
+    ship_destroyed_text: str  # a percent, or "destroyed already: <why>"
 
 
 @dataclass(frozen=True)
@@ -365,6 +367,14 @@ def _slot_title(ship: ShipState, location: str, n: int) -> str:
     return _slot_view(ship, location, n, slot).title
 
 
+def _ship_destroyed_text(target: ShipState, chance: Fraction) -> str:
+    """The chance a shot destroys the ship, or why it is destroyed already (it stays in
+    play, and may be shot at, until the end of the turn: seed 001 "End of Turn")."""
+    if target.destruction is not None:
+        return f"destroyed already: {target.destruction}"
+    return percent(chance)
+
+
 def fire_panel(state: GameState, ship_id: str) -> tuple[GunView, ...]:
     """Every working gun of the ship with every enemy: arc, range, band, dice, exact odds.
 
@@ -400,6 +410,7 @@ def fire_panel(state: GameState, ship_id: str) -> tuple[GunView, ...]:
                     tuple(SlotOdds(n, _slot_title(target, st.location, n), p, percent(p))
                           for n, p in st.odds.slot_destroyed.items() if p),
                     st.odds.keel_break, percent(st.odds.keel_break), st.odds.no_effect,
+                    st.odds.ship_destroyed, _ship_destroyed_text(target, st.odds.ship_destroyed),
                 )
                 for st in s.strikes
             )

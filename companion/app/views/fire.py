@@ -35,6 +35,14 @@ def _strike_row(gun: GunView, target_id: str, strike: StrikeView, declare: Decla
             padding=ft.Padding.symmetric(horizontal=6, vertical=2), border_radius=6,
             bgcolor=ft.Colors.ERROR_CONTAINER, tooltip=f"exactly {strike.keel}",
         ))
+    if strike.ship_destroyed:
+        slot_bits.append(tag(f"ship-destroyed-{gun.location}-{gun.slot}-{target_id}-{strike.location}", ft.Container(
+            content=ft.Text(f"ship destroyed {strike.ship_destroyed_text}", size=11, weight=ft.FontWeight.BOLD,
+                            color=ft.Colors.ON_ERROR),
+            padding=ft.Padding.symmetric(horizontal=6, vertical=2), border_radius=6, bgcolor=ft.Colors.ERROR,
+            tooltip=f"exactly {strike.ship_destroyed}: the keel breaks, or the slot destroyed leaves every "
+                    "slot of the location destroyed or the destroyed slots at half the SI",
+        )))
     button = []
     if declare is not None:
         async def go(e):
