@@ -57,6 +57,8 @@ def read_document(raw: bytes, path: Path, save_format: str = SAVE_FORMAT, family
         raise SaveFileError(
             path, f"the file is damaged or cut short (not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno})"
         ) from None
+    except RecursionError:  # a value nested deeper than Python reads (issue 11)
+        raise SaveFileError(path, "the file is damaged (nested too deep to be read)") from None
     tag = data.get("format") if isinstance(data, dict) else None
     if not isinstance(tag, str):
         raise SaveFileError(path, f"not a {what} (no \"format\" tag)")

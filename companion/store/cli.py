@@ -104,7 +104,10 @@ def import_(sub) -> None:
 
 
 def run_import(args) -> int:
-    data = read_json(args.file)
+    try:
+        data = read_json(args.file)
+    except RecursionError:
+        raise ValueError(f"{args.file}: nested too deep to be an exported game") from None
     store = _open(args)
     game = store.import_game(data, source=args.file)
     print(f"imported {game.name} as {game.id} ({len(game.entries)} log entries, turn {game.state.turn}, {game.state.phase})")

@@ -9,11 +9,15 @@
 The export holds the dice seed (inside `initial.roller`) so that the game can
 go on after an import: keep the file of an unfinished game from the players.
 Importing checks the format version, the log's order, the seed against its
-commitment, and that the log replays.
+commitment, and that the log replays; and everything the store will read
+again later (issue 11): no value nested deeper than `MAX_DEPTH` levels (a
+real export has about 10; a very deep one could not be read back), every
+number finite, every time a date the companion can show.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any, Literal
 
@@ -28,6 +32,8 @@ from .repository import GameRecord, StoredGame
 
 GAME_FORMAT = "leviathans-game/1"
 GAME_FAMILY = "leviathans-game/"
+MAX_DEPTH = 32  # levels of nesting an imported game may have (a real export has about 10)
+LATEST_TIME = 253402300799.0  # 9999-12-31 23:59:59 UTC: seconds since 1970 any clock can show
 
 
 class ExportedEntry(BaseModel):
@@ -72,10 +78,16 @@ def read_game_document(data: Any, source: str = "") -> tuple[GameRecord, list[Lo
         if tag.startswith(GAME_FAMILY):
             raise FormatError(f"{tag} is newer than this version of the companion reads ({GAME_FORMAT})", "format", source)
         raise FormatError(f"\"{tag}\" is not an exported game ({GAME_FORMAT})", "format", source)
+    check_readable(data, source)
     try:
         document = GameDocument.model_validate(data)
     except ValidationError as exc:
         raise format_error(exc).in_file(source) from None
+    for where, stamp in [("created", document.created), ("exported", document.exported)] + [
+            (f"log.{i}.at", e.at) for i, e in enumerate(document.log)]:
+        if not 0 <= stamp <= LATEST_TIME:
+            raise FormatError(f"{stamp!r} is not a time the companion can show (seconds since 1970, "
+                              "before the year 10000)", where, source)
     for position, entry in enumerate(document.log):
         if entry.index != position:
             raise FormatError(f"entry {position} has index {entry.index}: the log is out of order", f"log.{position}", source)
@@ -91,8 +103,32 @@ def read_game_document(data: Any, source: str = "") -> tuple[GameRecord, list[Lo
     try:
         game = Game(record.id, record.name, record.initial, entries, created=record.created)
     except ValueError as exc:
-        raise FormatError(str(exc), "log", source) from None
+        raise FormatError(one_line(str(exc)), "log", source) from None
     return record, entries, game
+
+
+def check_readable(data: Any, source: str = "") -> None:
+    """FormatError unless every value is nested at most MAX_DEPTH levels deep and every number is
+    finite (Python's JSON reader accepts NaN and Infinity).  Walks without recursion, so a document
+    of any depth gets its plain answer."""
+    stack: list[tuple[Any, int, str]] = [(data, 1, "")]
+    while stack:
+        value, depth, where = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            raise FormatError(f"{value} is not a number the companion can keep", where or "the file", source)
+        if not isinstance(value, (dict, list)):
+            continue
+        if depth > MAX_DEPTH:
+            raise FormatError(f"nested more than {MAX_DEPTH} levels deep: not an exported game", where, source)
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        stack.extend((item, depth + 1, f"{where}.{key}" if where else str(key)) for key, item in items)
+
+
+def one_line(text: str) -> str:
+    """A possibly multi-line reason (a pydantic error) as one plain line."""
+    lines = [line.strip() for line in text.splitlines()
+             if line.strip() and not line.strip().startswith("For further information")]
+    return " ".join(line.split(" [type=")[0] for line in lines)
 
 
 def scenario_at(stored: StoredGame, count: int | None = None) -> dict[str, Any]:

@@ -35,7 +35,10 @@ class GameRecord:
 
     @classmethod
     def from_doc(cls, doc: dict[str, Any]) -> "GameRecord":
-        return cls(doc["id"], doc["name"], float(doc["created"]), doc["commitment"],
+        created = float(doc["created"])
+        if not 0 <= created <= 253402300799.0:  # a date any clock can show (before the year 10000)
+            raise ValueError(f"created: {created!r} is not a date")
+        return cls(doc["id"], doc["name"], created, doc["commitment"],
                    GameState.model_validate(doc["initial"]))
 
 

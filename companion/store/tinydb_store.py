@@ -215,11 +215,25 @@ def _in_effect(entries: list[LogEntry]) -> int:
 
 
 def _summary(doc, record: GameRecord) -> StoredSummary:
+    """The listing's summary kept with the newest entry; a value that is not what the store writes
+    (an unchecked import of an older version: a date of 1e300) falls back to the record's."""
     initial = record.initial
     if not isinstance(doc, dict):
         return StoredSummary.of(initial, 0, record.created)
-    return StoredSummary(
-        turn=int(doc.get("turn", initial.turn)), phase=str(doc.get("phase", initial.phase)),
-        actions=int(doc.get("actions", 0)), result=doc.get("result"),
-        updated=float(doc.get("updated", record.created)),
-    )
+    try:
+        summary = StoredSummary(
+            turn=int(doc.get("turn", initial.turn)), phase=str(doc.get("phase", initial.phase)),
+            actions=int(doc.get("actions", 0)), result=doc.get("result"),
+            updated=float(doc.get("updated", record.created)),
+        )
+    except (TypeError, ValueError, OverflowError):
+        return StoredSummary.of(initial, 0, record.created)
+    if not _is_time(summary.updated):
+        summary.updated = record.created
+    return summary
+
+
+def _is_time(stamp: float) -> bool:
+    from .export import LATEST_TIME
+
+    return 0 <= stamp <= LATEST_TIME

@@ -1,0 +1,127 @@
+"""Importing and exporting whole games (issue 11): an import validates everything the
+store will later read; a failed import or export is one plain line and leaves nothing
+half-written; an export writes only to a regular file or a new one."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from companion.cli import main
+from companion.store import TinyDBStore
+
+from store_helpers import played_game
+
+
+@pytest.fixture
+def exported(tmp_path):
+    """The export of a short game, as a dict, and a data folder with one other game in it."""
+    store = TinyDBStore(tmp_path / "data")
+    game = played_game(store, 4, actions=12)
+    document = store.export_game(game.id)
+    store.close()
+    return tmp_path / "data", document, game
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def nested(levels: int):
+    value: object = "deep"
+    for _ in range(levels):
+        value = {"d": value}
+    return value
+
+
+def the_folder_still_opens(capsys, data, game) -> None:
+    """`companion games` and the app's start (listing and opening every game) still work."""
+    code, out, err = run(capsys, "games", "--data", data)
+    assert code == 0 and game.id in out and "Traceback" not in err
+    store = TinyDBStore(data)
+    for summary in store.games():
+        store.game(summary.id)
+    store.close()
+
+
+DEEP = "<975 levels>"
+DEEP_975 = '{"d":' * 975 + '"deep"' + "}" * 975  # written by hand: json.dumps would recurse 975 times
+
+
+def bad_document(document, how: str):
+    bad = json.loads(json.dumps(document))
+    if how == "nested 975 levels":
+        bad["log"][-1]["events"][0]["data"]["note"] = DEEP
+    elif how == "nested in the action":
+        bad["log"][0]["action"]["extra"] = nested(200)
+    elif how == "last entry dated 1e300":
+        bad["log"][-1]["at"] = 1e300
+    elif how == "created 1e300":
+        bad["created"] = 1e300
+    elif how == "an entry dated NaN":
+        bad["log"][3]["at"] = math.nan
+    elif how == "an entry dated before 1970":
+        bad["log"][3]["at"] = -5.0
+    return bad
+
+
+HOWS = ["nested 975 levels", "nested in the action", "last entry dated 1e300", "created 1e300",
+        "an entry dated NaN", "an entry dated before 1970"]
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_an_import_the_store_could_not_read_back_is_refused_in_one_line(exported, capsys, tmp_path, how):
+    """Issue 11: such an export imported, and then `companion games` and the app crashed on start."""
+    data, document, game = exported
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad_document(document, how)).replace(json.dumps(DEEP), DEEP_975))
+    code, out, err = run(capsys, "import", path, "--data", data)
+    assert code == 1 and err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err, err
+    assert str(path) in err
+    assert len(list((data / "games").iterdir())) == 1  # nothing was added
+    the_folder_still_opens(capsys, data, game)
+
+
+def test_a_document_nested_too_deep_is_refused_before_anything_reads_it(exported):
+    data, document, game = exported
+    bad = json.loads(json.dumps(document))
+    bad["log"][-1]["events"][0]["data"]["note"] = nested(5000)  # deeper than Python's own recursion limit
+    store = TinyDBStore(data)
+    with pytest.raises(ValueError, match="nested"):
+        store.import_game(bad, "deep.json")
+    assert [s.id for s in store.games()] == [game.id]
+    store.close()
+
+
+@pytest.mark.parametrize("how", ["last entry dated 1e300", "nested 975 levels"])
+def test_a_game_an_older_version_imported_unchecked_does_not_stop_the_others(exported, capsys, how):
+    """Such a game already in a data folder (imported before the checks) is named, and the rest opens."""
+    from companion.store.game import LogEntry
+
+    data, document, game = exported
+    store = TinyDBStore(data)
+    other = played_game(store, 6, actions=5)
+    record = store.repository.record(other.id)
+    entries = list(other.entries)
+    last = entries[-1]
+    if how == "last entry dated 1e300":
+        entries[-1] = LogEntry(last.index, last.kind, last.action, last.events, 1e300)
+    else:  # the deep value is put into the file by hand: json.dumps would recurse 975 times here
+        entries[-1] = LogEntry(last.index, last.kind, last.action,
+                               [{**last.events[0], "data": {"note": DEEP}}], last.at)
+    record.id = "20200101-000000-beef"
+    store.repository.create(record, entries, None)
+    store.close()
+    for path in (data / "games" / record.id).glob("log-*.json"):
+        path.write_text(path.read_text().replace(json.dumps(DEEP), DEEP_975))
+
+    code, out, err = run(capsys, "games", "--data", data)
+    assert code == 0 and game.id in out and other.id in out and "Traceback" not in err
+    store = TinyDBStore(data)
+    listed = {s.id for s in store.games()}
+    assert {game.id, other.id} <= listed
+    store.close()
