@@ -80,8 +80,8 @@ def test_every_problem_names_its_field():
 
 def test_a_named_gun_is_named_in_its_problems(shipped):
     editor = CardEditor.edit(shipped["pontbriand"])
-    editor.set_number(("locations", "bow", "slots", 0, "long", "range"), "3")
-    assert texts(editor) == ["Bow slot 1 (138mm): long range 3 is shorter than short range 6"]
+    editor.set_number(("locations", "bow", "slots", 2, "long", "range"), "3")  # the bow 138mm: slot 3
+    assert texts(editor) == ["Bow slot 3 (138mm): long range 3 is shorter than short range 6"]
 
 
 # --- every field ----------------------------------------------------------------------------
@@ -199,11 +199,12 @@ def test_editing_a_shipped_card_edits_a_players_copy(shipped, library):
     raven = shipped["hml-raven"]
     editor = CardEditor.edit(raven)
     assert editor.title == "Your copy of HML Raven" and editor.card_id is None
-    assert editor.based_on == "hml-raven" and editor.verified is False
+    assert editor.based_on == "hml-raven" and editor.verified is True  # checked against the printed card
+    editor.set_verified(False)
     editor.set_verified(True)
     card = editor.save(library)
     assert card.id == "my-hml-raven" and based_on(card) == "hml-raven" and card.verified
-    assert shipped["hml-raven"] == raven and shipped["hml-raven"].verified is False
+    assert shipped["hml-raven"] == raven and shipped["hml-raven"].verified is True
     assert editor.title == "Edit HML Raven" and not editor.dirty
     editor.set_number(("structural_integrity",), "17")
     assert editor.dirty

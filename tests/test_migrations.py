@@ -39,7 +39,7 @@ def test_migrate_card_renames_the_version_0_fields():
     migrated = migrate_card(v0_card())
     assert migrated["format"] == "leviathans-card/1"
     assert migrated["class"] == "D-class Destroyer" and "class_name" not in migrated
-    assert migrated["structural_integrity"] == 18 and "si" not in migrated
+    assert migrated["structural_integrity"] == 20 and "si" not in migrated  # the printed Raven
     kinds = {s["kind"] for loc in migrated["locations"].values() for s in loc["slots"]}
     assert "armor" in kinds and "armour" not in kinds
     assert list(migrated)[:4] == ["format", "id", "name", "class"], "keys keep their places"
@@ -69,7 +69,7 @@ def test_a_version_0_fleet_of_untagged_version_0_cards_loads():
 
 def test_a_current_fleet_may_hold_a_version_0_card():
     fleet = load_fleet({"format": "leviathans-fleet/1", "name": "Mixed", "ships": [v0_card()]})
-    assert fleet.ships[0].structural_integrity == 18
+    assert fleet.ships[0].structural_integrity == 20  # the printed Raven
 
 
 def test_migrate_fleet_leaves_the_callers_data_alone():

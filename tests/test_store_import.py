@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -125,3 +126,99 @@ def test_a_game_an_older_version_imported_unchecked_does_not_stop_the_others(exp
     listed = {s.id for s in store.games()}
     assert {game.id, other.id} <= listed
     store.close()
+
+
+# --- a full disk, an interrupted import, where an export may write ----------------------------------
+
+
+def nothing_half_written(data, game) -> None:
+    games = sorted(p.name for p in (data / "games").iterdir())
+    assert games == [game.id], games  # no new folder, no hidden half-written one
+    assert TinyDBStore(data).problems == []
+
+
+def test_a_full_disk_at_any_step_of_an_import_is_one_line_and_leaves_nothing(exported, capsys, tmp_path,
+                                                                                monkeypatch):
+    from companion.store import atomic
+    from test_store_disk_full import FullDisk
+
+    data, document, game = exported
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(document))
+    fail_at = 1
+    while True:
+        disk = FullDisk(fail_at)
+        monkeypatch.setattr(atomic, "os", disk)
+        code, out, err = run(capsys, "import", path, "--data", data)
+        monkeypatch.undo()
+        if disk.calls < fail_at:
+            assert code == 0  # every write step has failed once
+            break
+        where = f"the disk filled at write step {fail_at}"
+        if code == 0:  # a step whose failure does not matter (flushing a folder)
+            assert len(list((data / "games").iterdir())) == 2, where
+            TinyDBStore(data).delete(out.split(" as ")[1].split()[0])
+        else:
+            assert err.startswith("error: ") and err.count("\n") == 1 and "No space left" in err, (where, err)
+            nothing_half_written(data, game)
+        fail_at += 1
+    assert fail_at > 5
+
+
+def test_an_interrupted_import_is_cleaned_up_at_the_next_start_and_named_once(exported, capsys):
+    """Issue 11: an interrupted import left a folder without game.json, reported at every start."""
+    data, document, game = exported
+    half = data / "games" / "20240101-120000-dead"  # as an older version left it
+    half.mkdir()
+    (half / "log-00000000.json").write_text("{}")
+    hidden = data / "games" / ".new-20240101-120001-beef-0a0b"  # as this version would, killed midway
+    hidden.mkdir()
+    (hidden / "log-00000000.json").write_text("{}")
+
+    first = TinyDBStore(data)
+    [problem] = first.problems
+    assert half.name in problem and "interrupted" in problem and "deleted" in problem
+    assert not half.exists() and not hidden.exists()
+    assert list((data / "deleted").glob(f"{half.name}*"))  # nothing destroyed: moved aside
+    assert [s.id for s in first.games()] == [game.id]
+    assert TinyDBStore(data).problems == []  # named once, not at every start
+
+
+def test_a_full_disk_during_an_export_is_one_line_and_writes_nothing(exported, capsys, tmp_path, monkeypatch):
+    from companion.store import atomic
+    from test_store_disk_full import FullDisk
+
+    data, document, game = exported
+    target = tmp_path / "out" / "game.json"
+    target.parent.mkdir()
+    for fail_at in (1, 2, 3, 4):  # opening, writing, flushing, renaming the file
+        monkeypatch.setattr(atomic, "os", FullDisk(fail_at))
+        code, out, err = run(capsys, "export", game.id, target, "--data", data)
+        monkeypatch.undo()
+        assert code == 1 and err.startswith("error: ") and err.count("\n") == 1, err
+        assert "No space left" in err and str(target) in err
+        assert list(target.parent.iterdir()) == []
+
+
+def test_export_writes_only_to_a_regular_file_or_a_new_one(exported, capsys, tmp_path):
+    """Issue 11: as root, `companion export GAME /dev/null` turned /dev/null into a JSON file."""
+    import os
+
+    data, document, game = exported
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for target in (pipe, folder, "", "/proc/version", tmp_path / "missing" / "game.json"):
+        code, out, err = run(capsys, "export", game.id, target, "--data", data)
+        assert code == 1 and err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err, (target, err)
+    assert pipe.is_fifo() and folder.is_dir() and list(folder.iterdir()) == []
+    regular = tmp_path / "old.json"
+    regular.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(regular)
+    for target in (regular, link, tmp_path / "new.json"):
+        code, out, err = run(capsys, "export", game.id, target, "--data", data)
+        assert code == 0, err
+        assert json.loads(Path(target).read_text())["id"] == game.id
+    assert link.is_symlink()  # the link is kept: the file it names was written

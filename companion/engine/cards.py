@@ -69,6 +69,8 @@ class RangeBand(_Strict):
 
 class _Slot(_Strict):
     breach: int | None = Field(default=None, ge=1, description="Breach number printed on the slot")
+    label: str = Field(default="", description="The slot's label as printed on the card, e.g. 'Armor', 'Crew'")
+    text: str = Field(default="", description="What the card prints after the label, when the slot's fields do not say it")
 
 
 class GunSlot(_Slot):
@@ -79,6 +81,7 @@ class GunSlot(_Slot):
     breach: int = Field(ge=1)
     traits: list[Literal["turret", "bracket", "saturation"]] = []
     saturation: int = Field(default=0, ge=0, description="Saturation boxes (War Fleet)")
+    marks: str = Field(default="", description="Symbols printed before the ranges: 'T' turret; '▲', '■' shown as printed")
 
     @model_validator(mode="after")
     def _bands_in_order(self):
@@ -122,8 +125,10 @@ class MissSlot(_Slot):
 
 
 class OtherSlot(_Slot):
+    """A slot the Quick-Start rules do not define (Torpedo, Steering Gear, ...): it can be
+    destroyed and counts for the keel, location and half-SI checks; no rule of its own."""
+
     kind: Literal["other"] = "other"
-    label: str = ""
     breach: int = Field(ge=1)
 
 
@@ -132,6 +137,8 @@ Slot = Annotated[
     Field(discriminator="kind"),
 ]
 SLOT_KINDS = ("gun", "crew", "armor", "engine", "tesla_coil", "miss", "other")
+#: The one line a card shows beside a slot the Quick-Start rules do not define.
+NO_QUICK_START_RULE = "no Quick-Start rule: apply it at the table"
 
 
 class Location(_Strict):
@@ -161,6 +168,7 @@ class Sources(BaseModel):
 
     verified: bool = False
     notes: str = ""
+    url: str = Field(default="", description="Where the printed card's values were read (its card page)")
 
 
 class Card(_Strict):
@@ -175,6 +183,13 @@ class Card(_Strict):
     type: int = Field(ge=1, le=4)
     structural_integrity: int = Field(ge=1)
     enter_hexes_before_turn: int = Field(ge=0)
+    printed_mp: int | None = Field(
+        default=None, ge=0, alias="starting_mp",
+        description="Starting MP as printed, where it differs from the engines' sum; play uses the engines",
+    )
+    structural_integrity_note: str = Field(default="", description="A second SI value the card prints in brackets")
+    anti_air: PoolText | None = Field(default=None, description="Anti-air dice (a 2025 stat; no Quick-Start rule)")
+    points: int | None = Field(default=None, ge=0, description="Fleet points (a 2025 stat; no Quick-Start rule)")
     locations: dict[str, Location]
     sources: Sources | None = None
 
@@ -197,9 +212,18 @@ class Card(_Strict):
     @property
     def starting_mp(self) -> int:
         """Starting MP: the sum of every engine slot's MP (seed 001, Movement)."""
+        return self.engines_mp
+
+    @property
+    def engines_mp(self) -> int:
         return sum(
             slot.mp for loc in self.locations.values() for slot in loc.slots if slot.kind == "engine"
         )
+
+    @property
+    def card_mp(self) -> int:
+        """Starting MP as the card prints it (the engines' sum when it prints no other)."""
+        return self.engines_mp if self.printed_mp is None else self.printed_mp
 
     @property
     def verified(self) -> bool:
@@ -209,11 +233,22 @@ class Card(_Strict):
         return self.model_dump(by_alias=True, exclude_none=True, mode="json")
 
 
+class LeftOut(_Strict):
+    """A printed card the fleet does not bring into play, and why (a plain sentence)."""
+
+    name: str
+    ship_class: str = Field(default="", alias="class")
+    type: int
+    reason: str = Field(min_length=1)
+    url: str = ""
+
+
 class Fleet(_Strict):
     format: Literal["leviathans-fleet/1"] = FLEET_FORMAT
     name: str
     faction: str = ""
     ships: list[Card]
+    left_out: list[LeftOut] = Field(default=[], description="Printed cards not in play, each with the reason")
 
     @model_validator(mode="after")
     def _unique_ids(self):

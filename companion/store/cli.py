@@ -8,6 +8,8 @@ line and exits with code 1.
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 import time
 from pathlib import Path
@@ -83,16 +85,38 @@ def run_export(args) -> int:
     game_id = store.find(args.game)
     document = store.export_game(game_id)
     payload = json.dumps(document, indent=1, ensure_ascii=False).encode("utf-8")
-    target = Path(args.file)
-    if target.parent and not target.parent.exists():
-        raise ValueError(f"{args.file}: no such folder {target.parent}")
-    write_atomic(target, payload)
+    target = export_target(args.file)
+    try:
+        write_atomic(target, payload)
+    except OSError as exc:  # a full disk, a folder that cannot be written
+        raise ValueError(f"{args.file}: could not be written ({exc.strerror or exc}); nothing was written") from None
     over = any(e.get("kind") == "game_over" for entry in document["log"] for e in entry["events"])
     print(f"exported {document['name']} ({game_id}), {len(document['log'])} log entries, to {args.file}")
     if not over:
         print("note: the file holds the secret dice seed of an unfinished game: keep it from the players",
               file=sys.stderr)
     return 0
+
+
+def export_target(text: str) -> Path:
+    """Where an export may be written: a new file in an existing folder, or a regular file (a link is
+    followed to the file it names); anything else (a folder, a device, a pipe) is refused in one line."""
+    if not text.strip():
+        raise ValueError("export: FILE is empty: give the name of the file to write")
+    target = Path(os.path.realpath(text))
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        if not target.parent.is_dir():
+            raise ValueError(f"{text}: no such folder {target.parent}") from None
+        return target
+    except OSError as exc:
+        raise ValueError(f"{text}: cannot be written ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(mode):
+        raise ValueError(f"{text}: is a folder: give the name of a file in it")
+    if not stat.S_ISREG(mode):
+        raise ValueError(f"{text}: is not a regular file (a device, a pipe or the like): give a new file's name")
+    return target
 
 
 @command

@@ -135,7 +135,7 @@ class GameFolder:
     def create(self, record: dict[str, Any], entries: list[dict[str, Any]] = (),
                snapshot: tuple[int, GameState] | None = None) -> None:
         """A new game folder: the log (for an import) first, the record last."""
-        self.path.mkdir(parents=True)
+        self.path.mkdir(parents=True, exist_ok=True)
         sync_folder(self.path.parent)
         for first in range(0, len(entries), self.segment_size):
             chunk = entries[first:first + self.segment_size]

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import sys
 import threading
 import time
 from pathlib import Path
 
 from ..engine.state import GameState
-from .atomic import SaveFileError, StoreError, remove_temporary_files, set_aside, set_aside_bad_file
+from .atomic import (FileLock, SaveFileError, StoreError, remove_temporary_files, set_aside, set_aside_bad_file,
+                     sync_folder)
 from .game import LogEntry
 from .repository import CountingSink, GameRecord, StoredGame, StoredSummary
 from .segments import GAME_FILE, GameFolder
@@ -33,6 +35,8 @@ from .segments import GAME_FILE, GameFolder
 ENVIRONMENT_VARIABLE = "COMPANION_DATA"
 APP_FOLDER = "leviathans-companion"
 SEGMENT_SIZE = 100
+NEW_PREFIX = ".new-"  # a game being created or imported: renamed to its id when whole
+CREATING = ".creating"  # the lock file its creator holds inside it
 
 
 def data_folder(explicit: str | Path | None = None) -> Path:
@@ -90,13 +94,14 @@ class TinyDBRepository:
 
     def _scan(self) -> None:
         for path in sorted(self.games_dir.iterdir()):
+            if path.name.startswith(NEW_PREFIX) and path.is_dir():
+                _remove_abandoned(path)
             if not path.is_dir() or path.name.startswith("."):
                 continue
             remove_temporary_files(path)
             if not (path / GAME_FILE).exists() and not any(".bad-" in p.name for p in path.iterdir()):
-                if any(p.name.startswith("log-") for p in path.iterdir()):
-                    self.problems.append(f"{path / GAME_FILE}: is missing (an import or a new game was interrupted?); the game is left out.")
-                continue  # else: a new game whose creation did not finish
+                self._clear_interrupted(path)
+                continue
             kept = sorted(p.name for p in path.iterdir() if ".bad-" in p.name)
             if kept:
                 self.problems.append(
@@ -113,6 +118,33 @@ class TinyDBRepository:
             record.id = path.name
             self.records[path.name] = record
             self.summaries[path.name] = _summary(summary, record)
+
+    def _clear_interrupted(self, path: Path) -> None:
+        """A game folder without its record: a creation or import that an older version left half
+        done (this one builds a game under NEW_PREFIX and renames it whole).  Its files are moved
+        to `deleted/` and named once (issue 11: it was named at every start)."""
+        files = [p.name for p in path.iterdir() if not p.name.startswith(".")]
+        try:
+            target = self._trash(path, path.name + "-interrupted")
+        except OSError as exc:
+            self.problems.append(f"{path}: an import or a new game was interrupted (no {GAME_FILE}); "
+                                 f"it could not be moved aside ({exc.strerror}) and is left out.")
+            return
+        if files:
+            self.problems.append(f"{path}: an import or a new game was interrupted before it was saved whole "
+                                 f"(no {GAME_FILE}); its files were moved to {target}.")
+
+    def _trash(self, source: Path, name: str) -> Path:
+        """Move a game folder to `deleted/` beside `games/` (nothing is destroyed); where it went."""
+        trash = self.root / "deleted"
+        trash.mkdir(exist_ok=True)
+        target = trash / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
+        n = 1
+        while target.exists():
+            n += 1
+            target = trash / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}-{n}"
+        os.rename(source, target)
+        return target
 
     def _set_aside(self, exc: SaveFileError, game_id: str) -> str:
         kept = set_aside_bad_file(exc)
@@ -143,9 +175,11 @@ class TinyDBRepository:
 
     def create(self, record: GameRecord, entries: list[LogEntry] = (),
                snapshot: tuple[int, GameState] | None = None) -> None:
+        """Write the game whole under a hidden name, then rename it to its id: a game folder is
+        complete or absent.  A failure (a full disk) leaves nothing and says so in one line."""
         with self.lock:
-            folder = GameFolder(self.games_dir / record.id, self.segment_size)
-            if folder.path.exists():
+            final = self.games_dir / record.id
+            if final.exists():
                 raise StoreError(f"there is already a game '{record.id}'")
             docs = [entry.to_doc() for entry in entries]
             updated = entries[-1].at if entries else record.created
@@ -154,9 +188,32 @@ class TinyDBRepository:
             summary = StoredSummary.of(state, actions, updated)
             if docs:  # the listing of a later start reads the last entry's summary
                 docs[-1] = {**docs[-1], "summary": summary.to_doc()}
-            folder.create(record.to_doc(), docs, snapshot)
+            building = self.games_dir / f"{NEW_PREFIX}{record.id}-{secrets.token_hex(2)}"
+            try:
+                self._build(building, final, record.to_doc(), docs, snapshot)
+            except OSError as exc:
+                shutil.rmtree(building, ignore_errors=True)
+                raise StoreError(f"{final}: the game could not be saved ({exc.strerror or exc}); "
+                                 "nothing was kept") from None
             self.records[record.id] = record
             self.summaries[record.id] = summary
+
+    def _build(self, building: Path, final: Path, record: dict, docs: list[dict], snapshot) -> None:
+        building.mkdir()
+        lock = FileLock(building / CREATING)  # a later start removes the folder only if this is let go
+        lock.acquire()
+        try:
+            GameFolder(building, self.segment_size).create(record, docs, snapshot)
+            if os.name == "nt":  # Windows renames no folder with an open file in it
+                lock.release()
+            os.rename(building, final)
+        finally:
+            lock.release()
+        try:
+            (final / CREATING).unlink()
+        except OSError:
+            pass
+        sync_folder(self.games_dir)
 
     def load(self, game_id: str) -> StoredGame:
         record = self.record(game_id)
@@ -189,9 +246,7 @@ class TinyDBRepository:
             folder = self._folders.pop(game_id, None)
             if folder:
                 folder.close()
-            trash = self.root / "deleted"
-            trash.mkdir(exist_ok=True)
-            os.rename(self.games_dir / game_id, trash / f"{game_id}-{time.strftime('%Y%m%d-%H%M%S')}")
+            self._trash(self.games_dir / game_id, game_id)
             self.records.pop(game_id, None)
             self.summaries.pop(game_id, None)
 
@@ -206,6 +261,20 @@ class TinyDBRepository:
             if game_id not in self._folders:
                 self._folders[game_id] = GameFolder(self.games_dir / game_id, self.segment_size)
             return self._folders[game_id]
+
+
+def _remove_abandoned(path: Path) -> None:
+    """Remove a game folder whose creation was cut off (its creator let go of its lock: it is gone)."""
+    lock = FileLock(path / CREATING)
+    try:
+        if not lock.acquire():
+            return  # another companion process is writing it right now
+    except OSError:
+        return
+    try:
+        shutil.rmtree(path, ignore_errors=True)
+    finally:
+        lock.release()
 
 
 def _in_effect(entries: list[LogEntry]) -> int:
