@@ -305,7 +305,7 @@ def test_cli_convert_json_has_the_formats_md_shape():
     done = run("convert", "pelletier", "--to", "war-fleet", "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert data["si"] == 9 and data["mp"] == 12
+    assert data["si"] == 10 and data["mp"] == 12  # the printed Pelletier: SI 19, MP 4 + 4 + 4
     bow = data["locations"]["bow"]
     assert set(bow) >= {"resilience", "destroyed_resilience", "si_modifier", "attack"}
     assert bow["attack"]["short"] == {"range": 0, "dice": "DYellow"}
