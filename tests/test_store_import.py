@@ -222,3 +222,24 @@ def test_export_writes_only_to_a_regular_file_or_a_new_one(exported, capsys, tmp
         assert code == 0, err
         assert json.loads(Path(target).read_text())["id"] == game.id
     assert link.is_symlink()  # the link is kept: the file it names was written
+
+
+# --- a game imported while the app runs ---------------------------------------------------------------
+
+
+def test_a_game_imported_while_the_app_runs_appears_without_a_restart(exported, capsys, tmp_path):
+    """Issue 11: the app's store (open since the start) lists and opens a game `companion import`
+    added from another process, without a restart; the home screen lists `store.games()`."""
+    data, document, game = exported
+    app_store = TinyDBStore(data)
+    assert [s.id for s in app_store.games()] == [game.id]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(document))
+    code, out, err = run(capsys, "import", path, "--data", data)
+    assert code == 0, err
+    new_id = out.split(" as ")[1].split()[0]
+    assert {s.id for s in app_store.games()} == {game.id, new_id}
+    assert app_store.find(new_id) == new_id
+    assert app_store.game(new_id).state == app_store.game(game.id).state  # the same game, imported
+    assert app_store.problems == []
+    app_store.close()

@@ -77,8 +77,15 @@ class Store:
             self.repository.create(record)
             return self._open(record, [], {})
 
+    def refresh(self) -> None:
+        """Notice games another companion process added to the data folder (an import)."""
+        refresh = getattr(self.repository, "refresh", None)
+        if refresh:
+            refresh()
+
     def games(self) -> list[GameSummary]:
-        """Every game, most recently played first."""
+        """Every game, most recently played first (with any another process added since)."""
+        self.refresh()
         with self._lock:
             summaries = []
             for game_id in self.repository.game_ids():
@@ -97,6 +104,8 @@ class Store:
         with self._lock:
             if game_id in self._games:
                 return self._games[game_id]
+            if game_id not in self.repository.game_ids():
+                self.refresh()
             if game_id not in self.repository.game_ids():
                 raise UnknownGame(f"no game '{game_id}'")
             try:
@@ -123,6 +132,7 @@ class Store:
 
     def find(self, text: str) -> str:
         """A game id from an id, the start of an id, or a game's name."""
+        self.refresh()
         ids = self.repository.game_ids()
         if text in ids:
             return text

@@ -83,6 +83,7 @@ class TinyDBRepository:
         self.records: dict[str, GameRecord] = {}
         self.summaries: dict[str, StoredSummary] = {}
         self._folders: dict[str, GameFolder] = {}
+        self._seen: set[str] = set()  # game folder names read once (listed or named in problems)
         self.lock = threading.RLock()
         try:
             self.games_dir.mkdir(parents=True, exist_ok=True)
@@ -102,22 +103,43 @@ class TinyDBRepository:
             if not (path / GAME_FILE).exists() and not any(".bad-" in p.name for p in path.iterdir()):
                 self._clear_interrupted(path)
                 continue
-            kept = sorted(p.name for p in path.iterdir() if ".bad-" in p.name)
-            if kept:
-                self.problems.append(
-                    f"{path}: {', '.join(kept)} {'was' if len(kept) == 1 else 'were'} set aside earlier as damaged; "
-                    "the game is left out until the file is put right (or removed with its game)")
-                continue
-            folder = GameFolder(path, self.segment_size)
+            self._read_game(path)
+
+    def _read_game(self, path: Path) -> None:
+        """A game folder's record and newest summary into the listing, or its problem named."""
+        self._seen.add(path.name)
+        kept = sorted(p.name for p in path.iterdir() if ".bad-" in p.name)
+        if kept:
+            self.problems.append(
+                f"{path}: {', '.join(kept)} {'was' if len(kept) == 1 else 'were'} set aside earlier as damaged; "
+                "the game is left out until the file is put right (or removed with its game)")
+            return
+        folder = GameFolder(path, self.segment_size)
+        try:
+            record = GameRecord.from_doc(folder.read_record())
+            summary = folder.last_summary()
+        except SaveFileError as exc:
+            self._set_aside(exc, path.name)
+            return
+        record.id = path.name
+        self.records[path.name] = record
+        self.summaries[path.name] = _summary(summary, record)
+
+    def refresh(self) -> None:
+        """Read the games another companion process added since this one started (an import, a
+        new game): a game folder appears whole, renamed from NEW_PREFIX, so it is read as at the
+        start.  Folders already known here (listed, left out or deleted) are not read again."""
+        with self.lock:
             try:
-                record = GameRecord.from_doc(folder.read_record())
-                summary = folder.last_summary()
-            except SaveFileError as exc:
-                self._set_aside(exc, path.name)
-                continue
-            record.id = path.name
-            self.records[path.name] = record
-            self.summaries[path.name] = _summary(summary, record)
+                names = sorted(os.listdir(self.games_dir))
+            except OSError:
+                return
+            for name in names:
+                if name in self._seen or name.startswith("."):
+                    continue
+                path = self.games_dir / name
+                if (path / GAME_FILE).is_file():
+                    self._read_game(path)
 
     def _clear_interrupted(self, path: Path) -> None:
         """A game folder without its record: a creation or import that an older version left half
@@ -195,6 +217,7 @@ class TinyDBRepository:
                 shutil.rmtree(building, ignore_errors=True)
                 raise StoreError(f"{final}: the game could not be saved ({exc.strerror or exc}); "
                                  "nothing was kept") from None
+            self._seen.add(record.id)
             self.records[record.id] = record
             self.summaries[record.id] = summary
 
