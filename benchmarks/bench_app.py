@@ -48,6 +48,7 @@ from flet.messaging.session import Session as FletSession  # noqa: E402
 from flet.pubsub.pubsub_hub import PubSubHub  # noqa: E402
 
 from companion.app.main import create_app  # noqa: E402
+from companion.app.server import PEER_KEY  # noqa: E402
 from companion.app.setup import build_setup, quick_start_picks  # noqa: E402
 from companion.engine import actions as A  # noqa: E402
 from companion.engine.game import apply  # noqa: E402
@@ -111,6 +112,7 @@ class Client:
         loop = asyncio.get_running_loop()
         self.conn = RecordingConnection(loop)
         self.session = self.conn.session = FletSession(self.conn)
+        self.session.store.set(PEER_KEY, "127.0.0.1")  # the host's browser, as the web server stamps it
         width, height = self.size
         self.session.apply_page_patch({"route": self.route, "width": width, "height": height, "web": True,
                                        "client_ip": "127.0.0.1", "client_user_agent": "bench"})

@@ -270,13 +270,16 @@ def create_app(store, catalogue: Callable[[], dict[str, Card]] | None = None, se
 
 def serve(store, host: str | None, port: int, open_browser: bool, assets_dir: str | None = None,
           sharing=None) -> None:
-    """Serve the web app (no CDN: works with no internet) until interrupted."""
+    """Serve the web app (no CDN: works with no internet) until interrupted, through our guard in front
+    of Flet's web server (`server.py`: the host by the socket's own peer address, the app's own origins
+    only, a budget per connection, plain crash messages)."""
+    from . import server
+    from .sharing import Sharing
+
     seed = os.environ.get("COMPANION_SEED") or None
-    ft.run(
-        create_app(store, seed=seed, sharing=sharing),
-        view=ft.AppView.WEB_BROWSER if open_browser else None,
-        host=host, port=port, no_cdn=True, assets_dir=assets_dir or _assets_dir(),
-    )
+    sharing = sharing or Sharing()
+    server.run(create_app(store, seed=seed, sharing=sharing), host=host, port=port, open_browser=open_browser,
+               join_address=sharing.address, assets_dir=assets_dir or _assets_dir())
 
 
 def _assets_dir() -> str:

@@ -23,15 +23,20 @@ TOKEN_KEY = "leviathans.device"
 
 
 async def identify(app):
-    """The `Device` of this browser session: by its stored token, or a new one (then stored)."""
+    """The `Device` of this browser session: by its stored token, or a new one (then stored).
+    Where it is comes from the server's own view of the connection (`server.observed_address`:
+    the socket's peer), read before anything is asked of the browser; never from what the browser
+    says of itself (`page.client_ip`, `page.web`), which it can rewrite at will."""
+    from ..server import observed_address
+
     page = app.page
+    address = observed_address(page)
     prefs, token = None, None
     try:
         prefs = ft.SharedPreferences()
         token = await asyncio.wait_for(prefs.get(TOKEN_KEY), 5)
     except Exception as exc:  # no storage in this browser: a new device each session
         log.info("device token unavailable: %s", exc)
-    address = page.client_ip if page.web else "127.0.0.1"  # the desktop window runs on this computer
     device = app.sharing.connect(token if isinstance(token, str) else None, address, page.client_user_agent)
     if prefs is not None and device.token != token:
         try:

@@ -1,0 +1,362 @@
+"""The web server in front of Flet's: who is the host, which pages may connect, what one connection may cost.
+
+Flet 1.0.5 serves web mode with `flet_web.fastapi.app(main)`: static files, and a websocket at `/ws`
+where each connection is a `FletApp` that reads msgpack frames and turns them into a session's
+register, control events and property updates.  Used as it is, it trusts the client for things
+only the server can know, so this module wraps it (issue 11):
+
+- **The host** is decided from the server's own view of the connection: the socket's peer address
+  (Starlette's `websocket.client.host`), stamped on the session's server-side store at every
+  register.  `page.client_ip` and `page.web` are the client's to patch (in the register and in any
+  property update), so they decide nothing; updates to them are dropped.
+- **Origins**: a websocket upgrade is refused (HTTP 403) unless its `Origin` is one of the app's own
+  addresses: loopback names, the address served on, the LAN address printed for phones, or an IP
+  address that is also the request's `Host` (a page can only have that origin if it came from this
+  server).  A missing or `null` Origin is refused: the app's pages always send theirs, and a page on
+  another site (or a DNS name rebound to this computer) must not drive the table with the host's
+  rights.
+- **Cost per connection**: one register per socket; a token bucket per connection charged before a
+  frame is decoded (events and property updates over the budget are dropped and counted; other
+  frames, the answers to the server's own calls, wait for the budget); events for controls the
+  session does not have are dropped before Flet searches the whole page for them; frames larger
+  than `MAX_FRAME` close the socket.
+- **A crash** shows a plain message on the device; the traceback goes to the host's log only.
+
+Flet's private names (`_FletApp__on_message`, `_FletApp__session`) are used where Flet offers no
+seam; they are those of flet-web 1.0.5, the version this project pins.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+log = logging.getLogger(__name__)
+
+PEER_KEY = "companion.peer"  # the socket's peer address, in the session's server-side store
+WS_PATH = "/ws"
+MAX_FRAME = 4 * 1024 * 1024  # bytes: a fleet file read from disk (about 125 KB) fits many times over
+CRASHED_MESSAGE = ("Something went wrong on the computer running the table. Reload the page to carry on: "
+                   "the game is saved.")
+CLIENT_ONLY = frozenset({"client_ip", "client_user_agent", "web"})  # page facts the client may not rewrite
+
+# Wire actions (flet.messaging.protocol.MessageAction)
+REGISTER_CLIENT, CONTROL_EVENT, UPDATE_CONTROL_PROPS, SESSION_CRASHED = 1, 3, 4, 6
+DROPPABLE = frozenset({CONTROL_EVENT, UPDATE_CONTROL_PROPS})  # what a person did: may be refused
+
+
+# --- decisions (pure) ------------------------------------------------------------------------------
+
+
+def allowed_origins(served_host: str | None, port: int, join_address: str | None) -> frozenset[str]:
+    """Origins (`scheme://host[:port]`, lower case) of the app's own pages: loopback names, the host
+    it is served on (unless every interface), and the LAN address printed for phones."""
+    hosts = {"127.0.0.1", "localhost", "[::1]"}
+    if served_host and served_host not in ("0.0.0.0", "::", "*", ""):
+        hosts.add(f"[{served_host}]" if ":" in served_host else served_host)
+    if join_address:
+        lan = urlsplit(join_address).hostname
+        if lan:
+            hosts.add(f"[{lan}]" if ":" in lan else lan)
+    return frozenset(_origin("http", h.lower(), port) for h in hosts)
+
+
+def _origin(scheme: str, host: str, port: int) -> str:
+    default = {"http": 80, "https": 443}.get(scheme)
+    return f"{scheme}://{host}" if port == default else f"{scheme}://{host}:{port}"
+
+
+def origin_allowed(origin: str | None, host_header: str | None, allowed: frozenset[str]) -> bool:
+    """May a page of this origin open the websocket?  Its origin must be one of the app's own; an IP
+    address that is also where the request was sent (its `Host`) counts too (another interface of
+    this computer: a page has that origin only if this server served it), a name does not (anyone
+    can point a DNS name at this computer)."""
+    page = _address(origin)
+    if page is None or page[0] != "http":
+        return False
+    if _origin(*page) in allowed:
+        return True
+    target = _address(f"http://{host_header}") if host_header else None
+    return _is_ip(page[1]) and target is not None and page == target
+
+
+def _address(url: str | None) -> tuple[str, str, int] | None:
+    """(scheme, host as written in a URL, port) of an origin, or None if it is none ('null', garbage)."""
+    if not url or url == "null":
+        return None
+    try:
+        parts = urlsplit(url.strip().lower())
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+    except ValueError:
+        return None
+    if not parts.hostname or port is None:
+        return None
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return parts.scheme, host, port
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass
+class Bucket:
+    """A token bucket: `rate` tokens a second up to `capacity`; `take` spends if it can.
+    Time comes from the caller, so the arithmetic is testable without a clock."""
+
+    rate: float
+    capacity: float
+    tokens: float = field(default=-1.0)
+    at: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.tokens < 0:
+            self.tokens = self.capacity
+
+    def _fill(self, now: float) -> None:
+        self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+    def take(self, cost: float, now: float) -> bool:
+        self._fill(now)
+        if self.tokens >= cost:
+            self.tokens -= cost
+            return True
+        return False
+
+    def wait_for(self, cost: float, now: float) -> float:
+        """Seconds until `cost` can be taken (0: now)."""
+        self._fill(now)
+        return max(0.0, (min(cost, self.capacity) - self.tokens) / self.rate)
+
+
+EVENT_RATE, EVENT_BURST = 10.0, 40.0  # a person taps a few times a second; a burst of 40 covers fast typing
+OTHER_COST = 0.25  # answers to the server's own calls, data channels: cheap to read, never dropped
+BYTES_PER_TOKEN = 64 * 1024
+
+
+def frame_cost(data: bytes) -> tuple[float, bool]:
+    """(tokens, droppable) of one websocket frame, read from its first bytes without decoding it:
+    Flet frames are `0x00` then a msgpack array of two, `[action, body]`."""
+    action = data[2] if len(data) > 2 and data[0] == 0 and data[1] == 0x92 else None
+    size = len(data) / BYTES_PER_TOKEN
+    if action == CONTROL_EVENT:
+        return 1.0 + size, True
+    if action == UPDATE_CONTROL_PROPS:
+        return OTHER_COST + size, True
+    return OTHER_COST + size, False
+
+
+def observed_address(page) -> str | None:
+    """The address the server itself saw this session connect from, never what the client said:
+    the socket's peer, stamped by this module's web server; the loopback address for Flet's
+    transports that only this device can reach (the desktop window's local socket, the packaged
+    app's in-process bridge, the browser's own Python in a static build); None when not known
+    (then the device is not the host)."""
+    session = getattr(page, "session", None)
+    if session is None:
+        return None
+    stamped = session.store.get(PEER_KEY)
+    if isinstance(stamped, str):
+        return stamped
+    return "127.0.0.1" if type(session.connection).__name__ in LOCAL_TRANSPORTS else None
+
+
+LOCAL_TRANSPORTS = frozenset({"FletSocketServer", "FletDartBridgeServer", "PyodideConnection"})
+
+
+# --- the server ----------------------------------------------------------------------------------------
+
+
+class _MeteredSocket:
+    """The Starlette websocket as Flet's `FletApp` sees it, with each received frame charged to the
+    connection's bucket before Flet decodes it."""
+
+    def __init__(self, websocket, guard: "_Guard"):
+        self._ws = websocket
+        self._guard = guard
+
+    def __getattr__(self, name):
+        return getattr(self._ws, name)
+
+    async def receive_bytes(self) -> bytes:
+        while True:
+            data = await self._ws.receive_bytes()
+            if await self._guard.admit(data):
+                return data
+
+
+@dataclass
+class _Guard:
+    """What one connection has spent, and what it had dropped (logged now and then)."""
+
+    peer: str
+    bucket: Bucket = field(default_factory=lambda: Bucket(EVENT_RATE, EVENT_BURST))
+    dropped: int = 0
+    unknown: int = 0
+    logged_at: float = 0.0
+
+    async def admit(self, data: bytes) -> bool:
+        cost, droppable = frame_cost(data)
+        now = time.monotonic()
+        if self.bucket.take(cost, now):
+            return True
+        if droppable:
+            self.dropped += 1
+            self.note()
+            return False
+        await asyncio.sleep(self.bucket.wait_for(cost, now))  # the client waits; nothing else does
+        self.bucket.take(cost, time.monotonic())
+        return True
+
+    def note(self) -> None:
+        now = time.monotonic()
+        if now - self.logged_at >= 5:
+            self.logged_at = now
+            log.warning("connection from %s: %d events over the rate limit and %d for controls not on its "
+                        "screen dropped so far", self.peer, self.dropped, self.unknown)
+
+
+def _guarded_flet_app_class():
+    from flet.messaging.protocol import Message, MessageAction, SessionCrashedBody
+    from flet_web.fastapi.flet_app import FletApp
+
+    class GuardedFletApp(FletApp):
+        """Flet's connection, with the peer stamped on the session, one register per socket, events
+        for unknown controls dropped, and crash messages made plain."""
+
+        def __init__(self, *args, guard: _Guard, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.guard = guard
+            self.registered = False
+
+        @property
+        def _session(self):
+            return getattr(self, "_FletApp__session", None)
+
+        async def _FletApp__on_message(self, data) -> None:  # Flet's private dispatcher, wrapped
+            if not (isinstance(data, (list, tuple)) and len(data) == 2 and isinstance(data[1], dict)):
+                log.info("connection from %s: a malformed message dropped", self.guard.peer)
+                return
+            action, body = data
+            session = self._session
+            if action == REGISTER_CLIENT:
+                if self.registered:
+                    log.info("connection from %s: a second register on one socket dropped", self.guard.peer)
+                    return
+                self.registered = True
+                page = body.get("page")
+                if isinstance(page, dict):
+                    body = {**body, "page": {k: v for k, v in page.items() if k not in CLIENT_ONLY}}
+                await self._register(body)
+                return
+            if session is None:
+                return  # nothing before the register
+            if action == CONTROL_EVENT:
+                target = body.get("target")
+                if not isinstance(target, int) or session.index.get(target) is None:
+                    self.guard.unknown += 1
+                    self.guard.note()
+                    return
+            elif action == UPDATE_CONTROL_PROPS:
+                props = body.get("props")
+                if body.get("id") == session.page._i and isinstance(props, dict):
+                    body = {**body, "props": {k: v for k, v in props.items() if k not in CLIENT_ONLY}}
+            await FletApp._FletApp__on_message(self, [action, body])
+
+        async def _register(self, body: dict) -> None:
+            """Flet's register, then the peer and the web flag stamped on the session server-side
+            (before `main` runs: Flet starts it as a task, after this returns)."""
+            await FletApp._FletApp__on_message(self, [REGISTER_CLIENT, body])
+            session = self._session
+            if session is not None:
+                session.store.set(PEER_KEY, self.guard.peer)
+                session.page.client_ip = self.guard.peer
+                session.page.web = True
+
+        def send_message(self, message: Message):
+            if message.action == MessageAction.SESSION_CRASHED:
+                log.error("session from %s crashed:\n%s", self.guard.peer, getattr(message.body, "message", ""))
+                message = Message(MessageAction.SESSION_CRASHED, SessionCrashedBody(CRASHED_MESSAGE))
+            elif message.action == MessageAction.REGISTER_CLIENT and getattr(message.body, "error", ""):
+                log.error("session from %s could not start:\n%s", self.guard.peer, message.body.error)
+                message.body.error = CRASHED_MESSAGE
+            super().send_message(message)
+
+    return GuardedFletApp
+
+
+class CompanionServer:
+    """The ASGI app: Flet's web app for pages and files, our guarded handler for every websocket."""
+
+    def __init__(self, main, *, served_host: str | None, port: int, join_address: str | None,
+                 assets_dir: str | None):
+        import flet_web.fastapi as flet_fastapi
+        from flet_web.fastapi.flet_app_manager import app_manager
+
+        self.main = main
+        self.port = port
+        self.allowed = allowed_origins(served_host, port, join_address)
+        self.app_manager = app_manager
+        self.flet = flet_fastapi.app(main, assets_dir=assets_dir, no_cdn=True)
+        self.flet_app_class = _guarded_flet_app_class()
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "websocket":
+            await self.websocket(scope, receive, send)
+            return
+        await self.flet(scope, receive, send)
+
+    async def websocket(self, scope, receive, send) -> None:
+        from starlette.websockets import WebSocket
+
+        websocket = WebSocket(scope, receive, send)
+        peer = websocket.client.host if websocket.client else ""
+        origin = websocket.headers.get("origin")
+        if scope.get("path") != WS_PATH or not origin_allowed(origin, websocket.headers.get("host"), self.allowed):
+            log.warning("websocket from %s refused: origin %r, path %r", peer, origin, scope.get("path"))
+            await websocket.close(code=1008)  # before accept: the upgrade is answered 403
+            return
+        guard = _Guard(peer)
+        await self.flet_app_class(
+            loop=asyncio.get_running_loop(), executor=self.app_manager.executor, main=self.main,
+            before_main=None, guard=guard,
+        ).handle(_MeteredSocket(websocket, guard))
+
+
+def run(main, *, host: str | None, port: int, open_browser: bool, join_address: str | None,
+        assets_dir: str | None) -> None:
+    """Serve until interrupted (Ctrl+C or SIGTERM), as `ft.run` would in web mode, through
+    `CompanionServer`."""
+    import uvicorn
+
+    host = host or "127.0.0.1"
+    app = CompanionServer(main, served_host=host, port=port, join_address=join_address, assets_dir=assets_dir)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio",
+                            ws_max_size=MAX_FRAME, lifespan="on")
+    server = uvicorn.Server(config)
+    if open_browser:
+        _open_when_up(server, f"http://127.0.0.1:{port}/")
+    server.run()
+
+
+def _open_when_up(server, url: str) -> None:
+    import threading
+    import webbrowser
+
+    def wait_then_open() -> None:
+        for _ in range(600):
+            if server.started:
+                webbrowser.open(url)
+                return
+            time.sleep(0.05)
+
+    threading.Thread(target=wait_then_open, daemon=True).start()
