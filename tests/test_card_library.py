@@ -341,3 +341,19 @@ def test_two_processes_saving_cards_at_once_lose_none(tmp_path):
         acknowledged += out.split()
     assert len(acknowledged) == 60
     assert sorted(CardLibrary(tmp_path).cards()) == sorted(acknowledged)
+
+
+def test_a_full_disk_is_a_plain_refusal_and_the_saved_cards_stay(tmp_path, shipped, monkeypatch):
+    from companion.store import atomic
+    from companion.store.atomic import StoreError
+    from test_store_disk_full import FullDisk
+
+    library = CardLibrary(tmp_path)
+    kept = library.save(library.copy(shipped["hml-raven"]))
+    for fail_at in (1, 2, 3, 4):
+        monkeypatch.setattr(atomic, "os", FullDisk(fail_at))
+        with pytest.raises(StoreError, match="No space left") as refused:
+            library.save(library.copy(shipped["pelletier"]))
+        monkeypatch.undo()
+        assert "\n" not in str(refused.value)
+        assert CardLibrary(tmp_path).cards() == {kept.id: kept} == library.cards()

@@ -247,3 +247,31 @@ def test_an_action_that_cannot_be_saved_is_not_done(tmp_path):
     del game._sink.folder.append
     assert game.act({"kind": "set_bookkeeping", "on": True}).ok and game.save_problem is None
     assert reopened(tmp_path).game(game.id).state == game.state
+
+
+def test_a_temporary_file_another_running_process_is_writing_is_left_alone(tmp_path):
+    """Issue 11 (two processes on one folder): a second companion starting up removed the first one's
+    temporary file between its writing and its renaming, so the first one's save failed.  Only the
+    temporary files of a writer that is gone (or of a write long finished) are removed."""
+    import subprocess
+    import sys
+    import time
+
+    from companion.store.atomic import remove_temporary_files
+
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    try:
+        writing = tmp_path / f".library.json.{alive.pid}-0a1b2c3d.tmp"
+        crashed = tmp_path / f".library.json.{gone.pid}-0a1b2c3d.tmp"
+        long_ago = tmp_path / f".game.json.{alive.pid}-4e5f6a7b.tmp"
+        for path in (writing, crashed, long_ago):
+            path.write_bytes(b"{")
+        old = time.time() - 3600
+        os.utime(long_ago, (old, old))
+        assert remove_temporary_files(tmp_path) == 2
+        assert writing.exists() and not crashed.exists() and not long_ago.exists()
+    finally:
+        alive.kill()
+        alive.wait()

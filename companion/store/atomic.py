@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import time
 from pathlib import Path
@@ -125,16 +126,47 @@ def sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+STALE_AFTER = 600.0  # seconds: no write takes this long, so its temporary file is abandoned
+_WRITER = re.compile(r"\.(\d+)-[0-9a-f]+" + re.escape(TEMPORARY_SUFFIX) + "$")
+
+
 def remove_temporary_files(folder: Path) -> int:
-    """Delete what a crash between writing and renaming left behind; how many."""
+    """Delete what a crash between writing and renaming left behind; how many.  A temporary file
+    another companion process is writing right now is left alone (issue 11: removing it made that
+    process's save fail): only one whose writer is gone, or one older than STALE_AFTER, goes."""
     removed = 0
     for stray in Path(folder).glob(f".*{TEMPORARY_SUFFIX}"):
+        if not _abandoned(stray):
+            continue
         try:
             stray.unlink()
             removed += 1
         except OSError:
             pass
     return removed
+
+
+def _abandoned(stray: Path) -> bool:
+    try:
+        if time.time() - stray.stat().st_mtime > STALE_AFTER:
+            return True
+    except OSError:
+        return False
+    match = _WRITER.search(stray.name)
+    if match is None:
+        return True  # not one of ours by its name: not a write in progress
+    pid = int(match.group(1))
+    if pid == os.getpid():
+        return False  # another thread of this process may be writing it
+    if os.name == "nt":  # no harmless way to ask whether a process lives: wait until it is stale
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # it lives, under another user
+    return False
 
 
 class FileLock:

@@ -301,7 +301,11 @@ class CardLibrary:
             except SaveFileError as exc:
                 self._set_aside(exc)
                 table.clear_cache()
-            change(table)
+            try:
+                change(table)
+            except OSError as exc:  # a full disk: the file is as it was (atomic write)
+                raise LibraryError(f"{self.path}: your cards could not be saved ({exc.strerror or exc}); "
+                                   "nothing was changed") from None
         self._table.clear_cache()
         self._cache = None
 
