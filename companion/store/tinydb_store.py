@@ -13,6 +13,13 @@ files are read when the game is opened (`load`), with the same care.
 TinyDB is not safe for two writers: each game's live log file has one
 TinyDB object per process (behind the game's lock), and a lock file keeps a
 second process from writing the same game.
+
+A new or imported game is written whole under a hidden `.new-<id>-<n>`
+folder (its creator holding `.creating` locked inside) and renamed to its
+id, so a game folder is complete or absent: a full disk leaves nothing, and
+a creation cut off by a crash is removed at the next start.  Games another
+companion process adds while this one runs (an import) are read when the
+games are listed or one is looked up (`refresh`).
 """
 
 from __future__ import annotations
