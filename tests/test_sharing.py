@@ -556,3 +556,65 @@ def test_undo_cannot_fish_for_better_dice():
     again = game.act({"kind": "resolve_shot", "shot": shot.id})
     result = lambda outcome: next(s.result for s in outcome.state.shots if s.id == shot.id)  # noqa: E731
     assert result(again) == result(first)
+
+
+# --- loading a scenario (issue 11.7) ---------------------------------------------------------------------
+
+
+def quick_start_scenario() -> dict:
+    from companion.engine.scenario import scenario_of
+
+    return scenario_of(starting_state(1), "Quick-Start").model_dump(mode="json")
+
+
+def test_a_scenario_path_is_read_only_if_it_is_a_plain_small_file(tmp_path):
+    """`/dev/zero` took the server to 2.7 GB and `/dev/stdin` blocked its threads: a device, a FIFO or a
+    folder is refused by what the open file is, without reading it, and so is a file too big."""
+    import json
+    import os
+
+    from companion.app.views.info import MAX_SCENARIO_CHARS, read_scenario_file
+    from companion.engine.cards import FormatError
+
+    for path, said in (("/dev/zero", "not a plain file"), (str(tmp_path), "is a folder"),
+                       (str(tmp_path / "nothing.json"), "no such file")):
+        with pytest.raises(FormatError, match=said):
+            read_scenario_file(path)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(FormatError, match="not a plain file"):
+        read_scenario_file(str(fifo))  # returns at once: no writer is waited for
+    big = tmp_path / "big.json"
+    big.write_text(" " * (MAX_SCENARIO_CHARS + 1))
+    with pytest.raises(FormatError, match="a scenario is at most 1,000,000"):
+        read_scenario_file(str(big))
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(quick_start_scenario()))
+    assert '"leviathans-scenario/1"' in read_scenario_file(str(good))
+
+
+def test_a_pasted_scenario_is_bounded_before_it_is_built():
+    """A 999 x 999 board left the server unanswering for 680 s, 2,000 ships froze it for 79 s."""
+    import json
+
+    from companion.app.views.info import scenario_state
+    from companion.engine.cards import FormatError
+    from companion.files import load_catalogue
+
+    catalogue = load_catalogue()
+    data = quick_start_scenario()
+    state, name = scenario_state(json.dumps(data), catalogue, "1")
+    assert len(state.ships) == 4 and name == "Quick-Start"
+    wide = dict(data, board={"columns": 999, "rows": 999})
+    with pytest.raises(FormatError, match="too big") as refused:
+        scenario_state(json.dumps(wide), catalogue, "1")
+    assert "999" in str(refused.value)
+    ship = dict(data["ships"][0], card=data["ships"][0]["card"]["id"])  # the card by its id: a small file
+    crowd = dict(data, ships=[dict(ship, id=f"s{i}") for i in range(2000)])
+    with pytest.raises(FormatError, match="too many") as refused:
+        scenario_state(json.dumps(crowd), catalogue, "1")
+    assert "2,000" in str(refused.value) or "2000" in str(refused.value)
+    with pytest.raises(FormatError, match="at most 1,000,000"):
+        scenario_state(" " * 1_000_001, catalogue, "1")
+    with pytest.raises(FormatError, match="not valid JSON|nested too deep"):
+        scenario_state("[" * 100_000, catalogue, "1")

@@ -798,6 +798,12 @@ class Sharing:
                 table = self._tables[game.id] = Table(game, self)
             return table
 
+    def game(self, game_id: str) -> Game | None:
+        """The game of an open table (None: no device has opened it since the server started)."""
+        with self._lock:
+            table = self._tables.get(game_id)
+        return table.game if table is not None else None
+
     def showing(self, device: Device, game_id: str | None) -> None:
         """The device now shows this game (or none)."""
         old = device.game

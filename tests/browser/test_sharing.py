@@ -299,3 +299,66 @@ def test_shared_screen_and_join_on_a_phone(shared_server, browser):
     shoot(tv, "screen-phone")
     for ctx in (host_ctx, desk_ctx, tv_ctx):
         ctx.close()
+
+
+def test_a_role_change_and_a_waiting_device_wait_for_the_host(shared_server, browser):
+    """Issue 11.4 and 11.6: a device asks for another side and the host approves it; a device asks to
+    be let in and the host lets it in with one tap; a guest cannot open War Fleet or start a game."""
+    server = shared_server
+    host_ctx = browser.new_context(viewport=DESKTOP)
+    host = host_ctx.new_page()
+    open_app(host, server.url)
+    by_id(host, "quick-start").wait_for(timeout=15000)
+    by_id(host, "quick-start").click()
+    host.wait_for_url("**/game/**", timeout=15000)
+    game_path = "game/" + host.url.split("/game/")[1].split("?")[0]
+    wait_log(host, 0)
+
+    phone_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone = phone_ctx.new_page()
+    join(phone, server.lan_url + game_path, server.pin, "side-British")
+    by_id(phone, "my-role").wait_for(timeout=10000)
+    assert "This device: British" in label(by_id(phone, "my-role"))
+
+    # Change asks the host; the phone keeps British until the host approves
+    by_id(phone, "change-role").click()
+    by_id(phone, "role-needs-host").wait_for(timeout=10000)
+    by_id(phone, "role-side-French").click()
+    by_id(phone, "role-asked").wait_for(timeout=10000)
+    assert "Asked the host for French" in label(by_id(phone, "role-asked"))
+    assert "This device: British" in label(by_id(phone, "my-role"))
+    approve = host.locator("[flt-semantics-identifier^='approve-']")
+    approve.first.wait_for(timeout=10000)
+    shoot(host, "role-request-desktop")
+    approve.first.click()
+    wait_words(phone, "This device: French", timeout=15000)
+    assert by_id(phone, "role-asked").count() == 0
+
+    # a guest starts no game and opens no War Fleet on the host
+    open_app(phone, server.lan_url + "warfleet")
+    by_id(phone, "host-only").wait_for(timeout=15000)
+    assert "War Fleet is played on the host's own screen" in label(by_id(phone, "host-only"))
+    assert by_id(phone, "wf-start-20v20").count() == 0
+    open_app(phone, server.lan_url)
+    by_id(phone, "guest-note").wait_for(timeout=15000)
+    for ident in ("quick-start", "new-game", "load-scenario", "war-fleet", "join-pin"):
+        assert by_id(phone, ident).count() == 0
+    phone_ctx.close()
+
+    # a laptop asks to be let in without the PIN; the host's home lists it, one tap lets it in
+    open_app(host, server.url)
+    by_id(host, "join-pin").wait_for(timeout=15000)
+    laptop_ctx = browser.new_context(viewport=DESKTOP)
+    laptop = laptop_ctx.new_page()
+    open_app(laptop, server.lan_url + game_path)
+    by_id(laptop, "pin-ask").wait_for(timeout=15000)
+    by_id(laptop, "pin-ask").click()
+    by_id(laptop, "pin-asked").wait_for(timeout=10000)
+    let_in = host.locator("[flt-semantics-identifier^='let-in-']")
+    let_in.first.wait_for(timeout=10000)
+    shoot(host, "waiting-device-desktop")
+    let_in.first.click()
+    by_id(laptop, "role-side-British").wait_for(timeout=15000)
+    assert by_id(laptop, "pin-field").count() == 0
+    for ctx in (host_ctx, laptop_ctx):
+        ctx.close()

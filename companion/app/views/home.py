@@ -19,6 +19,32 @@ def page_width(app, widest: int = 760) -> float:
     return max(280, min(widest, (app.page.width or widest) - 32))
 
 
+def host_only(app, title: str, problem: str | None) -> ft.Control | None:
+    """A screen saying why this device may not open `title` (`problem`, decided by `Sharing` from
+    the device the server holds), with the way home; None when there is no problem."""
+    if not problem:
+        return None
+
+    async def home(e):
+        await app.navigate(Session())
+
+    return ft.SafeArea(ft.Container(content=ft.Column([
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", home, "back"), heading(title, 22)]),
+        tag("host-only", ft.Text(problem, size=15), label=problem),
+    ], spacing=12), padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True), expand=True)
+
+
+def may_start(app) -> str | None:
+    """Why this device may not start a game here (only the host does), or None."""
+    sharing, device = getattr(app, "sharing", None), getattr(app, "device", None)
+    return sharing.may_start(device) if sharing is not None and device is not None else None
+
+
+def may_play_war_fleet(app) -> str | None:
+    sharing, device = getattr(app, "sharing", None), getattr(app, "device", None)
+    return sharing.may_play_war_fleet(device) if sharing is not None and device is not None else None
+
+
 def store_problems(problems: list[str]) -> list[ft.Control]:
     """The store's plain messages about files it set aside (a damaged or newer save), so the player
     knows a game is missing and where its file went; nothing when every file could be read."""
@@ -81,7 +107,7 @@ def build(app) -> ft.Control:
         battles = await asyncio.to_thread(lambda: warfleet_rows(tables.summaries()))
         damaged.controls = store_problems(app.store.problems + tables.problems)
         war_fleet.controls = ([heading("War Fleet games", size=14), *[warfleet_tile(row) for row in battles[:8]]]
-                              if battles else [])
+                              if battles and not guest_of_war_fleet else [])
         latest.controls = [game_tile(rows[0], f"resume-{rows[0].id}", "Continue")] if rows else []
         saved.controls = [game_tile(row, f"resume-{row.id}") for row in rows[1:9]] or [
             muted("No other saved games. Games are saved as you play." if rows
@@ -89,6 +115,8 @@ def build(app) -> ft.Control:
                   else "No saved games yet: start one above. Games are saved as you play.")]
         app.page.update()
 
+    starts = may_start(app) is None  # a guest joins the host's games; it starts none
+    guest_of_war_fleet = may_play_war_fleet(app) is not None
     app.page.run_task(fill_games)
 
     def tile(icon, title, subtitle, handler, ident):
@@ -118,14 +146,16 @@ def build(app) -> ft.Control:
             *message,
             *share.home_section(app),
             latest,
-            quick,
+            *([quick] if starts else [tag("guest-note", muted(
+                "Joined from another device: open a game the host has started below, or ask the host to start one.",
+                14))]),
             ft.ResponsiveRow([
-                ft.Column([tile(ft.Icons.ADD_CIRCLE_OUTLINE, "New game", "Pick sides, ships and board size", go("new"), "new-game")], col={"xs": 12, "md": 6}),
+                *([ft.Column([tile(ft.Icons.ADD_CIRCLE_OUTLINE, "New game", "Pick sides, ships and board size", go("new"), "new-game")], col={"xs": 12, "md": 6})] if starts else []),
                 ft.Column([tile(ft.Icons.CASINO, "Dice roller", "Any pool, its roll and its odds", go("dice"), "dice-roller")], col={"xs": 12, "md": 6}),
-                ft.Column([tile(ft.Icons.UPLOAD_FILE, "Load a scenario", "A leviathans-scenario/1 file", go("load"), "load-scenario")], col={"xs": 12, "md": 6}),
+                *([ft.Column([tile(ft.Icons.UPLOAD_FILE, "Load a scenario", "A leviathans-scenario/1 file", go("load"), "load-scenario")], col={"xs": 12, "md": 6})] if starts else []),
                 ft.Column([tile(ft.Icons.DIRECTIONS_BOAT, "Fleets", "Ship cards: the shipped fleets and your own; edit, import, print", go("fleets"), "fleets")], col={"xs": 12, "md": 6}),
                 ft.Column([tile(ft.Icons.MENU_BOOK, "Rule readings", "What the app assumes where the text is silent", go("rules"), "rule-readings")], col={"xs": 12, "md": 6}),
-                ft.Column([tile(ft.Icons.SAILING, "War Fleet", "Twenty against twenty, one hex per ship; pockets at Quick-Start scale", go("warfleet"), "war-fleet")], col={"xs": 12, "md": 6}),
+                *([ft.Column([tile(ft.Icons.SAILING, "War Fleet", "Twenty against twenty, one hex per ship; pockets at Quick-Start scale", go("warfleet"), "war-fleet")], col={"xs": 12, "md": 6})] if not guest_of_war_fleet else []),
             ], spacing=8, run_spacing=0),
             heading("Saved games"),
             damaged,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import stat
 import time
 
 import flet as ft
@@ -12,11 +14,10 @@ from ...engine.cards import FormatError
 from ...engine.roller import Roller
 from ...engine.scenario import build_state, load_scenario
 from ...engine.state import GameState, ShipState
-from ...files import load_file
 from ..session import Session
 from ..readings import ReadingsMissing, rule_readings_text
 from ..viewmodels import ReadingSection, card_view, rule_readings
-from .home import page_width
+from .home import host_only, may_start, page_width
 from .shipcard import card_control
 from .widgets import heading, icon_button, muted, tag
 
@@ -90,35 +91,125 @@ def build_fleets(app) -> ft.Control:
     return _page(app, "Fleets", muted("The shipped fleet files; add more with `companion validate` and the fleets/ folder."), holder)
 
 
+#: The most a scenario may be, as pasted text or a file: the 20-against-20 fleet file is 20 KB.
+MAX_SCENARIO_CHARS = 1_000_000
+#: The biggest board and the most ships the table app plays: a board of 99 x 99 hexes is
+#: fifteen Quick-Start tables, and a hundred ships are more than twice the 40-ship benchmark.
+MAX_COLUMNS = MAX_ROWS = 99
+MAX_SHIPS = 100
+
+
+def read_scenario_file(path: str) -> str:
+    """The text of a scenario file on the host: a regular file of at most MAX_SCENARIO_CHARS bytes,
+    never a device, a FIFO or a folder (opened without blocking, checked on the open file)."""
+    if not path:
+        raise FormatError("type the path of a scenario file, or paste the scenario")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise FormatError("no such file", source=path) from None
+    except OSError as exc:
+        raise FormatError(f"cannot be read ({exc.strerror or exc.__class__.__name__})", source=path) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise FormatError("is a folder, not a file", source=path)
+        if not stat.S_ISREG(info.st_mode):
+            raise FormatError("is not a plain file (a device, a pipe or a socket): not read", source=path)
+        if info.st_size > MAX_SCENARIO_CHARS:
+            raise FormatError(f"is {info.st_size:,} bytes: a scenario is at most {MAX_SCENARIO_CHARS:,}", source=path)
+        chunks, size = [], 0
+        while size <= MAX_SCENARIO_CHARS:
+            chunk = os.read(fd, MAX_SCENARIO_CHARS + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        data = b"".join(chunks)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_SCENARIO_CHARS:
+        raise FormatError(f"is over {MAX_SCENARIO_CHARS:,} bytes: a scenario is at most that", source=path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FormatError("is not text (UTF-8)", source=path) from None
+
+
+def scenario_state(text: str, catalogue, seed: str | None) -> tuple[GameState, str]:
+    """A pasted (or read) scenario's starting position and name: size checked before it is parsed,
+    board and ships bounded before the position is built.  Heavy: run it in a worker thread."""
+    if len(text) > MAX_SCENARIO_CHARS:
+        raise FormatError(f"the scenario is {len(text):,} characters: at most {MAX_SCENARIO_CHARS:,}")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise FormatError("not a scenario: nested too deep") from None
+    board, ships = data.get("board") if isinstance(data, dict) else None, data.get("ships") if isinstance(data, dict) else None
+    if isinstance(board, dict):
+        for key, most in (("columns", MAX_COLUMNS), ("rows", MAX_ROWS)):
+            if isinstance(board.get(key), int) and board[key] > most:
+                raise FormatError(f"a board of {board[key]} {key} is too big for the table app: at most {most}",
+                                  f"board.{key}")
+    if isinstance(ships, list) and len(ships) > MAX_SHIPS:
+        raise FormatError(f"{len(ships):,} ships are too many for the table app: at most {MAX_SHIPS}", "ships")
+    scenario = load_scenario(data)
+    state = build_state(scenario, catalogue, Roller.from_seed(seed) if seed else None)
+    return state, scenario.name
+
+
 def build_load(app) -> ft.Control:
-    path = ft.TextField(label="Scenario file on this computer", hint_text="/path/to/scenario.json", expand=True)
-    text = ft.TextField(label="...or paste the scenario JSON", multiline=True, min_lines=6, max_lines=14)
-    message = ft.Text("", color=ft.Colors.ERROR)
+    """Load a scenario: pasted on any screen that may start games (the host's), or read from a
+    path on the host's own screen only (a regular file; never a device or a FIFO)."""
+    refused = host_only(app, "Load a scenario", may_start(app))
+    if refused:
+        return refused
+    on_host = bool(getattr(getattr(app, "device", None), "host", True))
+    path = ft.TextField(label="Scenario file on this computer", hint_text="/path/to/scenario.json", expand=True,
+                        visible=on_host)
+    text = ft.TextField(label="...or paste the scenario JSON" if on_host else "Paste the scenario JSON",
+                        multiline=True, min_lines=6, max_lines=14)
+    message = tag("load-message", ft.Text("", color=ft.Colors.ERROR))
+    button = tag("load-button", ft.FilledButton(content="Load and play", icon=ft.Icons.PLAY_ARROW, height=52))
+
+    def say(problem: str) -> None:
+        message.content.value = problem
+        message.label = problem
+        button.content.disabled = False
+        app.page.update()
 
     async def load(e):
-        try:
-            if (text.value or "").strip():
-                try:
-                    data = json.loads(text.value)
-                except json.JSONDecodeError as exc:
-                    raise FormatError(f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
-                scenario = load_scenario(data)
-                name = scenario.name or "Pasted scenario"
-            else:
-                scenario = await asyncio.to_thread(load_file, (path.value or "").strip())
-                if not hasattr(scenario, "ships") or not hasattr(scenario, "turn"):
-                    raise FormatError("is not a scenario (leviathans-scenario/1)")
-                name = scenario.name or (path.value or "").strip().rsplit("/", 1)[-1]
-            catalogue = await app.catalogue()
-            state = build_state(scenario, catalogue, Roller.from_seed(app.seed) if app.seed else None)
-        except (FormatError, ValueError) as exc:
-            message.value = str(exc)
-            app.page.update()
+        refused = may_start(app)  # decided on the server from the device it holds
+        if refused:
+            say(refused)
             return
+        pasted = text.value or ""
+        where = (path.value or "").strip()
+        if not pasted.strip() and where and not app.device.host:
+            say("Only the host's own screen opens a file on the host: paste the scenario instead.")
+            return
+        button.content.disabled = True
+        message.content.value = "Reading the scenario..."
+        app.page.update()
+        try:
+            if not pasted.strip():
+                pasted = await asyncio.to_thread(read_scenario_file, where)
+            catalogue = await app.catalogue()
+            state, name = await asyncio.to_thread(scenario_state, pasted, catalogue, app.seed)
+        except (FormatError, ValueError) as exc:
+            say(str(exc))
+            return
+        except RecursionError:
+            say("not a scenario: nested too deep")
+            return
+        name = name or (where.rsplit("/", 1)[-1] if where and not (text.value or "").strip() else "Pasted scenario")
         await app.create_game(state, name + " " + time.strftime("%d %b %H:%M"))
 
+    button.content.on_click = load
     return _page(app, "Load a scenario",
                  muted("A leviathans-scenario/1 file: a table position with ships, facings and damage. "
-                       "Cards are looked up in the fleets, or given inline."),
-                 path, text, message,
-                 tag("load-button", ft.FilledButton(content="Load and play", icon=ft.Icons.PLAY_ARROW, on_click=load, height=52)))
+                       "Cards are looked up in the fleets, or given inline. "
+                       f"At most {MAX_SHIPS} ships on a board of at most {MAX_COLUMNS} x {MAX_ROWS} hexes."),
+                 path, text, message, button)

@@ -15,7 +15,7 @@ import flet as ft
 
 from ..sharing import SCREEN, SIDE, TABLE, Role
 from ..theme import side_colour
-from .widgets import muted, tag
+from .widgets import mounted, muted, tag
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +71,40 @@ def run_soon(page, handler, *args) -> bool:
     return True
 
 
+async def remember_token(app) -> None:
+    """Keep the device's token in the browser (it is new after the host forgot the device and it
+    came back with the PIN or the host's tap)."""
+    try:
+        await asyncio.wait_for(ft.SharedPreferences().set(TOKEN_KEY, app.device.token), 5)
+    except Exception as exc:
+        log.info("device token not stored: %s", exc)
+
+
+def follow(app, control: ft.Control, changed, source=None) -> None:
+    """Call `changed()` on the page's loop after every change to the devices (or to `source`, a
+    table), while `control` is on screen; it stops listening once the control has gone."""
+    def heard(*_) -> None:
+        run_soon(app.page, update)
+
+    async def update() -> None:
+        if not mounted(control):
+            stop()
+            return
+        try:
+            await changed()
+        except RuntimeError:  # no longer on screen
+            stop()
+
+    stop = (source or app.sharing).subscribe(heard)
+
+
+def words(role: Role | None) -> str:
+    """A role in a sentence: 'British', 'the shared screen', 'the whole table'."""
+    if role is None:
+        return "no role"
+    return {TABLE: "the whole table", SCREEN: "the shared screen"}.get(role.kind, role.side or "")
+
+
 def _page(content: list[ft.Control], width: int = 460) -> ft.Control:
     return ft.SafeArea(ft.Container(
         content=ft.Column([ft.Container(
@@ -103,6 +137,15 @@ def pin_screen(app) -> ft.Control:
     problem_box = tag("pin-message", ft.Container(content=message, padding=ft.Padding.symmetric(horizontal=12, vertical=8),
                                                   border_radius=8, bgcolor=ft.Colors.ERROR_CONTAINER))
     problem_box.visible = False
+    token = app.device.token
+    asked = tag("pin-asked", muted("Asked: the host sees this device on their screen and can let it in "
+                                   f"with one tap. This device is “{app.device.name}”.", 13))
+    asked.visible = app.device.waiting is not None
+
+    async def come_in() -> None:
+        if app.device.token != token:
+            await remember_token(app)
+        await app.show(app.session)
 
     async def join(e) -> None:
         problem = app.sharing.admit(app.device, field.value or "")
@@ -112,12 +155,25 @@ def pin_screen(app) -> ft.Control:
             message.value = problem
             message.color = ft.Colors.ON_ERROR_CONTAINER
             problem_box.visible = True
+            asked.visible = app.device.waiting is not None
             app.page.update()
             return
-        await app.show(app.session)
+        await come_in()
+
+    async def ask(e) -> None:
+        app.sharing.ask_in(app.device)
+        asked.visible = True
+        app.page.update()
+
+    async def heard() -> None:  # the host let this device in (or turned it away)
+        if app.device.may_enter:
+            await come_in()
+        elif asked.visible != (app.device.waiting is not None):
+            asked.visible = app.device.waiting is not None
+            asked.update()
 
     field.on_submit = join
-    return _page([
+    page = _page([
         _brand("Table companion"),
         ft.Container(height=6),
         ft.Text("Join the table", size=22, weight=ft.FontWeight.W_600),
@@ -127,7 +183,12 @@ def pin_screen(app) -> ft.Control:
         problem_box,
         tag("pin-join", ft.FilledButton(content="Join", icon=ft.Icons.LOGIN, on_click=join, height=52)),
         muted("No PIN? Ask whoever started the app: it is on their screen, and changes every time the app starts.", 12),
+        tag("pin-ask", ft.OutlinedButton(content="Ask the host to let this device in", icon=ft.Icons.PAN_TOOL,
+                                         on_click=ask, height=44)),
+        asked,
     ])
+    follow(app, page, heard)
+    return page
 
 
 # --- the role --------------------------------------------------------------------------------------
@@ -150,6 +211,9 @@ def role_screen(app, game) -> ft.Control:
     state = game.state
     seats = app.sharing.seats(game.id)
     current = app.sharing.role(app.device, game.id)
+    held = app.device.roles.get(game.id)  # a role it picked or was given (the host's default is not one)
+    asking = held is not None and not app.device.host  # then a change is the host's to approve
+    asked = app.sharing.asked(app.device, game.id)
 
     def holders(role: Role) -> str:
         names = [s.name for s in seats if s.role == role and s.token != app.device.token]
@@ -157,6 +221,14 @@ def role_screen(app, game) -> ft.Control:
 
     def pick(role: Role):
         async def handler(e) -> None:
+            if asking:  # back to the game as it is; the host's screen shows the question
+                problem = app.sharing.ask_role(app.device, game, role)
+                if problem:
+                    app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
+                    return
+                app.table = None
+                await app.show(app.session)
+                return
             problem = app.sharing.choose(app.device, game, role)
             if problem:
                 app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
@@ -168,7 +240,7 @@ def role_screen(app, game) -> ft.Control:
 
     cards: list[ft.Control] = []
     for role in app.sharing.choices(app.device, state):
-        mark = " (now)" if role == current else ""
+        mark = " (now)" if role == current else " (asked)" if role == asked else ""
         if role.kind == TABLE:
             cards.append(_role_card("role-table", ft.Icons.TABLE_RESTAURANT, "#5d6b7a", "Whole table" + mark,
                                     ["Every side on this device: pass it round the table."], pick(role)))
@@ -192,8 +264,11 @@ def role_screen(app, game) -> ft.Control:
                            muted(f"Turn {state.turn} · {' against '.join(state.sides)}")],
                           spacing=0, tight=True, expand=True)]),
         ft.Text("What is this device for?", size=22, weight=ft.FontWeight.W_600),
+        tag("role-needs-host", muted(f"This device holds {words(held)}. Pick another role to ask the host: the change "
+                                     "is made when they approve it on their screen. Pick the one it holds to take "
+                                     "the question back.", 14)) if asking else
         muted("A side's moves, shots and rolls come only from devices holding that side. "
-              "You can change this later from the bar at the top.", 14),
+              "To change it later, ask the host from the bar at the top.", 14),
         *cards,
     ], width=520)
 
@@ -224,9 +299,67 @@ def role_bar(app, game) -> ft.Control:
     if app.device.host:
         controls.append(tag("devices", ft.TextButton(content="Devices", icon=ft.Icons.DEVICES, on_click=devices)))
     controls.append(tag("change-role", ft.TextButton(content="Change", icon=ft.Icons.SWAP_HORIZ, on_click=change)))
-    return ft.Container(content=ft.Row(controls, spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-                        padding=ft.Padding.only(left=14, right=6), height=38,
-                        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)
+    bar = ft.Container(content=ft.Row(controls, spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                       padding=ft.Padding.only(left=14, right=6), height=38,
+                       bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)
+    return ft.Column([bar, questions(app, game)], spacing=0, tight=True)
+
+
+def questions(app, game) -> ft.Control:
+    """Under the role bar: the host sees each device asking for another role, with Approve and
+    Refuse; a device sees the role it asked for, until the host answers.  It follows every change."""
+    table = app.sharing.table(game)
+    row = ft.Column(spacing=2, tight=True)
+    box = ft.Container(content=row, padding=ft.Padding.symmetric(horizontal=14, vertical=4),
+                       bgcolor=ft.Colors.TERTIARY_CONTAINER)
+
+    def answer(token: str, approve: bool):
+        async def handler(e) -> None:
+            problem = app.sharing.answer(app.device, token, game, approve)
+            if problem:
+                app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
+            fill()
+            box.update()
+        return handler
+
+    async def take_back(e) -> None:
+        app.sharing.ask_role(app.device, game, app.sharing.role(app.device, game.id))
+        fill()
+        box.update()
+
+    def line(ident: str, text: str, buttons: list[ft.Control]) -> ft.Control:
+        return ft.Row([tag(ident, ft.Text(text, size=13, color=ft.Colors.ON_TERTIARY_CONTAINER, expand=True),
+                           label=text), *buttons], spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+    def fill() -> None:
+        lines: list[ft.Control] = []
+        if app.device.host:
+            for seat in app.sharing.seats(game.id):
+                if seat.asks is not None and seat.token != app.device.token:
+                    lines.append(line(f"asks-{seat.name}",
+                                      f"{seat.name} asks for {words(seat.asks)} (holds {words(seat.role)})", [
+                        tag(f"approve-{seat.name}", ft.TextButton(content="Approve", icon=ft.Icons.CHECK,
+                                                                  on_click=answer(seat.token, True))),
+                        tag(f"refuse-{seat.name}", ft.TextButton(content="Refuse", icon=ft.Icons.CLOSE,
+                                                                 on_click=answer(seat.token, False))),
+                    ]))
+        else:
+            asked = app.sharing.asked(app.device, game.id)
+            if asked is not None:
+                lines.append(line("role-asked", f"Asked the host for {words(asked)}: waiting for their answer", [
+                    tag("role-take-back", ft.TextButton(content="Take back", on_click=take_back))]))
+        row.controls = lines
+        box.visible = bool(lines)
+
+    async def changed() -> None:
+        if app.game is not game:
+            raise RuntimeError("gone")
+        fill()
+        box.update()
+
+    fill()
+    follow(app, box, changed, table)
+    return box
 
 
 def sync_counter(app, game) -> ft.Control:

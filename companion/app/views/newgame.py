@@ -11,11 +11,15 @@ from ...engine.board import Board
 from ...store.library import is_players_card
 from ..session import Session
 from ..setup import Pick, SetupError, build_setup, quick_start_picks
-from .home import page_width
+from .home import host_only, may_start, page_width
 from .widgets import heading, icon_button, muted, tag
 
 
 async def start_quick_start(app, board: Board | None = None) -> None:
+    refused = may_start(app)  # only the host starts games: checked here, whatever the screen showed
+    if refused:
+        await app.navigate(Session(message=refused))
+        return
     catalogue = await app.catalogue()
     try:
         state = await asyncio.to_thread(build_setup, quick_start_picks(), catalogue, board, app.seed)
@@ -26,6 +30,9 @@ async def start_quick_start(app, board: Board | None = None) -> None:
 
 
 def build(app) -> ft.Control:
+    refused = host_only(app, "New game", may_start(app))
+    if refused:
+        return refused
     message = ft.Text("", color=ft.Colors.ERROR)
     columns = ft.TextField(label="Columns", value="33", width=110, keyboard_type=ft.KeyboardType.NUMBER)
     rows = ft.TextField(label="Rows", value="19", width=110, keyboard_type=ft.KeyboardType.NUMBER)
@@ -54,6 +61,10 @@ def build(app) -> ft.Control:
         await start_quick_start(app, board)
 
     async def custom(e):
+        if may_start(app):
+            message.value = may_start(app)
+            app.page.update()
+            return
         board = read_board()
         picks = [Pick(cid, side_a.value.strip() or "First") for cid, box in picks_a.items() if box.value]
         picks += [Pick(cid, side_b.value.strip() or "Second") for cid, box in picks_b.items() if box.value]

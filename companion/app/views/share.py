@@ -1,4 +1,5 @@
-"""The host's side of sharing: the join address, its QR code and the PIN; handing sides over."""
+"""The host's side of sharing: the join address, its QR code and the PIN; the devices waiting to be
+let in, the role changes waiting for approval, forgetting a device; handing sides over."""
 
 from __future__ import annotations
 
@@ -27,10 +28,28 @@ def home_section(app) -> list[ft.Control]:
             ], spacing=12),
             padding=14, border_radius=12, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
         ))]
-    guests = [d for d in sharing.devices() if not d.host and d.sessions > 0 and d.may_enter]
-    joined = (f"{len(guests)} device{'s' if len(guests) != 1 else ''} joined: "
-              + ", ".join(d.name for d in guests[:6])) if guests else "No other device has joined yet."
-    pin = sharing.pin
+    pin_text = ft.Text("", size=34, weight=ft.FontWeight.BOLD, style=ft.TextStyle(letter_spacing=4))
+    pin_box = tag("join-pin", pin_text)
+    joined = muted("", 12)
+    asking = ft.Column(spacing=0, tight=True)
+
+    def fill() -> None:
+        pin = sharing.pin
+        pin_text.value, pin_box.label = f"{pin[:3]} {pin[3:]}", f"PIN {pin}"
+        guests = [d for d in sharing.devices() if not d.host and d.sessions > 0 and d.may_enter]
+        joined.value = (f"{len(guests)} device{'s' if len(guests) != 1 else ''} joined: "
+                        + ", ".join(d.name for d in guests[:6])) if guests else "No other device has joined yet."
+        asking.controls = _asking(app)
+
+    async def changed() -> None:
+        fill()
+        card.update()
+
+    async def renew(e) -> None:
+        problem = sharing.renew_pin(app.device)  # the card follows the change
+        if problem:
+            app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
+
     qr = tag("join-qr", ft.Container(
         content=ft.Image(src=qr_png(sharing.address, scale=6, border=2), width=156, height=156,
                          filter_quality=ft.FilterQuality.NONE),
@@ -42,18 +61,77 @@ def home_section(app) -> list[ft.Control]:
         tag("join-address", ft.Text(sharing.address, size=17, weight=ft.FontWeight.W_600,
                                     color=ft.Colors.PRIMARY), label=sharing.address),
         muted("then type the PIN:", 13),
-        tag("join-pin", ft.Text(f"{pin[:3]} {pin[3:]}", size=34, weight=ft.FontWeight.BOLD,
-                                style=ft.TextStyle(letter_spacing=4)), label=f"PIN {pin}"),
-        muted(joined, 12),
+        ft.Row([pin_box, tag("new-pin", ft.TextButton(
+            content="New PIN", icon=ft.Icons.REFRESH, on_click=renew,
+            tooltip="Draw a new PIN: every other device gives it again"))],
+            wrap=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        joined,
     ], spacing=4, tight=True, expand=True)
-    return [tag("join-card", ft.Container(
+    card = ft.Column([tag("join-card", ft.Container(
         content=ft.ResponsiveRow([
             ft.Container(content=qr, col={"xs": 12, "sm": 4}, alignment=ft.Alignment.CENTER),
             ft.Container(content=words, col={"xs": 12, "sm": 8}),
         ], vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=14, run_spacing=10),
         padding=16, border_radius=16, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-    ))]
+    )), asking], spacing=10, tight=True)
+    fill()
+    from .join import follow
+
+    follow(app, card, changed)
+    return [card]
+
+
+def _asking(app) -> list[ft.Control]:
+    """For the host: the devices waiting to be let in (one tap each) and the role changes waiting
+    for approval; nothing when none is waiting."""
+    sharing = app.sharing
+    lines: list[ft.Control] = []
+
+    def act(call, *args):
+        async def handler(e) -> None:
+            problem = call(app.device, *args)
+            if problem:
+                app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
+        return handler  # the list follows the change
+
+    def answer(token: str, game_id: str, approve: bool):
+        async def handler(e) -> None:
+            game = sharing.game(game_id)
+            problem = (sharing.answer(app.device, token, game, approve) if game is not None
+                       else "That game is no longer open.")
+            if problem:
+                app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
+        return handler
+
+    waiting = sharing.waiting()
+    for device in waiting[:8]:
+        text = f"{device.name} ({device.address}) asks to join"
+        lines.append(ft.Row([
+            ft.Icon(ft.Icons.PAN_TOOL, color=ft.Colors.ON_TERTIARY_CONTAINER),
+            tag(f"waiting-{device.name}", ft.Text(text, weight=ft.FontWeight.W_600, expand=True,
+                                                  color=ft.Colors.ON_TERTIARY_CONTAINER), label=text),
+            tag(f"let-in-{device.name}", ft.FilledButton(content="Let in", icon=ft.Icons.LOGIN,
+                                                         on_click=act(sharing.let_in, device.token))),
+            tag(f"turn-away-{device.name}", ft.TextButton(content="Turn away",
+                                                          on_click=act(sharing.turn_away, device.token))),
+        ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+    if len(waiting) > 8:
+        lines.append(muted(f"and {len(waiting) - 8} more asking: let in only the devices at your table.", 12))
+    for device, game_id, role in sharing.requests():
+        game = sharing.game(game_id)
+        where = f" in {game.name}" if game is not None else ""
+        text = f"{device.name} asks for {_role_text(role)}{where} (holds {_role_text(sharing.role(device, game_id))})"
+        lines.append(ft.Row([
+            ft.Icon(ft.Icons.SWAP_HORIZ, color=ft.Colors.ON_TERTIARY_CONTAINER),
+            tag(f"asks-{device.name}", ft.Text(text, color=ft.Colors.ON_TERTIARY_CONTAINER, expand=True), label=text),
+            tag(f"approve-{device.name}", ft.FilledButton(content="Approve", on_click=answer(device.token, game_id, True))),
+            tag(f"refuse-{device.name}", ft.TextButton(content="Refuse", on_click=answer(device.token, game_id, False))),
+        ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+    if not lines:
+        return []
+    return [tag("asking", ft.Container(content=ft.Column(lines, spacing=8, tight=True), padding=14, border_radius=12,
+                                       bgcolor=ft.Colors.TERTIARY_CONTAINER))]
 
 
 def _role_text(role: Role | None) -> str:
@@ -80,9 +158,16 @@ def devices_dialog(app, game) -> ft.AlertDialog:
                 fill()
                 app.page.update()
 
+            def forget(e, token=seat.token):
+                note.value = app.sharing.forget(app.device, token) or ""
+                fill()
+                app.page.update()
+
             options = [ft.DropdownOption(key=r.key, text=_role_text(r)) for r in roles]
             options.append(ft.DropdownOption(key="none", text="No role (asks again)"))
             status = ("online" if seat.online else "away") + (" · host" if seat.host else "")
+            if seat.asks is not None:
+                status += f" · asks for {_role_text(seat.asks)}"
             rows.controls.append(tag(f"seat-{seat.name}", ft.Row([
                 ft.Icon(ft.Icons.SMARTPHONE if seat.name.startswith("Phone") else
                         ft.Icons.TABLET if seat.name.startswith("Tablet") else ft.Icons.COMPUTER,
@@ -91,6 +176,8 @@ def devices_dialog(app, game) -> ft.AlertDialog:
                           spacing=0, tight=True, expand=True),
                 ft.Dropdown(options=options, value=seat.role.key if seat.role else "none", width=190,
                             dense=True, on_select=changed),
+                *([] if seat.host else [tag(f"forget-{seat.name}", ft.IconButton(
+                    ft.Icons.PERSON_REMOVE, tooltip="Forget this device: it gives the PIN again", on_click=forget))]),
             ], spacing=10)))
         if not rows.controls:
             rows.controls.append(muted("No other device has opened this game yet."))
@@ -99,7 +186,8 @@ def devices_dialog(app, game) -> ft.AlertDialog:
     return ft.AlertDialog(
         title=ft.Text("Devices at this game"),
         content=ft.Container(content=ft.Column([
-            muted("Hand a side over: give it to another device, or make a device the shared screen.", 13),
+            muted("Hand a side over: give it to another device, or make a device the shared screen. "
+                  "Forget a device to end its token: it gives the PIN again.", 13),
             rows, note], spacing=10, tight=True), width=440),
         actions=[ft.TextButton(content="Done", on_click=lambda e: app.page.pop_dialog())],
     )

@@ -21,7 +21,7 @@ from .. import warfleet_model as M
 from ..session import Session
 from ..theme import SIDES, map_colours
 from .hexmap import HexMap
-from .home import page_width
+from .home import host_only, may_play_war_fleet, page_width
 from .widgets import TOUCH, icon_button, muted, tab_button, tag
 
 PANEL_WIDTH = 470
@@ -37,6 +37,9 @@ def device_key(app) -> str:
 def build(app) -> ft.Control:
     """The War Fleet screen: a moment's spinner while the game is found (and, the first time, read
     and replayed from its file in a worker thread), then the table or the start screen."""
+    refused = host_only(app, "War Fleet", may_play_war_fleet(app))
+    if refused:  # decided on the server from the device it holds: no game is read or started
+        return refused
     holder = ft.Container(content=ft.Row([ft.ProgressRing()], alignment=ft.MainAxisAlignment.CENTER), expand=True)
 
     async def load():
@@ -84,6 +87,9 @@ def show_route(app, game_id: str) -> None:
 
 async def new_battle(app) -> tuple[M.WarFleetGame | None, str]:
     """A new 20-against-20 battle for this device, saved before it is shown: (the game, "") or (None, why not)."""
+    refused = may_play_war_fleet(app)
+    if refused:
+        return None, refused
     try:
         catalogue = await app.catalogue()
         state = await asyncio.to_thread(M.twenty_against_twenty, catalogue, shipped_fleets_dir(), app.seed)
