@@ -29,25 +29,24 @@ M138 = gun("138mm", short=(6, "DYellow"), long=(12, "DBlue"), breach=12)
 
 
 def montpellier():
-    """Seed 004: SI 18; front: no armour, two miss slots of breach 11, highest 10, lowest 9,
-    Go dice DBlue; sides: two armour slots, breach numbers 9, 11 and 12 besides a miss slot,
-    Go dice DYellow, a single 138mm (short DYellow, long DBlue), a DBlue crew."""
-    side = location([M138, crew("DBlue", 11), armor(1, 12), armor(1, 11), engine(3, 9), miss()],
-                    go="DYellow", stop="DRed & DBlue")
-    bow = location([gun("138mm", (6, "DYellow"), (12, "DBlue"), 10), crew("DBlue", 9), tesla(9), other(10),
-                    miss(), miss()], go="DBlue", stop="DRed")
-    return card("montpellier", ship_type=3, si=18, name="Montpellier", bow=bow, port=side, starboard=side)
+    """The printed Montpellier (a Grenouille-class Type 1 destroyer), which holds every value
+    seed 004 states of it: SI 18; front: no armour, two miss slots, non-miss breach numbers 9
+    and 10, Go dice DBlue; sides: two armour slots, breach numbers 9, 11 and 12 besides a miss
+    slot, Go dice DYellow, a single 138mm (short DYellow, long DBlue), a DBlue crew."""
+    return load_catalogue()["montpellier-2025"]
 
 
 def pelletier_side():
-    """Seed 004 "Example 2": a single 75mm gun (short DBlue, long DGreen), a DGreen crew."""
-    return location([gun("75mm", (4, "DBlue"), (8, "DGreen"), 11), crew("DGreen", 10), engine(3, 12), miss(),
-                     armor(1, 13), armor(1, 12)], go="DYellow", stop="DRed & DBlue")
+    """Seed 004 "Example 2": a single 75mm gun (short DBlue, long DGreen), a DGreen crew
+    (the printed Pelletier's side)."""
+    return load_catalogue()["pelletier-2025"].locations["port"]
 
 
 def ardent():
     """Seed 004 "Example 3" and "Example 4": the rear's slots carry 11 and 12 only (Go DBlue);
-    the sides' slots run 12 to 15 without a gap (Go DBlack)."""
+    the sides' slots run 12 to 15 without a gap (Go DBlack).  The War Fleet text's Ardent: the
+    printed card named Ardent (a French Conquent-class Type 3) differs, so it may be another
+    ship of that name (shared/reference/README.md); this card holds only what the text states."""
     stern = location([gun("6 IN", (6, "DYellow"), (12, "DBlue"), 12), engine(3, 11), engine(3, 12), crew("DGreen", 11),
                       armor(1, 12), miss()], go="DBlue", stop="DRed")
     side = location([gun("4 IN", (5, "DBlue"), (10, "DGreen"), 12), crew("DGreen", 13), armor(1, 14), armor(1, 15),
@@ -243,8 +242,8 @@ def test_si_modifier_is_slot_count_halved_rounding_up():
 
 
 def test_mp_is_unchanged():
-    """'With scale in mind, a Ships MP is unchanged.'"""
-    assert convert_card(montpellier()).mp == montpellier().starting_mp == 6
+    """'With scale in mind, a Ships MP is unchanged.'  (The printed Montpellier: 3 + 3 + 4.)"""
+    assert convert_card(montpellier()).mp == montpellier().starting_mp == 10
 
 
 # --- any card, the models, the command line ---------------------------------------------------
@@ -261,12 +260,14 @@ def test_every_shipped_card_converts(card_id):
 
 
 def test_the_scenario_cards_convert_including_a_type_4():
+    """Seed 004: the Leviathan's two turret-mounted 12 inch bow guns, ranges 8:16 (1 and 3 War
+    Fleet hexes); the printed HML Leviathan: SI 33, MP 4, and no bracket mark."""
     scenario = load_file(shipped_fleets_dir() / "war-fleet-20v20.json")
-    leviathan = next(c for c in scenario.cards if c.id == "hml-leviathan")
+    leviathan = load_catalogue()[next(s.card for s in scenario.ships if s.id == "hml-leviathan")]
     stats = convert_card(leviathan)
-    assert len(stats.locations) == 6
+    assert len(stats.locations) == 6 and (stats.si, stats.mp) == (17, 4)
     bow = stats.locations["bow"].attack
-    assert (bow.short.range, bow.long.range) == (1, 3) and bow.turret and bow.bracket
+    assert (bow.short.range, bow.long.range) == (1, 3) and bow.turret and not bow.bracket
 
 
 def test_stats_with_a_mixed_set_of_locations_are_refused():
@@ -291,10 +292,11 @@ def test_working_explains_every_number():
 
 def test_the_slots_the_conversion_prioritised():
     side = montpellier().locations["port"]
-    assert prioritised_slots(side) == {"resilience": (1, 3), "attack": (1,)}  # breach 12: the gun and armour
-    assert location_lost(side, {1}) is True       # the gun (and one breach-12 slot) gone
-    assert location_lost(side, {3}) is False      # one of the two breach-12 slots
-    assert location_lost(side, {2, 5}) is False
+    assert prioritised_slots(side) == {"resilience": (5, 6), "attack": (3,)}  # breach 12: both armour; the 138mm
+    assert location_lost(side, {3}) is True       # the gun gone
+    assert location_lost(side, {5}) is False      # one of the two breach-12 slots
+    assert location_lost(side, {5, 6}) is True    # both
+    assert location_lost(side, {2, 4}) is False
 
 
 def run(*args):
@@ -310,7 +312,7 @@ def test_cli_convert_json_has_the_formats_md_shape():
     assert set(bow) >= {"resilience", "destroyed_resilience", "si_modifier", "attack"}
     assert bow["attack"]["short"] == {"range": 0, "dice": "DYellow"}
     assert bow["attack"]["long"] == {"range": 1, "dice": "DBlue"}
-    assert bow["attack"]["traits"] == []
+    assert bow["attack"]["traits"] == ["turret"]  # the printed bow 75mm: ▲T
 
 
 def test_cli_convert_a_card_file_and_a_fleet_file(tmp_path):
@@ -318,7 +320,7 @@ def test_cli_convert_a_card_file_and_a_fleet_file(tmp_path):
     path.write_text(json.dumps(montpellier().dump()))
     done = run("convert", str(path), "--to", "war-fleet")
     assert done.returncode == 0, done.stderr
-    assert "Montpellier (War Fleet): class 3, SI 9" in done.stdout
+    assert "Montpellier (War Fleet): class 1, SI 9" in done.stdout
     fleet = run("convert", str(shipped_fleets_dir() / "quick-start-french.json"), "--to", "war-fleet", "--json")
     assert [s["card"] for s in json.loads(fleet.stdout)] == ["pontbriand", "pelletier"]
 

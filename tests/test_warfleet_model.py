@@ -9,6 +9,7 @@ from companion.app import warfleet_model as M
 from companion.engine.hexes import Hex
 from companion.engine.warfleet import actions as A
 from companion.engine.warfleet.convert import convert_card
+from companion.engine.warfleet.stats import load_stats
 from companion.files import load_catalogue, shipped_fleets_dir
 from companion.store.store import MemoryStore
 
@@ -93,9 +94,9 @@ def test_attack_options_with_exact_odds_then_declared_and_rolled(game):
 
 
 def test_arc_shades_cover_the_turret_arcs(game):
-    shades = M.arc_shades(game.state, "hml-ardent-1")
+    shades = M.arc_shades(game.state, "hml-mafeking")
     bow = {c for s in shades if s.location == "bow" for c in s.cells}
-    here = game.state.ship("hml-ardent-1").hex
+    here = game.state.ship("hml-mafeking").hex
     assert here.neighbour(2) in bow  # the bow turret reaches into the starboard arc
     assert here.neighbour(3) not in bow  # never dead astern
     battleship = M.arc_shades(game.state, "hml-leviathan")
@@ -105,21 +106,29 @@ def test_arc_shades_cover_the_turret_arcs(game):
 
 
 def test_a_bracket_is_offered_with_its_dialled_up_dice(game):
+    """The printed cards print no bracket mark, so the players give the Mafeking's bow and
+    stern turrets the trait by hand (both named 9.2in): one roll, the best dice (the stern's
+    DBlack at range 1) dialled up one step."""
     game.act(A.SetInitiative(side="French"))
-    ardent = game.state.ship("hml-ardent-1")
-    beside = game.state.with_ship(game.state.ship("pelletier-1").at(ardent.hex.neighbour(2)))
+    mafeking = game.state.ship("hml-mafeking")
+    data = mafeking.stats.dump()
+    for where in ("bow", "stern"):
+        data["locations"][where]["attack"]["traits"] = ["turret", "bracket"]
+        data["locations"][where]["attack"]["name"] = "9.2in"
+    assert game.act(A.SetStats(ship="hml-mafeking", stats=load_stats(data))).ok
+    beside = game.state.with_ship(game.state.ship("pelletier-1").at(mafeking.hex.neighbour(2)))
     beside = beside.model_copy(update={"phase": "combat"})
-    rows = M.option_rows(beside, "hml-ardent-1")
-    bracket = next(r for r in rows if r.title.startswith("Bracket: Bow + Stern 6 IN"))
-    assert "dialled up 1 (bracket fire)" in bracket.detail and bracket.dice == ("Black",)
+    rows = M.option_rows(beside, "hml-mafeking")
+    bracket = next(r for r in rows if r.title.startswith("Bracket: Bow + Stern 9.2in"))
+    assert "dialled up 1 (bracket fire)" in bracket.detail and bracket.dice == ("Black", "Green")
 
 
 def test_the_converted_card_beside_its_source(game):
     card = M.converted_card(game.state, "montpellier-1")
-    assert card.source_head == "Montpellier: Type 3, SI 18, MP 12" and card.head.startswith("class 3 · SI 9")
+    assert card.source_head == "Montpellier: Type 1, SI 18, MP 10" and card.head.startswith("class 1 · SI 9")
     port = next(line for line in card.lines if line.location == "Port")
     assert (port.resilience, port.destroyed_resilience, port.si_modifier) == (9, 6, 3)
-    assert port.source[0] == "go DYellow, stop DRed & DBlue" and len(port.source) == 7
+    assert port.source[0] == "go DYellow, stop DRed" and len(port.source) == 7
     assert "resilience 9 = highest breach 12 + armour 2 - DYellow mean rounded up 5" in port.working
     assert not card.edited
 
@@ -131,8 +140,8 @@ def test_editing_the_converted_card(game):
     assert game.act(A.SetStats(ship="montpellier-1", stats=stats)).ok
     assert M.converted_card(game.state, "montpellier-1").edited
     dice = M.edited_stats(stats, "short", +1, "bow")
-    assert dice.locations["bow"].attack.short.dice == "DBlack & DGreen"
-    assert M.edited_stats(dice, "short", -1, "bow").locations["bow"].attack.short.dice == "DBlack"
+    assert dice.locations["bow"].attack.short.dice == "DBlack"  # the printed 65mm with its DBlue crew: DRed
+    assert M.edited_stats(dice, "short", -1, "bow").locations["bow"].attack.short.dice == "DRed"
     assert M.edited_stats(stats, "si_modifier", -4, "bow") is None
     assert M.edited_stats(stats, "si", +1).si == 10
     bad = convert_card(game.state.ship("hml-leviathan").source)

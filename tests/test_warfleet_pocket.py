@@ -40,7 +40,7 @@ def ok(state, action, door=apply):
 
 def test_a_pocket_becomes_a_quick_start_battle_with_the_full_cards(twenty):
     state = near(twenty, "pontbriand-1", 11, 6, 3)  # beside HML Ardent 2 at 1006, facing south
-    ships = ["hml-ardent-2", "hml-hertfordshire-1", "pontbriand-1"]
+    ships = ["hml-spion-kop", "hml-hertfordshire-1", "pontbriand-1"]
     battle = pocket_battle(state, ships, Roller.from_seed("pocket"))
     assert [s.id for s in battle.ships] == ships and battle.sides == ["British", "French"]
     assert battle.phase == "initiative" and battle.ruleset == "quick-start"
@@ -52,21 +52,21 @@ def test_a_pocket_becomes_a_quick_start_battle_with_the_full_cards(twenty):
     cells = [c for s in battle.ships for c in s.hexes]
     assert len(cells) == len(set(cells))  # no two ships share a Quick-Start hex
     # six Quick-Start hexes for each War Fleet hex between the bows (none had to make room)
-    a, p = battle.ship("hml-ardent-2"), battle.ship("pontbriand-1")
-    assert a.bow.distance(p.bow) == 6 * state.ship("hml-ardent-2").hex.distance(state.ship("pontbriand-1").hex)
+    a, p = battle.ship("hml-spion-kop"), battle.ship("pontbriand-1")
+    assert a.bow.distance(p.bow) == 6 * state.ship("hml-spion-kop").hex.distance(state.ship("pontbriand-1").hex)
 
 
 def test_ships_sharing_a_war_fleet_hex_get_their_own_quick_start_hexes(twenty):
     state = near(near(twenty, "pelletier-1", 10, 4), "pelletier-2", 10, 4)
-    battle = pocket_battle(state, ["hml-ardent-1", "pelletier-1", "pelletier-2"])
+    battle = pocket_battle(state, ["hml-mafeking", "pelletier-1", "pelletier-2"])
     cells = [c for s in battle.ships for c in s.hexes]
     assert len(cells) == len(set(cells))
-    assert {s.card.name for s in battle.ships} == {"HML Ardent 1", "Pelletier 1", "Pelletier 2"}
+    assert {s.card.name for s in battle.ships} == {"HML Mafeking", "Pelletier 1", "Pelletier 2"}
 
 
 def test_the_quick_start_battle_is_playable(twenty):
     state = near(twenty, "pontbriand-1", 11, 6, 3)
-    battle = pocket_battle(state, ["hml-ardent-2", "pontbriand-1"], Roller.from_seed("play"))
+    battle = pocket_battle(state, ["hml-spion-kop", "pontbriand-1"], Roller.from_seed("play"))
     battle = ok(battle, RollInitiative(), quick_start_apply)
     battle = ok(battle, EndMovement(), quick_start_apply)
     shots = [s for ship in battle.ships for s in firing_solutions(battle, ship.id) if s.strikes]
@@ -82,41 +82,41 @@ def test_a_pocket_sent_to_quick_start_and_back(twenty):
     """Open the pocket in the War Fleet game, fight it at Quick-Start scale, bring the result back:
     the Pontbriand is destroyed (its keel broke), the Ardent lost the guns of its bow."""
     state = near(twenty, "pontbriand-1", 11, 6, 3)
-    pocket = ["hml-ardent-2", "pontbriand-1"]
+    pocket = ["hml-spion-kop", "pontbriand-1"]
     state = ok(state, OpenPocket(ships=pocket))
     assert all(state.ship(s).pocket == 1 for s in pocket)
-    assert attack_options(state, "hml-ardent-2") == []  # away at Quick-Start scale
+    assert attack_options(state, "hml-spion-kop") == []  # away at Quick-Start scale
     away = apply(state, DeclareAttack(attacker="hml-hertfordshire-1", locations=["starboard"], target="pontbriand-1"))
     assert not away.ok and "away in pocket battle 1" in away.reason
     assert "still being fought" in apply(state, EndCombat()).reason
 
     battle = pocket_battle(state, state.pocket(1).ships, Roller.from_seed("pocket"))
-    ardent = state.ship("hml-ardent-2").source
+    ardent = state.ship("hml-spion-kop").source
     for n in prioritised_slots(ardent.locations["bow"])["attack"]:
-        battle = ok(battle, MarkSlot(ship="hml-ardent-2", location="bow", slot=n, status="destroyed_this_turn"),
+        battle = ok(battle, MarkSlot(ship="hml-spion-kop", location="bow", slot=n, status="destroyed_this_turn"),
                     quick_start_apply)
     battle = ok(battle, SetKeel(ship="pontbriand-1"), quick_start_apply)
     outcome = pocket_outcome(battle)
-    assert outcome["hml-ardent-2"].destroyed_locations == ["bow"] and not outcome["hml-ardent-2"].casualty
+    assert outcome["hml-spion-kop"].destroyed_locations == ["bow"] and not outcome["hml-spion-kop"].casualty
     assert outcome["pontbriand-1"].casualty
 
     back = apply(state, ResolvePocket(pocket=1, ships=outcome))
     assert back.ok
     state = back.state
-    assert state.ship("hml-ardent-2").is_destroyed("bow")
+    assert state.ship("hml-spion-kop").is_destroyed("bow")
     assert state.ship("pontbriand-1").casualty
     state = ok(state, EndCombat())
-    assert state.ship("pontbriand-1").removed and not state.ship("hml-ardent-2").removed
-    assert state.ship("hml-ardent-2").destroyed == {"bow": "destroyed"}
+    assert state.ship("pontbriand-1").removed and not state.ship("hml-spion-kop").removed
+    assert state.ship("hml-spion-kop").destroyed == {"bow": "destroyed"}
 
 
 def test_a_destroyed_location_goes_to_quick_start_and_comes_back_unchanged(twenty):
-    state = twenty.with_ship(twenty.ship("hml-ardent-1").with_location("stern", "destroyed"))
-    battle = pocket_battle(state, ["hml-ardent-1", "montpellier-1"])
-    ardent = battle.ship("hml-ardent-1")
+    state = twenty.with_ship(twenty.ship("hml-mafeking").with_location("stern", "destroyed"))
+    battle = pocket_battle(state, ["hml-mafeking", "montpellier-1"])
+    ardent = battle.ship("hml-mafeking")
     struck = prioritised_slots(ardent.card.locations["stern"])
     assert set(ardent.damage["stern"]) == set(struck["attack"]) | set(struck["resilience"])
-    assert pocket_outcome(battle)["hml-ardent-1"].destroyed_locations == ["stern"]
+    assert pocket_outcome(battle)["hml-mafeking"].destroyed_locations == ["stern"]
     assert pocket_outcome(battle)["montpellier-1"].destroyed_locations == []
 
 

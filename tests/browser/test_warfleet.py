@@ -96,7 +96,7 @@ def test_one_war_fleet_turn_on_the_20_against_20_battle(server, browser):
 
     # the converted card beside its Quick-Start source
     tap(page, "wf-tab-card")
-    wait_text(page, "wf-card", r"Converted from HML Leviathan: Type 4, SI 30, MP 8")
+    wait_text(page, "wf-card", r"Converted from HML Leviathan: Type 4, SI 33, MP 4")  # the printed card
     bow = wait_text(page, "wf-card-bow", r"Quick-Start")
     assert "Resilience 13" in bow and "12 IN DRed 8/DYellow 16 (14)" in bow
     shoot(page, "card")
