@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, Strict, field_validator
+
+from .cards import Whole, facing_value
+
+#: true or false, never "yes" nor 1 (an action read from a log or a file)
+Flag = Annotated[bool, Strict()]
 
 
 class _Action(BaseModel):
@@ -19,7 +24,7 @@ class RollInitiative(_Action):
     """Roll 2DRed a side; `faces` (side -> two faces) enters table dice instead."""
 
     kind: Literal["roll_initiative"] = "roll_initiative"
-    faces: dict[str, list[int]] | None = None
+    faces: dict[str, list[Whole]] | None = None
 
 
 class SetInitiative(_Action):
@@ -42,7 +47,12 @@ class Place(_Action):
     ship: str
     bow: str
     facing: str | int
-    moved: bool | None = None
+    moved: Flag | None = None
+
+    @field_validator("facing", mode="before")
+    @classmethod
+    def _facing(cls, value):
+        return facing_value(value)
 
 
 class EndMove(_Action):
@@ -60,14 +70,14 @@ class DeclareShot(_Action):
     kind: Literal["declare_shot"] = "declare_shot"
     attacker: str
     location: str
-    slot: int
+    slot: Whole
     target: str
     target_location: str | None = None
 
 
 class CancelShot(_Action):
     kind: Literal["cancel_shot"] = "cancel_shot"
-    shot: int
+    shot: Whole
 
 
 class TableFaces(BaseModel):
@@ -75,14 +85,14 @@ class TableFaces(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    pool: list[int] = []
-    slot: list[int] = []
-    keel: list[int] = []
+    pool: list[Whole] = []
+    slot: list[Whole] = []
+    keel: list[Whole] = []
 
 
 class ResolveShot(_Action):
     kind: Literal["resolve_shot"] = "resolve_shot"
-    shot: int
+    shot: Whole
     table: TableFaces | None = None
 
 
@@ -92,7 +102,7 @@ class MarkSlot(_Action):
     kind: Literal["mark_slot"] = "mark_slot"
     ship: str
     location: str
-    slot: int = Field(ge=1, le=6)
+    slot: int = Field(ge=1, le=6, strict=True)
     status: Literal["live", "destroyed_this_turn", "destroyed"]
 
 
@@ -101,7 +111,7 @@ class SetKeel(_Action):
 
     kind: Literal["set_keel"] = "set_keel"
     ship: str
-    broken: bool = True
+    broken: Flag = True
 
 
 class StartGame(_Action):
@@ -123,7 +133,7 @@ class SetBookkeeping(_Action):
     """Turn the rule checks off (or on): warnings instead of refusals."""
 
     kind: Literal["set_bookkeeping"] = "set_bookkeeping"
-    on: bool
+    on: Flag
 
 
 Action = Annotated[

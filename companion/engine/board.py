@@ -13,13 +13,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from .hexes import Hex, PositionError, parse_label
 
 DEPLOYMENT_DEPTH = 4
+#: The largest board, in hexes a side (docs/formats.md "Limits"): six times
+#: the Quick-Start board (33 x 19) across, ten times the War Fleet one (30 x 20).
+MAX_SIDE = 200
 
 
 class Board(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    columns: int = Field(default=33, ge=3, le=999)
-    rows: int = Field(default=19, ge=3, le=999)
+    columns: int = Field(default=33, ge=3, le=MAX_SIDE, strict=True)
+    rows: int = Field(default=19, ge=3, le=MAX_SIDE, strict=True)
 
     @property
     def digits(self) -> int:

@@ -10,15 +10,37 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, ValidationError, field_validator, model_validator
 
 from .dice import Pool, PoolError, parse_pool
 from .footprint import LOCATION_HEX
+from .hexes import PositionError, parse_facing
 from .migrations import migrate_card, migrate_fleet
 
 CARD_FORMAT = "leviathans-card/1"
 FLEET_FORMAT = "leviathans-fleet/1"
 SLOTS_PER_LOCATION = 6
+#: Bounds on a card's numbers (docs/formats.md "Limits"): far above any printed
+#: card, low enough that no number overflows the arithmetic built on it.
+MAX_SI = 999
+MAX_BREACH = 999
+MAX_RANGE = 999
+MAX_MP = 99
+MAX_MODIFIER = 99
+MAX_SATURATION = 20
+#: A whole number in a file: `true` is not 1 (booleans never coerce to numbers).
+Whole = Annotated[int, Strict()]
+
+
+def facing_value(value):
+    """A pydantic "before" check of a facing (N ... NW or 0-5), so that `true` is not NE."""
+    if isinstance(value, bool):
+        raise ValueError(f"{str(value).lower()} is not a facing: use N, NE, SE, S, SW or NW (or 0-5)")
+    try:
+        parse_facing(value)
+    except PositionError as exc:
+        raise ValueError(str(exc)) from None
+    return value
 
 
 class FormatError(ValueError):
@@ -58,7 +80,7 @@ class _Strict(BaseModel):
 class RangeBand(_Strict):
     """One of a gun's two range bands: up to `range` hexes, roll `dice`."""
 
-    range: int = Field(ge=0)
+    range: int = Field(ge=0, le=MAX_RANGE, strict=True)
     dice: PoolText
 
 
@@ -68,7 +90,7 @@ class RangeBand(_Strict):
 
 
 class _Slot(_Strict):
-    breach: int | None = Field(default=None, ge=1, description="Breach number printed on the slot")
+    breach: Whole | None = Field(default=None, ge=1, le=MAX_BREACH, description="Breach number printed on the slot")
     label: str = Field(default="", description="The slot's label as printed on the card, e.g. 'Armor', 'Crew'")
     text: str = Field(default="", description="What the card prints after the label, when the slot's fields do not say it")
 
@@ -78,9 +100,9 @@ class GunSlot(_Slot):
     name: str
     short: RangeBand
     long: RangeBand
-    breach: int = Field(ge=1)
+    breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
     traits: list[Literal["turret", "bracket", "saturation"]] = []
-    saturation: int = Field(default=0, ge=0, description="Saturation boxes (War Fleet)")
+    saturation: int = Field(default=0, ge=0, le=MAX_SATURATION, strict=True, description="Saturation boxes (War Fleet)")
     marks: str = Field(default="", description="Symbols printed before the ranges: 'T' turret; '▲', '■' shown as printed")
 
     @model_validator(mode="after")
@@ -95,7 +117,7 @@ class GunSlot(_Slot):
 class CrewSlot(_Slot):
     kind: Literal["crew"] = "crew"
     dice: PoolText
-    breach: int = Field(ge=1)
+    breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
 
 
     @property
@@ -105,19 +127,19 @@ class CrewSlot(_Slot):
 
 class ArmorSlot(_Slot):
     kind: Literal["armor"] = "armor"
-    breach_modifier: int = Field(ge=0)
-    breach: int = Field(ge=1)
+    breach_modifier: int = Field(ge=0, le=MAX_MODIFIER, strict=True)
+    breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
 
 
 class EngineSlot(_Slot):
     kind: Literal["engine"] = "engine"
-    mp: int = Field(ge=0)
-    breach: int = Field(ge=1)
+    mp: int = Field(ge=0, le=MAX_MP, strict=True)
+    breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
 
 
 class TeslaCoilSlot(_Slot):
     kind: Literal["tesla_coil"] = "tesla_coil"
-    breach: int = Field(ge=1)
+    breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
 
 
 class MissSlot(_Slot):
@@ -129,7 +151,7 @@ class OtherSlot(_Slot):
     destroyed and counts for the keel, location and half-SI checks; no rule of its own."""
 
     kind: Literal["other"] = "other"
-    breach: int = Field(ge=1)
+    breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
 
 
 Slot = Annotated[
@@ -180,16 +202,16 @@ class Card(_Strict):
     ship_class: str = Field(default="", alias="class")
     faction: str = ""
     armament: str = Field(default="", description="The card's armament line, e.g. '3 x 138mm, 8 x 65mm'")
-    type: int = Field(ge=1, le=4)
-    structural_integrity: int = Field(ge=1)
-    enter_hexes_before_turn: int = Field(ge=0)
-    printed_mp: int | None = Field(
+    type: int = Field(ge=1, le=4, strict=True)
+    structural_integrity: int = Field(ge=1, le=MAX_SI, strict=True)
+    enter_hexes_before_turn: int = Field(ge=0, le=MAX_MP, strict=True)
+    printed_mp: Whole | None = Field(
         default=None, ge=0, alias="starting_mp",
         description="Starting MP as printed, where it differs from the engines' sum; play uses the engines",
     )
     structural_integrity_note: str = Field(default="", description="A second SI value the card prints in brackets")
     anti_air: PoolText | None = Field(default=None, description="Anti-air dice (a 2025 stat; no Quick-Start rule)")
-    points: int | None = Field(default=None, ge=0, description="Fleet points (a 2025 stat; no Quick-Start rule)")
+    points: Whole | None = Field(default=None, ge=0, description="Fleet points (a 2025 stat; no Quick-Start rule)")
     locations: dict[str, Location]
     sources: Sources | None = None
 
@@ -238,7 +260,7 @@ class LeftOut(_Strict):
 
     name: str
     ship_class: str = Field(default="", alias="class")
-    type: int
+    type: int = Field(strict=True)
     reason: str = Field(min_length=1)
     url: str = ""
 
@@ -281,6 +303,12 @@ def _is_slot_index(loc: tuple, i: int) -> bool:
 
 def _plain(error: dict) -> str:
     kind, msg = error["type"], error["msg"]
+    if isinstance(error.get("input"), bool) and kind.endswith("_type"):
+        return f"{str(error['input']).lower()} is not {_WANTED.get(kind, 'allowed here')}"
+    if kind == "bool_type":
+        return f"{_shown(error.get('input'))} is not true or false"
+    if kind in ("int_type", "int_from_float", "int_parsing", "finite_number") and "input" in error:
+        return f"{_shown(error['input'])} is not a whole number"
     if kind == "missing":
         return "missing"
     if kind == "extra_forbidden":
@@ -288,13 +316,26 @@ def _plain(error: dict) -> str:
     if kind == "literal_error" and error["loc"] and error["loc"][-1] == "format":
         return f"unknown format {error.get('input')!r}: this app reads {msg.split('Input should be ')[-1]}"
     if kind == "union_tag_invalid":
+        if "'gun'" not in str(error["ctx"].get("expected_tags", "'gun'")):  # not a slot: an action
+            return f"unknown kind {error['ctx'].get('tag')!r}: use one of {error['ctx'].get('expected_tags')}"
         return f"unknown slot kind {error['ctx'].get('tag')!r}: use one of {', '.join(SLOT_KINDS)}"
     if kind == "union_tag_not_found":
-        return "a slot needs a 'kind'"
+        return "a slot needs a 'kind'" if error["ctx"].get("discriminator") == "'kind'" and "slots" in map(str, error["loc"]) else \
+            f"needs a {error['ctx'].get('discriminator')}"
     for prefix in ("Value error, ", "Assertion failed, "):
         if msg.startswith(prefix):
             return msg[len(prefix):]
     return msg[0].lower() + msg[1:]
+
+
+_WANTED = {"int_type": "a whole number", "bool_type": "true or false", "string_type": "text",
+           "float_type": "a number", "model_type": "an object", "dict_type": "an object", "list_type": "a list"}
+
+
+def _shown(value) -> str:
+    """A bad value as the file wrote it, cut short."""
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 24 else text[:20] + "..."
 
 
 def format_error(exc: ValidationError) -> FormatError:

@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from . import actions as A
 from .combat import (
     NeedDice, RollerDice, TableDice, firing_solution, keel_modifier, resolve_breach, shot_pool,
 )
+from .cards import format_error
 from .deployment import deployment_problem
 from .footprint import Placement
 from .hexes import PositionError, facing_name, parse_facing
@@ -83,10 +84,12 @@ class _Turn:
 
 def apply(state: GameState, action) -> Applied | Refused:
     """Apply one action; the new state and events, or a refusal with the reason."""
-    if isinstance(action, dict):
+    if not isinstance(action, A._Action):  # data from a log or a file
         try:
             action = A.ActionEnvelope(action=action).action
-        except Exception as exc:  # malformed action data
+        except ValidationError as exc:  # malformed action data: one plain line, what and where
+            return Refused(f"not an action: {_action_problem(exc)}")
+        except Exception as exc:  # not even a mapping pydantic can read
             return Refused(f"not an action: {exc}")
     handler = _HANDLERS[action.kind]
     work = _Turn(state)
@@ -99,6 +102,14 @@ def apply(state: GameState, action) -> Applied | Refused:
     except (MoveRefused, PositionError, NeedDice) as exc:
         return Refused(str(exc))
     return Applied(work.state, work.events)
+
+
+def _action_problem(exc: ValidationError) -> str:
+    """What is wrong with an action's data and where, in one line: `facing: true is not a facing`."""
+    error = format_error(exc)
+    parts = error.path.split(".")
+    path = ".".join(parts[2:]) if len(parts) > 2 and parts[0] == "action" else ""
+    return f"{path}: {error.problem}" if path else error.problem
 
 
 # --- initiative ---------------------------------------------------------------

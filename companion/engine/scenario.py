@@ -12,11 +12,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .board import Board
-from .cards import Card, FormatError, _check_format, format_error
+from .cards import Card, FormatError, _check_format, format_error, facing_value
 from .footprint import Placement
 from .hexes import PositionError, facing_name, parse_facing
 from .roller import Roller
-from .state import GameState, ShipState, SlotStatus
+from .state import GameState, ShipState, SlotStatus, check_ship_count
 
 SCENARIO_FORMAT = "leviathans-scenario/1"
 
@@ -29,18 +29,14 @@ class ScenarioShip(BaseModel):
     card: str | Card
     bow: str
     facing: str | int
-    moved: bool = False
+    moved: bool = Field(default=False, strict=True)
     damage: dict[str, dict[str, Literal["destroyed", "destroyed_this_turn"]]] = {}
-    keel_broken: bool = False
+    keel_broken: bool = Field(default=False, strict=True)
 
-    @field_validator("facing")
+    @field_validator("facing", mode="before")
     @classmethod
     def _facing(cls, value):
-        try:
-            parse_facing(value)
-        except PositionError as exc:
-            raise ValueError(str(exc)) from None
-        return value
+        return facing_value(value)
 
 
 class Scenario(BaseModel):
@@ -50,8 +46,13 @@ class Scenario(BaseModel):
     ruleset: Literal["quick-start"] = "quick-start"
     name: str = ""
     board: Board = Board()
-    turn: int = Field(default=1, ge=1)
+    turn: int = Field(default=1, ge=1, le=9999, strict=True)
     ships: list[ScenarioShip]
+
+    @field_validator("ships", mode="before")
+    @classmethod
+    def _not_too_many(cls, ships):
+        return check_ship_count(ships)
 
 
 def load_scenario(data: Any) -> Scenario:
@@ -67,6 +68,7 @@ def build_state(scenario: Scenario, catalogue: dict[str, Card], roller: Roller |
     board = scenario.board
     ships: list[ShipState] = []
     seen: set[str] = set()
+    held: dict = {}  # hex -> the ship holding it: one look-up per hex, not per pair of ships
     for index, entry in enumerate(scenario.ships):
         path = f"ships.{index}"
         if entry.id in seen:
@@ -74,11 +76,10 @@ def build_state(scenario: Scenario, catalogue: dict[str, Card], roller: Roller |
         seen.add(entry.id)
         card = _card_for(entry, catalogue, path)
         ship = _place_ship(entry, card, board, path)
-        for other in ships:
-            shared = set(ship.hexes) & set(other.hexes)
-            if shared:
-                cell = board.label(sorted(shared)[0])
-                raise FormatError(f"{entry.id} and {other.id} share hex {cell}", path)
+        for cell in ship.hexes:
+            if cell in held:
+                raise FormatError(f"{entry.id} and {held[cell]} share hex {board.label(cell)}", path)
+        held.update((cell, entry.id) for cell in ship.hexes)
         ships.append(ship)
     sides = list(dict.fromkeys(s.side for s in ships))
     return GameState(

@@ -28,6 +28,18 @@ class SlotStatus(str, Enum):
 
 Damage = dict[str, dict[int, SlotStatus]]
 
+#: Ships a scenario or an imported game may hold (docs/formats.md "Limits"): five
+#: times the 40 ships of the twenty-against-twenty War Fleet battle.
+MAX_SHIPS = 200
+
+
+def check_ship_count(ships):
+    """A pydantic "before" check: a list of more than MAX_SHIPS ships is refused
+    before any is read (a 2,000-ship file gets its answer at once)."""
+    if isinstance(ships, list) and len(ships) > MAX_SHIPS:
+        raise ValueError(f"a table holds at most {MAX_SHIPS} ships; this one has {len(ships)}")
+    return ships
+
 
 class ShipState(BaseModel):
     """One ship on the table: its card, where it stands, its damage, its move."""
@@ -37,10 +49,10 @@ class ShipState(BaseModel):
     id: str
     side: str
     card: Card
-    column: int
-    row: int
-    facing: int = Field(ge=0, le=5)
-    moved: bool = False
+    column: int = Field(strict=True)
+    row: int = Field(strict=True)
+    facing: int = Field(ge=0, le=5, strict=True)
+    moved: bool = Field(default=False, strict=True)
     damage: Damage = {}
     # this turn's movement
     mp_spent: int = 0
@@ -250,7 +262,7 @@ class GameState(BaseModel):
 
     ruleset: Literal["quick-start"] = "quick-start"
     board: Board = Board()
-    turn: int = 1
+    turn: int = Field(default=1, ge=1, strict=True)
     phase: Phase = "initiative"
     ships: list[ShipState] = []
     sides: list[str] = []
@@ -289,3 +301,26 @@ class GameState(BaseModel):
             return None
         others = [s for s in self.sides if s != self.initiative]
         return others[0] if others else None
+
+
+def position_problem(state: GameState) -> str | None:
+    """Why a game's starting position cannot be played, naming the ships, or None.
+
+    For a position read from a file (an imported game): too many ships, a ship
+    off the board, two ships sharing a hex (seed 001 "Movement": a ship "may
+    not end its move" sharing a hex; nor does it start so).  One pass over the
+    hexes, indexed: near-linear in the number of ships.
+    """
+    if len(state.ships) > MAX_SHIPS:
+        return f"a table holds at most {MAX_SHIPS} ships; this one has {len(state.ships)}"
+    board = state.board
+    held: dict[Hex, ShipState] = {}
+    for ship in state.active_ships:
+        for cell in ship.hexes:
+            if not board.contains(cell):
+                return f"{ship.card.name} ({ship.id}) stands off the board at {ship.describe_position(board)}"
+            other = held.get(cell)
+            if other is not None and other.id != ship.id:
+                return f"{ship.card.name} ({ship.id}) and {other.card.name} ({other.id}) share hex {board.label(cell)}"
+            held[cell] = ship
+    return None

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from ..engine.cards import FormatError, format_error
 from ..engine.roller import Roller
 from ..engine.scenario import dump_scenario, scenario_of
-from ..engine.state import GameState
+from ..engine.state import GameState, position_problem
 from .game import Game, LogEntry, state_after
 from .repository import GameRecord, StoredGame
 
@@ -83,6 +83,9 @@ def read_game_document(data: Any, source: str = "") -> tuple[GameRecord, list[Lo
         document = GameDocument.model_validate(data)
     except ValidationError as exc:
         raise format_error(exc).in_file(source) from None
+    problem = position_problem(document.initial)  # ships on the board, none sharing a hex
+    if problem:
+        raise FormatError(problem, "initial.ships", source)
     for where, stamp in [("created", document.created), ("exported", document.exported)] + [
             (f"log.{i}.at", e.at) for i, e in enumerate(document.log)]:
         if not 0 <= stamp <= LATEST_TIME:

@@ -33,8 +33,10 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..cards import Card, GunSlot, Location
-from ..dice import Pool, mean, parse_pool
+from pydantic import ValidationError
+
+from ..cards import Card, FormatError, GunSlot, Location, format_error
+from ..dice import MAX_POOL_DICE, Pool, mean, parse_pool
 from .dialup import canonical, smallest_reaching, top
 from .stats import AttackStat, Band, LocationStats, WarFleetStats
 
@@ -104,10 +106,13 @@ def has_crew(location: Location) -> bool:
 
 def convert_dice(dice: str, bonus: int, crewed: bool) -> str:
     """A band's dice: unchanged without crew; with crew, the ladder step reaching top + bonus."""
+    return convert_pool(dice, bonus, crewed).notation
+
+
+def convert_pool(dice: str, bonus: int, crewed: bool) -> Pool:
+    """`convert_dice` as a pool (its dice not yet checked against a pool's size)."""
     pool = canonical(dice)
-    if not crewed:
-        return pool.notation
-    return smallest_reaching(top(pool) + bonus).notation
+    return smallest_reaching(top(pool) + bonus) if crewed else pool
 
 
 def war_fleet_range(hexes: int) -> int:
@@ -139,11 +144,29 @@ def convert_gun(gun: GunSlot, location: Location) -> AttackStat:
         traits.append("saturation")
     return AttackStat(
         name=gun.name,
-        short=Band(range=short, dice=convert_dice(gun.short.dice, bonus, crewed)),
-        long=Band(range=long, dice=convert_dice(gun.long.dice, bonus, crewed)),
+        short=_band("short", short, gun.short.dice, bonus, crewed),
+        long=_band("long", long, gun.long.dice, bonus, crewed),
         traits=traits,
         saturation=n_boxes,
     )
+
+
+def _band(which: str, range_: int, dice: str, bonus: int, crewed: bool) -> Band:
+    """One converted band; FormatError naming the band when its War Fleet dice are too many."""
+    try:
+        pool = convert_pool(dice, bonus, crewed)
+    except ValueError as exc:  # a die that is not coloured cannot be dialled up
+        raise FormatError(f"{dice}: {exc}", f"{which}.dice") from None
+    if len(pool) > MAX_POOL_DICE:
+        how = f" with the crew's +{bonus}" if crewed else ""
+        raise FormatError(f"{dice}{how} converts to {len(pool)} War Fleet dice; a pool holds at most "
+                          f"{MAX_POOL_DICE}", f"{which}.dice")
+    return Band(range=range_, dice=pool.notation)
+
+
+def _within(prefix: str, error: FormatError) -> FormatError:
+    """The same problem, its JSON path under `prefix`."""
+    return FormatError(error.problem, f"{prefix}.{error.path}" if error.path else prefix, error.source)
 
 
 def _strength(attack: AttackStat) -> tuple:
@@ -161,31 +184,48 @@ def convert_attack(location: Location) -> AttackStat | None:
     traits; the first such gun on the card when they tie.
     """
     best: AttackStat | None = None
-    for slot in location.slots:
+    for number, slot in enumerate(location.slots, start=1):
         if slot.kind != "gun":
             continue
-        attack = convert_gun(slot, location)
+        try:
+            attack = convert_gun(slot, location)
+        except FormatError as error:
+            raise _within(f"slots.{number}", error) from None
         if best is None or _strength(attack) > _strength(best):
             best = attack
     return best
 
 
 def convert_location(location: Location) -> LocationStats:
-    return LocationStats(
-        resilience=resilience(location),
-        destroyed_resilience=destroyed_resilience(location),
-        si_modifier=si_modifier(location),
-        attack=convert_attack(location),
-    )
+    try:
+        return LocationStats(
+            resilience=resilience(location),
+            destroyed_resilience=destroyed_resilience(location),
+            si_modifier=si_modifier(location),
+            attack=convert_attack(location),
+        )
+    except ValidationError as exc:
+        error = format_error(exc)
+        raise FormatError(f"the War Fleet {error.path.replace('_', ' ')} {error.problem}") from None
 
 
 def war_fleet_si(card: Card) -> int:
     """Half the card's SI, rounded up (seed 004, "New Structural Integrity")."""
-    return math.ceil(card.structural_integrity / 2)
+    return -(-card.structural_integrity // 2)  # whole numbers: no float to overflow
 
 
 def convert_card(card: Card) -> WarFleetStats:
-    """War Fleet stats of a Quick-Start card.  Class is the card's Type (1-4)."""
+    """War Fleet stats of a Quick-Start card.  Class is the card's Type (1-4).
+
+    A card whose numbers convert beyond what War Fleet stats hold (a 20-dice
+    gun dialled up past 20 dice) is a FormatError naming the card's field.
+    """
+    locations = {}
+    for name, loc in card.locations.items():
+        try:
+            locations[name] = convert_location(loc)
+        except FormatError as error:
+            raise _within(f"locations.{name}", error) from None
     return WarFleetStats(
         card=card.id,
         name=card.name,
@@ -193,7 +233,7 @@ def convert_card(card: Card) -> WarFleetStats:
         faction=card.faction,
         si=war_fleet_si(card),
         mp=card.starting_mp,
-        locations={name: convert_location(loc) for name, loc in card.locations.items()},
+        locations=locations,
     )
 
 

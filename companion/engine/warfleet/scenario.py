@@ -16,10 +16,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..board import Board
-from ..cards import Card, FormatError, _check_format, format_error
+from ..cards import Card, FormatError, _check_format, facing_value, format_error
 from ..dice import PoolError, parse_pool
 from ..hexes import PositionError, facing_name, parse_facing
 from ..roller import Roller
+from ..state import check_ship_count
 from .convert import convert_card
 from .state import RULESET, Settings, WarFleetState, WarShip
 from .stats import WarFleetStats
@@ -39,14 +40,10 @@ class ScenarioWarShip(BaseModel):
     facing: str | int = "N"
     destroyed: list[str] = []
 
-    @field_validator("facing")
+    @field_validator("facing", mode="before")
     @classmethod
     def _facing(cls, value):
-        try:
-            parse_facing(value)
-        except PositionError as exc:
-            raise ValueError(str(exc)) from None
-        return value
+        return facing_value(value)
 
     @model_validator(mode="after")
     def _card_or_stats(self):
@@ -63,10 +60,15 @@ class WarFleetScenario(BaseModel):
     name: str = ""
     description: str = ""
     board: Board = Board(columns=30, rows=20)
-    turn: int = Field(default=1, ge=1)
+    turn: int = Field(default=1, ge=1, le=9999, strict=True)
     initiative_dice: str = "DBlack"
     cards: list[Card] = Field(default=[], description="Quick-Start cards of this scenario, found by id before the catalogue")
     ships: list[ScenarioWarShip]
+
+    @field_validator("ships", mode="before")
+    @classmethod
+    def _not_too_many(cls, ships):
+        return check_ship_count(ships)
 
     @field_validator("initiative_dice")
     @classmethod

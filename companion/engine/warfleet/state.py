@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..board import Board
-from ..cards import Card
+from ..cards import Card, Whole
 from ..hexes import Hex, facing_name
 from ..roller import DieRoll, Roller
 from .stats import REAR, LocationStats, WarFleetStats
@@ -42,9 +42,9 @@ class WarShip(BaseModel):
     stats: WarFleetStats
     ship_name: str = Field(default="", description="This ship's own name (several ships may share a card)")
     source: Card | None = Field(default=None, description="The Quick-Start card, for pocket battles")
-    column: int | None = None
-    row: int | None = None
-    facing: int = Field(default=0, ge=0, le=5)
+    column: Whole | None = None
+    row: Whole | None = None
+    facing: int = Field(default=0, ge=0, le=5, strict=True)
     destroyed: dict[str, LocationStatus] = {}
     casualty: bool = False
     lost: bool = False

@@ -16,12 +16,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..arcs import ARC_DEGREES
-from ..cards import FormatError, PoolText, format_error
+from ..cards import MAX_BREACH, MAX_MODIFIER, MAX_MP, MAX_RANGE, MAX_SATURATION, MAX_SI, FormatError, PoolText, format_error
 from ..dice import Pool, parse_pool
 from .dialup import canonical
 
 Trait = Literal["turret", "bracket", "saturation"]
 REAR = "stern"
+#: "Leviathan's core game has rules for four standard ship classes" (seed 004 "Scale").
+MAX_CLASS = 4
 #: The two sets of locations a ship can have (formats.md: Types 1-3, and Type 4).
 FOUR_LOCATIONS = ("bow", "port", "starboard", "stern")
 SIX_LOCATIONS = ("bow", "port_bow", "port_quarter", "starboard_bow", "starboard_quarter", "stern")
@@ -34,7 +36,7 @@ class _Strict(BaseModel):
 class Band(_Strict):
     """One band of an attack: out to `range` War Fleet hexes, roll `dice`."""
 
-    range: int = Field(ge=0)
+    range: int = Field(ge=0, le=MAX_RANGE, strict=True)
     dice: PoolText
 
     @field_validator("dice")
@@ -58,7 +60,8 @@ class AttackStat(_Strict):
     long: Band
     traits: list[Trait] = []
     name: str = Field(default="", description="The gun's name: bracket fire joins guns of one name")
-    saturation: int = Field(default=0, ge=0, description="Saturation boxes: extra dice, each a separate hit")
+    saturation: int = Field(default=0, ge=0, le=MAX_SATURATION, strict=True,
+                            description="Saturation boxes: extra dice, each a separate hit")
 
     @model_validator(mode="after")
     def _bands_in_order(self):
@@ -105,9 +108,9 @@ class AttackStat(_Strict):
 class LocationStats(_Strict):
     """One location: its attack (or none), Resilience, destroyed Resilience, SI modifier."""
 
-    resilience: int = Field(ge=1)
-    destroyed_resilience: int = Field(ge=1)
-    si_modifier: int = Field(ge=0)
+    resilience: int = Field(ge=1, le=MAX_BREACH, strict=True)
+    destroyed_resilience: int = Field(ge=1, le=MAX_BREACH, strict=True)
+    si_modifier: int = Field(ge=0, le=MAX_MODIFIER, strict=True)
     attack: AttackStat | None = None
 
     def as_json(self) -> dict[str, Any]:
@@ -124,10 +127,11 @@ class WarFleetStats(_Strict):
 
     card: str = Field(default="", description="Id of the Quick-Start card these stats were converted from")
     name: str = ""
-    ship_class: int = Field(alias="class", ge=1, description="Size class: higher places and moves first")
+    ship_class: int = Field(alias="class", ge=1, le=MAX_CLASS, strict=True,
+                            description="Size class 1-4: higher places and moves first")
     faction: str = ""
-    si: int = Field(ge=1)
-    mp: int = Field(ge=0)
+    si: int = Field(ge=1, le=MAX_SI, strict=True)
+    mp: int = Field(ge=0, le=MAX_MP, strict=True)
     locations: dict[str, LocationStats]
 
     @field_validator("locations")
