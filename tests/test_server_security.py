@@ -370,6 +370,8 @@ def test_the_bucket_spends_and_refills():
     assert not bucket.take(1, 0.05)
     assert bucket.take(1, 0.2)  # 0.2 s: two tokens back, less the half spent trying
     assert bucket.wait_for(5, 0.2) > 0
+    bucket.owe(100, 10.0)  # a frame bigger than the bucket: paid for by what comes after it
+    assert bucket.wait_for(1, 10.0) == (1 - (40 - 100)) / 10
 
 
 def test_frames_are_priced_before_they_are_decoded():
@@ -400,3 +402,25 @@ def test_only_the_server_side_transport_decides_where_a_session_is():
     assert observed_address(page(object(), "192.168.1.7")) == "192.168.1.7"
     assert observed_address(page(object())) is None  # a connection not ours, not known: not the host
     assert observed_address(page(object.__new__(FletSocketServer))) == "127.0.0.1"  # the desktop window
+
+
+@needs_lan
+def test_one_address_may_hold_only_so_many_sockets(own_server):
+    """Each socket has its own budget, so one address may not open sockets without end (24 at once,
+    `server.MAX_SOCKETS_PER_ADDRESS`: a host's tabs and the load test's eight browsers fit)."""
+    async def go() -> None:
+        sockets = []
+        try:
+            for _ in range(24):
+                sockets.append(await connect(own_server.url(LAN), origin=own_server.origin(LAN), open_timeout=30))
+            with pytest.raises(InvalidStatus):
+                extra = await connect(own_server.url(LAN), origin=own_server.origin(LAN), open_timeout=30)
+                await extra.close()
+        finally:
+            for ws in sockets:
+                await ws.close()
+        await asyncio.sleep(1)
+        again = await first_screen(own_server.url(LAN), own_server.origin(LAN))  # freed when they close
+        assert JOIN_SCREEN in again.words()
+
+    asyncio.run(go())

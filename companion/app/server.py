@@ -39,14 +39,14 @@ log = logging.getLogger(__name__)
 
 PEER_KEY = "companion.peer"  # the socket's peer address, in the session's server-side store
 WS_PATH = "/ws"
+MAX_SOCKETS_PER_ADDRESS = 24  # open at once: a host's tabs, a table of phones (the load test: eight)
 MAX_FRAME = 4 * 1024 * 1024  # bytes: a fleet file read from disk (about 125 KB) fits many times over
 CRASHED_MESSAGE = ("Something went wrong on the computer running the table. Reload the page to carry on: "
                    "the game is saved.")
 CLIENT_ONLY = frozenset({"client_ip", "client_user_agent", "web"})  # page facts the client may not rewrite
 
 # Wire actions (flet.messaging.protocol.MessageAction)
-REGISTER_CLIENT, CONTROL_EVENT, UPDATE_CONTROL_PROPS, SESSION_CRASHED = 1, 3, 4, 6
-DROPPABLE = frozenset({CONTROL_EVENT, UPDATE_CONTROL_PROPS})  # what a person did: may be refused
+REGISTER_CLIENT, CONTROL_EVENT, UPDATE_CONTROL_PROPS = 1, 3, 4
 
 
 # --- decisions (pure) ------------------------------------------------------------------------------
@@ -133,9 +133,14 @@ class Bucket:
         return False
 
     def wait_for(self, cost: float, now: float) -> float:
-        """Seconds until `cost` can be taken (0: now)."""
+        """Seconds until `cost` can be taken (0: now); a cost over the capacity waits for a full bucket."""
         self._fill(now)
         return max(0.0, (min(cost, self.capacity) - self.tokens) / self.rate)
+
+    def owe(self, cost: float, now: float) -> None:
+        """Spend `cost` even past empty: a frame bigger than the bucket is paid for by the next ones."""
+        self._fill(now)
+        self.tokens -= cost
 
 
 EVENT_RATE, EVENT_BURST = 10.0, 40.0  # a person taps a few times a second; a burst of 40 covers fast typing
@@ -214,7 +219,7 @@ class _Guard:
             self.note()
             return False
         await asyncio.sleep(self.bucket.wait_for(cost, now))  # the client waits; nothing else does
-        self.bucket.take(cost, time.monotonic())
+        self.bucket.owe(cost, time.monotonic())
         return True
 
     def note(self) -> None:
@@ -241,6 +246,14 @@ def _guarded_flet_app_class():
         @property
         def _session(self):
             return getattr(self, "_FletApp__session", None)
+
+        async def _FletApp__receive_loop(self) -> None:
+            """Flet's, then the send loop ended also for a socket closed before it registered (Flet
+            ends it only for a session: its `handle` would wait for ever, one task per such socket)."""
+            await FletApp._FletApp__receive_loop(self)
+            queue = getattr(self, "_FletApp__send_queue", None)
+            if self._session is None and queue is not None:
+                queue.put_nowait(None)
 
         async def _FletApp__on_message(self, data) -> None:  # Flet's private dispatcher, wrapped
             if not (isinstance(data, (list, tuple)) and len(data) == 2 and isinstance(data[1], dict)):
@@ -308,6 +321,7 @@ class CompanionServer:
         self.app_manager = app_manager
         self.flet = flet_fastapi.app(main, assets_dir=assets_dir, no_cdn=True)
         self.flet_app_class = _guarded_flet_app_class()
+        self.open: dict[str, int] = {}  # sockets open per peer address
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "websocket":
@@ -325,11 +339,26 @@ class CompanionServer:
             log.warning("websocket from %s refused: origin %r, path %r", peer, origin, scope.get("path"))
             await websocket.close(code=1008)  # before accept: the upgrade is answered 403
             return
+        if self.open.get(peer, 0) >= MAX_SOCKETS_PER_ADDRESS:
+            log.warning("websocket from %s refused: %d already open", peer, self.open[peer])
+            await websocket.close(code=1008)
+            return
+        self.open[peer] = self.open.get(peer, 0) + 1
         guard = _Guard(peer)
-        await self.flet_app_class(
+        connection = self.flet_app_class(
             loop=asyncio.get_running_loop(), executor=self.app_manager.executor, main=self.main,
             before_main=None, guard=guard,
-        ).handle(_MeteredSocket(websocket, guard))
+        )
+        try:
+            await connection.handle(_MeteredSocket(websocket, guard))
+        except Exception:
+            if connection.registered:
+                raise
+            log.info("websocket from %s closed before it registered", peer)  # Flet expects a session here
+        finally:
+            self.open[peer] -= 1
+            if not self.open[peer]:
+                del self.open[peer]
 
 
 def run(main, *, host: str | None, port: int, open_browser: bool, join_address: str | None,
