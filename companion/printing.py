@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .engine.cards import Card, Fleet, Location
+from .engine.cards import NO_QUICK_START_RULE, Card, Fleet, Location
 from .engine.dice import Colour, parse_pool
 from .engine.footprint import HEX_COUNT, LOCATION_HEX
 
@@ -81,8 +81,9 @@ def slot_details(slot) -> str:
     kind = slot.kind
     if kind == "gun":
         traits = "".join(f' <span class="trait">{_e(t)}</span>' for t in slot.traits)
+        marks = f"{_e(slot.marks)} " if slot.marks else ""
         return (f'<b class="gun-name">{_e(slot.name)}</b>'
-                f' <span class="range">{slot.short.range}/{slot.long.range} Hex</span>'
+                f' <span class="range">{marks}{slot.short.range}/{slot.long.range} Hex</span>'
                 f' <span class="bands">{dice_chips(slot.short.dice)}<span class="sep"></span>'
                 f'{dice_chips(slot.long.dice)}</span>{traits}')
     if kind == "crew":
@@ -95,7 +96,8 @@ def slot_details(slot) -> str:
         return 'Trim Tanks <span class="hint">lost: &minus;1 to own rolls</span>'
     if kind == "miss":
         return '<span class="hint">the shot misses</span>'
-    return _e(getattr(slot, "label", ""))
+    text = f' <span class="hint">{_e(slot.text)}</span>' if slot.text else ""
+    return f"<b>{_e(slot.label)}</b>{text}" if slot.label else text
 
 
 def slot_row(number: int, slot) -> str:
@@ -132,7 +134,7 @@ def location_block(name: str, location: Location) -> str:
 def ship_outline(card: Card) -> str:
     """The ship's hexes, bow up, numbered as the rulebook does (Hex 1 = bow)."""
     count = HEX_COUNT[card.type]
-    side_hex = min(i for loc, i in LOCATION_HEX[card.type].items() if loc not in ("bow", "stern"))
+    side_hexes = sorted({i for loc, i in LOCATION_HEX[card.type].items() if loc not in ("bow", "stern")})
     r, h = 26.0, 26.0 * 3 ** 0.5 / 2  # flat-topped hexes stacked in one column
     width, top = 4 * r, 24.0
     height = top + count * 2 * h + 8
@@ -146,11 +148,14 @@ def ship_outline(card: Card) -> str:
             f"{cx + dx:.1f},{cy + dy:.1f}"
             for dx, dy in ((-r, 0), (-r / 2, -h), (r / 2, -h), (r, 0), (r / 2, h), (-r / 2, h))
         )
-        cls = "hex side-hex" if i == side_hex else "hex"
+        cls = "hex side-hex" if i in side_hexes else "hex"
         parts.append(f'<polygon points="{points}" class="{cls}"/>')
         parts.append(f'<text x="{cx}" y="{cy + 5:.1f}" class="hex-num">{i + 1}</text>')
     parts.append("</svg>")
-    note = f"side guns fire from hex {side_hex + 1}"
+    if len(side_hexes) == 2:  # Type 4: fore sides from the mid-fore hex, aft sides from the mid-aft hex
+        note = f"fore side guns fire from hex {side_hexes[0] + 1}, aft side guns from hex {side_hexes[1] + 1}"
+    else:
+        note = f"side guns fire from hex {side_hexes[0] + 1}"
     return "".join(parts) + f'<div class="outline-note">Type {card.type} &middot; {note}</div>'
 
 
@@ -166,6 +171,11 @@ def card_section(card: Card) -> str:
     )
     engines = [s.mp for loc in card.locations.values() for s in loc.slots if s.kind == "engine"]
     engine_sum = " + ".join(str(mp) for mp in engines) if engines else "no engines"
+    if card.card_mp != card.starting_mp:
+        engine_sum += f" = {card.starting_mp} in play"
+    unruled = [s.label or "Other" for loc in card.locations.values() for s in loc.slots if s.kind == "other"]
+    unruled_note = (f'<div class="notes"><b>{_e(", ".join(dict.fromkeys(unruled)))}:</b> '
+                    f'{_e(NO_QUICK_START_RULE)}.</div>' if unruled else "")
     layout = "six" if len(card.locations) == 6 else "four"
     locations = "".join(location_block(name, loc) for name, loc in card.locations.items())
     faction = f"{_e(card.faction)} &middot; " if card.faction else ""
@@ -189,7 +199,7 @@ def card_section(card: Card) -> str:
   </div>
   <div class="ship" style="grid-area: ship">{ship_outline(card)}</div>
   {locations}
-  <div class="stat mp" style="grid-area: mp"><span class="label">Starting MP</span><span class="value">{card.starting_mp}</span><span class="sub">engines {engine_sum}</span></div>
+  <div class="stat mp" style="grid-area: mp"><span class="label">Starting MP</span><span class="value">{card.card_mp}</span><span class="sub">engines {engine_sum}</span></div>
   <div class="stat turn" style="grid-area: turn"><span class="label">Enter hexes before turn</span><span class="value">{card.enter_hexes_before_turn}</span></div>
 </div>
 <footer>
@@ -199,7 +209,7 @@ def card_section(card: Card) -> str:
     Gun: short band | long band. <span class="star">&#10033;</span> affects other slots.
     Hit: circle when destroyed, hash at end of turn.</span>
   </div>
-  {notes}
+  {unruled_note}{notes}
 </footer>
 </section>"""
 

@@ -127,7 +127,7 @@ def test_banner_in_combat_counts_declared_and_open_shots(quick_start):
     state = finish_movement(play_to_movement(quick_start))
     b = vm.banner(state)
     assert b.title == "Turn 1 · Fire" and "no shots declared yet" in b.detail
-    state = act(state, A.DeclareShot(attacker="pontbriand", location="bow", slot=1, target="hml-hertfordshire",
+    state = act(state, A.DeclareShot(attacker="pontbriand", location="bow", slot=3, target="hml-hertfordshire",
                                      target_location="bow"))
     assert "1 shot declared, 1 to resolve" in vm.banner(state).detail
     assert vm.banner(state).actions == ("end_turn",)

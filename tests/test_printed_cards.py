@@ -20,6 +20,7 @@ from companion.engine.actions import DeclareShot, ResolveShot, TableFaces
 from companion.engine.cards import Card, Fleet
 from companion.engine.combat import firing_solution
 from companion.engine.dice import parse_pool
+from companion.engine.state import SlotStatus
 from companion.files import load_file, shipped_fleets_dir
 from cards_for_tests import position, ship
 
@@ -235,3 +236,59 @@ def test_john_shots_and_keel_roll_on_the_quick_start_cards():
     result = outcome.state.shots[1].result
     assert (result.total, result.outcome) == (11, "keel_break")
     assert "16 + 5 = 21 against SI 20" in result.text
+
+
+# --- slots without a Quick-Start rule ----------------------------------------------------------
+
+
+def test_slots_without_a_quick_start_rule_count_like_any_slot(printed_by_url):
+    """A Torpedo or Steering Gear slot can be destroyed by a shot, and counts for the keel
+    roll, the every-slot-of-a-location check and the half-SI check (issue 12)."""
+    from companion.engine.combat import breach_odds
+    from companion.engine.dice import parse_pool as pool
+    ardent = next(c for c in printed_by_url.values() if c.name == "Ardent")
+    port = ardent.locations["port"]
+    others = [n for n, s in enumerate(port.slots, 1) if s.kind == "other"]
+    assert [port.slot(n).label for n in others] == ["Torpedo", "Torpedo", "Steering Gear"]
+    target = ship("ardent", "French", ardent, "1010")
+    odds = breach_odds(pool("DBlack & DBlack"), 0, target, "port")
+    assert all(odds.slot_destroyed[n] > 0 for n in others)
+    hit = target
+    for n in others:
+        hit = hit.with_status("port", n, SlotStatus.DESTROYED)
+    assert hit.destroyed_count() == 3 and hit.destroyed_count("port") == 3
+    rest = [n for n in range(1, 7) if n not in others]
+    wrecked = hit
+    for n in rest:
+        wrecked = wrecked.with_status("port", n, SlotStatus.DESTROYED)
+    assert wrecked.destruction == "every slot of its port is destroyed"
+
+
+def test_the_card_names_its_slots_without_a_rule_in_one_line(printed_by_url):
+    from companion.app.viewmodels import card_view
+    ardent = next(c for c in printed_by_url.values() if c.name == "Ardent")
+    view = card_view(position(ship("ardent", "French", ardent, "1010")), "ardent")
+    assert view.unruled == "Torpedo, Steering Gear: no Quick-Start rule: apply it at the table"
+    port = next(loc for loc in view.locations if loc.key == "port")
+    torpedo = port.slots[1]
+    assert (torpedo.title, torpedo.detail) == ("Torpedo", "15 hex RRR")
+    bow = next(loc for loc in view.locations if loc.key == "bow")
+    assert bow.slots[1].title == "164mm" and bow.slots[1].detail == "■T 6/13 hex"
+    raven = card_view(position(ship("r", "British", load_file(shipped_fleets_dir() / "quick-start-british.json")
+                                    .ships[1], "1010")), "r")
+    assert raven.unruled == ""
+
+
+def test_a_printed_type_4_sheet_shows_six_locations_marks_and_slots_without_a_rule(printed_by_url):
+    from companion import printing
+    kamchatka = next(c for c in printed_by_url.values() if c.name == "Kamchatka")
+    page = printing.render(kamchatka)
+    assert page.count('class="loc"') == 6
+    assert "fore side guns fire from hex 2, aft side guns from hex 3" in page
+    assert "■T 7/13 Hex" in page and "▲ 4/8 Hex" in page
+    assert "Precision Crew" in page and "Steering Gear" in page
+    assert page.count("no Quick-Start rule: apply it at the table") == 1
+    habsburg = next(c for c in printed_by_url.values() if c.name == "SML Habsburg")
+    sheet = printing.render(habsburg)
+    assert 'Starting MP</span><span class="value">11</span>' in sheet
+    assert "engines 2 + 3 + 3 = 8 in play" in sheet

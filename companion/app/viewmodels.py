@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..engine.cards import NO_QUICK_START_RULE
 from ..engine.arcs import range_in_wedge, wedge_for
 from ..engine.combat import firing_solutions, weapon_hex
 from ..engine.dice import Colour, Pool, chance_at_least, distribution, parse_pool
@@ -192,6 +193,13 @@ class CardView:
     keel_broken: bool
     locations: tuple[LocationView, ...]
     verified: bool
+    unruled: str = ""  # "Torpedo, Steering Gear: no Quick-Start rule: apply it at the table"
+
+
+def unruled_line(card) -> str:
+    """One line naming the card's slots the Quick-Start rules do not define (issue 12)."""
+    labels = [slot.label or "Other" for loc in card.locations.values() for slot in loc.slots if slot.kind == "other"]
+    return f"{', '.join(dict.fromkeys(labels))}: {NO_QUICK_START_RULE}" if labels else ""
 
 
 def _slot_view(ship: ShipState, location: str, number: int, slot) -> SlotView:
@@ -200,7 +208,7 @@ def _slot_view(ship: ShipState, location: str, number: int, slot) -> SlotView:
     kind = slot.kind
     dice: tuple[tuple[str, ...], ...] = ()
     if kind == "gun":
-        title, detail = slot.name, f"{slot.short.range}/{slot.long.range} hex"
+        title, detail = slot.name, f"{slot.marks} {slot.short.range}/{slot.long.range} hex".strip()
         dice = (tuple(dice_chips(slot.short.dice)), tuple(dice_chips(slot.long.dice)))
     elif kind == "crew":
         title, detail = "Crew", ""
@@ -214,7 +222,7 @@ def _slot_view(ship: ShipState, location: str, number: int, slot) -> SlotView:
     elif kind == "miss":
         title, detail = "Miss", ""
     else:
-        title, detail = (slot.label or "Other"), ""
+        title, detail = (slot.label or "Other"), slot.text
     return SlotView(number, kind, title, detail, breach, getattr(slot, "breach", None), dice,
                     status, ship.works(location, number))
 
@@ -234,7 +242,7 @@ def card_view(state: GameState, ship_id: str) -> CardView:
         ship.describe_position(state.board), ship.movement_points, ship.mp_left,
         card.structural_integrity, half_si(ship), ship.destroyed_count(),
         card.enter_hexes_before_turn, ship.destruction, ship.keel_broken, tuple(locations),
-        card.verified,
+        card.verified, unruled_line(card),
     )
 
 

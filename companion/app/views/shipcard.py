@@ -155,6 +155,7 @@ class ShipCard:
         self.values = [ft.Text("", size=16, weight=ft.FontWeight.BOLD) for _ in range(4)]
         self.stats = ft.Row([_stat(label, value) for label, value in
                              zip(("MP", "SI", "Destroyed", "Enter before turn"), self.values)], spacing=8, wrap=True)
+        self.unruled = muted("", 12)  # the slots without a Quick-Start rule, in one line
         self.destruction = ft.Text("", color=ft.Colors.ON_ERROR_CONTAINER)
         self.warning = ft.Container(content=self.destruction, bgcolor=ft.Colors.ERROR_CONTAINER, padding=8,
                                     border_radius=8)
@@ -175,12 +176,14 @@ class ShipCard:
                                              f"{card.destroyed}/{card.half_si}", str(card.enter_before_turn))):
             text.value = value
         self.destruction.value = f"Destroyed: {card.destruction}." if card.destruction else ""
+        self.unruled.value = card.unruled
         while len(self.blocks) < len(card.locations):
             self.blocks.append(LocationBlock(self.on_slot))
         del self.blocks[len(card.locations):]
         for block, loc in zip(self.blocks, card.locations):
             block.show(card, loc)
-        put(self.column, [self.header, self.stats, *([self.warning] if card.destruction else []),
+        put(self.column, [self.header, self.stats, *([self.unruled] if card.unruled else []),
+                          *([self.warning] if card.destruction else []),
                           *(block.control for block in self.blocks)])
         return self.control
 
