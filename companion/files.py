@@ -7,6 +7,9 @@ FormatError that names the file, the JSON path and the problem.
 from __future__ import annotations
 
 import json
+import math
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -24,22 +27,135 @@ def shipped_fleets_dir() -> Path:
     return PACKAGE_DIR.parent / "fleets"
 
 
+#: The largest file the companion reads (the 40-ship War Fleet scenario is about 0.1 MB).
+MAX_FILE_BYTES = 2 * 1024 * 1024
+#: Levels of nesting a file may have (a scenario with inline cards has about 10).
+MAX_DEPTH = 32
+#: The largest whole number a file may hold: no game value comes near it (issue 11: 1e4000, 5,000 digits).
+MAX_NUMBER = 2 ** 53
+
+
+def read_bytes(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file the user named, at most `limit` of them.
+
+    A folder, a device (/dev/zero), a FIFO or a socket is refused by what
+    `os.stat` says it is, before it is opened; the file is then opened
+    without blocking and looked at again, so a name swapped in between is
+    refused too.  Every problem is a FormatError naming the file.
+    """
+    source = str(path)
+    if not source.strip():
+        raise FormatError("no file named (the name is empty)")
+    try:
+        _check_regular(os.stat(path), limit, source)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except FormatError:
+        raise
+    except (OSError, ValueError) as exc:
+        raise FormatError(_unreadable(exc), source=source) from None
+    try:
+        _check_regular(os.fstat(fd), limit, source)
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise FormatError(_unreadable(exc), source=source) from None
+    finally:
+        os.close(fd)
+    if size > limit:  # a file that grew, or one (in /proc) whose size says 0
+        raise FormatError(f"is over {_megabytes(limit)}: the companion reads files of at most that", source=source)
+    return b"".join(chunks)
+
+
+def _check_regular(info: os.stat_result, limit: int, source: str) -> None:
+    mode = info.st_mode
+    if stat.S_ISDIR(mode):
+        raise FormatError("is a folder, not a file", source=source)
+    if not stat.S_ISREG(mode):
+        kind = ("a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
+                "a pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+        raise FormatError(f"is {kind}, not a plain file: give a saved .json file", source=source)
+    if info.st_size > limit:
+        raise FormatError(f"is {_megabytes(info.st_size)}: the companion reads files of at most {_megabytes(limit)}",
+                          source=source)
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MB".replace(".0 MB", " MB")
+
+
+def _unreadable(exc: Exception) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, NotADirectoryError):
+        return "no such file (a part of the path is a file, not a folder)"
+    if isinstance(exc, IsADirectoryError):
+        return "is a folder, not a file"
+    if isinstance(exc, PermissionError):
+        return "cannot be read (permission denied)"
+    if isinstance(exc, ValueError):  # a NUL character in the name
+        return "is not a file name"
+    return f"cannot be read ({getattr(exc, 'strerror', None) or exc.__class__.__name__})"
+
+
+def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """A regular file's text (UTF-8, a byte-order mark allowed), by `read_bytes`."""
+    raw = read_bytes(path, limit)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"is not UTF-8 text (byte 0x{raw[exc.start]:02x} at position {exc.start})",
+                          source=str(path)) from None
+
+
 def read_json(path: str | Path) -> Any:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FormatError("no such file", source=str(path)) from None
-    except IsADirectoryError:
-        raise FormatError("is a folder, not a file", source=str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FormatError(f"cannot be read ({exc.__class__.__name__})", source=str(path)) from None
+    """A file the user named, read by `read_text` and parsed by `parse_json`."""
+    return parse_json(read_text(path), str(path))
+
+
+def parse_json(text: str, source: str = "") -> Any:
+    """JSON text as data, or one FormatError: not JSON, NaN or Infinity, a number too large,
+    nesting deeper than MAX_DEPTH (Python's reader would raise RecursionError)."""
     if not text.strip():
-        raise FormatError("the file is empty", source=str(path))
+        raise FormatError("the file is empty", source=source)
     try:
-        return json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise FormatError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=str(path)) from None
+        raise FormatError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=source) from None
+    except RecursionError:
+        raise FormatError(f"nested too deeply to read (more than {MAX_DEPTH} levels)", source=source) from None
+    except ValueError as exc:  # a whole number of more than 4,300 digits, or NaN
+        problem = "a number too long to be a game value" if "digits" in str(exc) else str(exc)
+        raise FormatError(f"not valid JSON: {problem}", source=source) from None
+    check_nesting_and_numbers(data, source)
+    return data
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def check_nesting_and_numbers(data: Any, source: str = "") -> None:
+    """FormatError unless every value is nested at most MAX_DEPTH levels and every number is finite
+    and at most MAX_NUMBER (1e4000 reads as infinity).  Walks without recursion."""
+    stack: list[tuple[Any, int, str]] = [(data, 1, "")]
+    while stack:
+        value, depth, where = stack.pop()
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not math.isfinite(value) or abs(value) > MAX_NUMBER:
+                raise FormatError("the number is too large to be a game value", where, source)
+            continue
+        if not isinstance(value, (dict, list)):
+            continue
+        if depth > MAX_DEPTH:
+            raise FormatError(f"nested more than {MAX_DEPTH} levels deep", where, source)
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        stack.extend((item, depth + 1, f"{where}.{key}" if where else str(key)) for key, item in items)
 
 
 def kind_of(data: Any) -> str:

@@ -105,39 +105,63 @@ def _colour_rank(colour: Colour) -> int:
 
 
 _TERM = re.compile(r"^(\d*)\s*d\s*(\w+)$", re.IGNORECASE)
+_SEPARATOR = re.compile(r"[&+]")
 
 
 def parse_pool(text: str) -> Pool:
     """Read rulebook pool notation, case-insensitively.
 
     `DBlue`, `2DRed`, `DRed & DBlue`, `dyellow & dgreen`, `D6`, `3D6`.
-    Terms may be joined by `&` or `+`.  Raises `PoolError` naming the bad term.
+    Terms may be joined by `&` or `+`.  Raises `PoolError` naming the bad
+    term and where it starts.  The count of every term is checked against
+    the 20-dice limit before any die is made (issue 11: `999999999DRed`).
     """
     if not isinstance(text, str) or not text.strip():
         raise PoolError("empty dice pool: write dice like 'DBlue' or '2DRed & DBlue'")
     dice: list[Colour] = []
-    for raw in re.split(r"[&+]", text):
+    for start, raw in _terms(text):
         term = raw.strip()
+        where = _where(term, start + len(raw) - len(raw.lstrip()), text)
         match = _TERM.match(term)
         if not match:
-            raise PoolError(f"'{term}' in '{text}' is not a die: write e.g. 'DBlue' or '2DRed'")
-        count = int(match.group(1)) if match.group(1) else 1
-        name = match.group(2).lower()
+            raise PoolError(f"{where} is not a die: write e.g. 'DBlue' or '2DRed'")
+        digits, name = match.group(1), match.group(2).lower()
         if name == "6":
             colour = Colour.D6
         elif name in _BY_NAME:
             colour = _BY_NAME[name]
         else:
-            raise PoolError(
-                f"unknown die colour '{match.group(2)}' in '{text}': "
-                "use Green, Blue, Yellow, Red, Black or D6"
-            )
+            raise PoolError(f"unknown die colour '{_shown(match.group(2))}' in {where}: "
+                            "use Green, Blue, Yellow, Red, Black or D6")
+        count = int(digits) if digits and len(digits) <= 3 else (1 if not digits else MAX_POOL_DICE + 1)
         if count < 1:
-            raise PoolError(f"'{term}' in '{text}' asks for no dice")
+            raise PoolError(f"{where} asks for no dice")
+        if len(dice) + count > MAX_POOL_DICE:
+            raise PoolError(f"{where} makes more than {MAX_POOL_DICE} dice: a pool holds at most {MAX_POOL_DICE}")
         dice.extend([colour] * count)
-        if len(dice) > MAX_POOL_DICE:
-            raise PoolError(f"'{text}' has more than {MAX_POOL_DICE} dice; a pool holds at most {MAX_POOL_DICE}")
     return Pool(dice)
+
+
+def _where(term: str, start: int, text: str) -> str:
+    """`'2DRad'`, or `'2DRad' (character 8 of 'DBlue & 2DRad')` when the pool has other terms."""
+    if term == text.strip():
+        return f"'{_shown(term)}'"
+    return f"'{_shown(term)}' (character {start + 1} of '{_shown(text)}')"
+
+
+def _terms(text: str):
+    """(index of the first character, text) of each term between `&` and `+` separators."""
+    start = 0
+    for separator in _SEPARATOR.finditer(text):
+        yield start, text[start:separator.start()]
+        start = separator.end()
+    yield start, text[start:]
+
+
+def _shown(text: str, most: int = 40) -> str:
+    """Text for a message: on one line (control characters shown as escapes), cut to `most` characters."""
+    flat = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return flat if len(flat) <= most else flat[:most - 3] + "..."
 
 
 @lru_cache(maxsize=4096)
