@@ -68,7 +68,12 @@ def run_validate(args) -> int:
             _out(f"ok: {path} ({what})")
         except FormatError as exc:
             failures += 1
-            print(exc.in_file(exc.source or path).message, file=sys.stderr)
+            print(one_line(exc.in_file(exc.source or path).message), file=sys.stderr)
+        except (KeyboardInterrupt, BrokenPipeError):
+            raise
+        except Exception as exc:  # one line per file, and the other files are still checked
+            failures += 1
+            print(f"{path}: {plain_message(exc)}", file=sys.stderr)
     return 1 if failures else 0
 
 
@@ -246,15 +251,70 @@ def main(argv: list[str] | None = None) -> int:
             parser.print_help()
             return 0
     try:
+        _check_empty_arguments(args)
         return args.run(args) or 0
-    except (FormatError, CommandError, PositionError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `companion replay GAME | head`: the reader stopped listening
         sys.stdout = open(os.devnull, "w")
         return 0
+    except Exception as exc:  # issue 11: whatever went wrong, one plain line and exit 1, never a traceback
+        print(f"error: {plain_message(exc)}", file=sys.stderr)
+        return 1
+
+
+def _check_empty_arguments(args) -> None:
+    """`--data ""` named no folder but silently meant the default one, and an empty GAME matched
+    every game as the start of its id (issue 11): both are refused."""
+    data = getattr(args, "data", None)
+    if data is not None and not data.strip():
+        raise CommandError("--data names no folder (it is empty): give a folder, or leave --data out for "
+                           "$COMPANION_DATA or the user's data folder")
+    game = getattr(args, "game", None)
+    if isinstance(game, str) and not game.strip():
+        raise CommandError("GAME is empty: give a game's id, the start of one, or its name (companion games lists them)")
+
+
+#: The longest message printed: longer ones (a list of every known card id) are cut.
+MAX_MESSAGE = 400
+
+
+def plain_message(exc: BaseException) -> str:
+    """One plain line for any failure: a pydantic error condensed to its field path and problem
+    (no URL), an unexpected one named by its kind; never more than MAX_MESSAGE characters."""
+    from pydantic import ValidationError
+
+    from .engine.cards import format_error
+
+    if isinstance(exc, ValidationError):
+        text = format_error(exc).message
+    elif isinstance(exc, (FormatError, CommandError, PositionError, ValueError)):
+        text = str(exc)
+    elif isinstance(exc, RecursionError):
+        text = "the input is nested too deeply to read"
+    elif isinstance(exc, MemoryError):
+        text = "the input is too large to hold in memory"
+    elif isinstance(exc, OSError):
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        text = f"{where}{exc.strerror or exc.__class__.__name__}"
+    else:
+        text = f"unexpected {exc.__class__.__name__}: {exc} (please report this)"
+    return one_line(text)
+
+
+def one_line(text: str, most: int = MAX_MESSAGE) -> str:
+    """Text on one line: pydantic's 'For further information visit URL' lines dropped, line breaks
+    and control characters turned to spaces, cut to `most` characters."""
+    lines = [line.strip() for line in str(text).splitlines()
+             if line.strip() and not line.strip().startswith("For further information")]
+    flat = " ".join(line.split(" [type=")[0] for line in lines)
+    flat = "".join(c if c.isprintable() else " " for c in flat)
+    if len(flat) <= most:
+        return flat or "failed (no reason given)"
+    cut = flat[:most]
+    if ", " in cut[most // 2:]:
+        cut = cut[:cut.rindex(", ")] + ", ..."
+    return cut + (")" if cut.count("(") > cut.count(")") else "")
 
 
 if __name__ == "__main__":

@@ -45,6 +45,8 @@ def run_print(args) -> int:
     if args.out == "-":
         sys.stdout.write(printing.render(loaded, title))
         return 0
+    if args.out is not None and not args.out.strip():
+        raise CommandError("--out names no file (it is empty): give OUT.html or OUT.pdf, or leave --out out")
     out = Path(args.out) if args.out else Path(Path(args.files[0]).stem + ".html")
     if out.suffix.lower() not in OUTPUT_SUFFIXES:
         raise CommandError(f"--out {out}: the output must end in .html or .pdf")

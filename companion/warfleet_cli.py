@@ -43,7 +43,9 @@ def cards_named(what: str, fleets: list[str] = ()) -> list[Card]:
         raise CommandError(f"{what}: is a scenario, not a card or fleet")
     catalogue = load_catalogue(fleets)
     if what not in catalogue:
-        raise CommandError(f"no card '{what}': give a card or fleet file, or one of {', '.join(sorted(catalogue))}")
+        ids = sorted(catalogue)
+        shown = ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
+        raise CommandError(f"no card '{what}': give a card or fleet file, or a card id of the fleets ({shown})")
     return [catalogue[what]]
 
 

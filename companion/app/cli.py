@@ -21,6 +21,8 @@ def open_app_store(folder: str | None):
     from ..store import open_store
     from ..store.tinydb_store import data_folder
 
+    if folder is not None and not folder.strip():  # issue 11: "" silently meant the default folder
+        raise CommandError("--data names no folder (it is empty): give a folder, or leave --data out")
     path = data_folder(folder)
     return open_store(path), f"games are saved in {path}"
 
