@@ -200,3 +200,22 @@ def test_an_action_with_true_for_a_facing_or_a_slot_is_refused_in_one_line():
         out = apply(state, action)
         assert not out.ok, action
         assert "\n" not in out.reason and "http" not in out.reason and where in out.reason, out.reason
+
+
+def test_a_saved_game_whose_starting_ships_overlap_is_set_aside_and_named(tmp_path):
+    from companion.store import TinyDBStore
+    from store_helpers import played_game, reopened
+    store = TinyDBStore(tmp_path, segment_size=10)
+    game = played_game(store, 1, actions=3)
+    store.close()
+    path = tmp_path / "games" / game.id / "game.json"
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    [record] = raw["tables"]["game"].values()
+    first, second = record["initial"]["ships"][:2]
+    second.update(column=first["column"], row=first["row"], facing=first["facing"])
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    again = reopened(tmp_path, 10)
+    [problem] = again.problems
+    assert "share hex" in problem and first["id"] in problem and second["id"] in problem
+    assert "\n" not in problem
+    assert [s.id for s in again.games()] == []

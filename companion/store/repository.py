@@ -16,7 +16,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..engine.state import GameState
+from ..engine.state import GameState, position_problem
 from .atomic import StoreError
 from .game import LogEntry
 
@@ -38,8 +38,11 @@ class GameRecord:
         created = float(doc["created"])
         if not 0 <= created <= 253402300799.0:  # a date any clock can show (before the year 10000)
             raise ValueError(f"created: {created!r} is not a date")
-        return cls(doc["id"], doc["name"], created, doc["commitment"],
-                   GameState.model_validate(doc["initial"]))
+        initial = GameState.model_validate(doc["initial"])
+        problem = position_problem(initial)  # ships on the board, none sharing a hex
+        if problem:
+            raise ValueError(f"initial: {problem}")
+        return cls(doc["id"], doc["name"], created, doc["commitment"], initial)
 
 
 @dataclass
