@@ -119,8 +119,12 @@ def read_json(path: str | Path) -> Any:
 
 
 def parse_json(text: str, source: str = "") -> Any:
-    """JSON text as data, or one FormatError: not JSON, NaN or Infinity, a number too large,
-    nesting deeper than MAX_DEPTH (Python's reader would raise RecursionError)."""
+    """JSON text as data, or one FormatError: over 2 MB, not JSON, NaN or Infinity, a number too
+    large, nesting deeper than MAX_DEPTH (Python's reader would raise RecursionError).  For files
+    (read_json) and for JSON pasted or uploaded in the app."""
+    if len(text) > MAX_FILE_BYTES:  # pasted text: read files are cut at the same size
+        raise FormatError(f"is over {_megabytes(MAX_FILE_BYTES)}: the companion reads files of at most that",
+                          source=source)
     if not text.strip():
         raise FormatError("the file is empty", source=source)
     try:

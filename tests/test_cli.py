@@ -187,3 +187,55 @@ def test_solutions_two_locations_and_damaged_slots_of_every_kind(tmp_path, capsy
     assert "6" not in starboard["slot_destroyed"] or starboard["slot_destroyed"]["6"] == "0"  # miss slot
     assert starboard["slot_destroyed"]["3"] == "0"  # already destroyed
     assert Fraction(starboard["keel_break"]) > 0
+
+
+# --- bad input (issue 11) ------------------------------------------------------------------------------------
+
+
+def test_a_pasted_card_is_read_as_a_file_is(tmp_path):
+    """The Fleets screen's pasted or uploaded JSON goes through files.parse_json: deep nesting,
+    NaN, 1e4000 and more than 2 MB are one plain FormatError, not a RecursionError."""
+    from companion.engine.cards import FormatError
+    from companion.files import MAX_FILE_BYTES, parse_json
+
+    for text, said in (("[" * 100_000, "nested too deeply"), ('{"a": ' * 40 + "1" + "}" * 40, "more than 32 levels"),
+                       ('{"si": NaN}', "NaN is not a number"), ('{"si": 1e4000}', "si: the number is too large"),
+                       (" " * (MAX_FILE_BYTES + 1) + "{}", "over 2 MB")):
+        with pytest.raises(FormatError, match=said) as refused:
+            parse_json(text, "pasted text")
+        assert str(refused.value).startswith("pasted text: ") and "\n" not in str(refused.value)
+
+
+def test_a_pydantic_error_reaching_the_command_line_is_one_line_without_a_url(monkeypatch, capsys):
+    """A model error no loader translated printed pydantic's several lines and its URL."""
+    from pydantic import BaseModel
+
+    import companion.cli as cli
+
+    class Gun(BaseModel):
+        dice: int
+
+    def broken(args):
+        Gun.model_validate({"dice": "twenty"})
+
+    monkeypatch.setattr(cli, "run_dist", broken)
+    code, out, err = run("dist", "DRed", capsys=capsys)
+    assert code == 1 and len(err.strip().splitlines()) == 1 and err.startswith("error: dice: ")
+    assert "twenty" in err and "http" not in err and "validation error" not in err
+
+
+def test_an_unexpected_error_is_one_plain_line(monkeypatch, capsys):
+    import companion.cli as cli
+
+    def broken(args):
+        raise KeyError("bow")
+
+    monkeypatch.setattr(cli, "run_dist", broken)
+    code, out, err = run("dist", "DRed", capsys=capsys)
+    assert code == 1 and len(err.strip().splitlines()) == 1 and "KeyError" in err and "Traceback" not in err
+
+
+def test_data_that_names_no_folder_is_refused(capsys):
+    """`--data ""` silently used the default data folder."""
+    code, out, err = run("games", "--data", "", capsys=capsys)
+    assert code == 1 and out == "" and err.strip().startswith("error: --data names no folder")

@@ -20,6 +20,7 @@ import flet as ft
 
 from ...engine.cards import Card, FormatError
 from ...engine.state import GameState, ShipState
+from ...files import parse_json
 from ...printing import render
 from ...store.library import (
     Catalogue, based_on, catalogue_of, export_document, export_file_name, is_players_card, library_for, slug,
@@ -250,9 +251,9 @@ class FleetsView:
 
         async def import_text(text: str, source: str) -> None:
             try:
-                data = json.loads(text)
-            except json.JSONDecodeError as exc:
-                problem.content.value = f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                data = parse_json(text, source)  # size, depth and numbers bounded as for a file (issue 11)
+            except FormatError as exc:
+                problem.content.value = str(exc)
                 self.app.page.update()
                 return
             try:
