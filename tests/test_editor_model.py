@@ -234,3 +234,51 @@ def test_a_card_from_the_editor_loads_as_a_file_would():
     data = new_card_data(3)
     data["id"] = "my-test"
     assert load_card(data).type == 3
+
+
+# --- warnings: values no play can reach (issue 12); they never stop a save -----------------------
+
+
+def warning_texts(editor):
+    return [w.text for w in editor.warnings()]
+
+
+def test_a_breach_number_no_shot_can_reach_is_warned_and_still_saves(library):
+    """The strongest printed gun band (DBlack, 12) with the strongest printed crew (DYellow, 8)
+    and the location's own dice (here 2DRed, 20) roll at most 40: a breach of 41 is never
+    reached."""
+    editor = CardEditor.new(1)
+    editor.set(("name",), "HMS Tester")
+    editor.set(("locations", "port", "go"), "DBlack")
+    editor.set(("locations", "port", "stop"), "2DRed")
+    editor.set_number(PORT + (1, "breach"), "40")
+    assert warning_texts(editor) == []
+    editor.set_number(PORT + (1, "breach"), "41")
+    (warning,) = editor.warnings()
+    assert warning.path == PORT + (1, "breach")
+    assert warning.text == ("Port slot 2 (crew) breach number 41 is more than any shot can roll here: at most 40 "
+                            "(the strongest printed gun, DBlack 12, a DYellow crew 8 and this location's 2DRed 20)")
+    assert editor.ok and editor.save(library).id == "my-hms-tester"
+
+
+def test_enter_hexes_before_turn_above_the_mp_is_warned(library):
+    editor = CardEditor.new(1)
+    editor.set(("name",), "HMS Tester")
+    mp = editor.starting_mp
+    editor.set_number(("enter_hexes_before_turn",), str(mp))
+    assert warning_texts(editor) == []
+    editor.set_number(("enter_hexes_before_turn",), str(mp + 1))
+    assert warning_texts(editor) == [f"Enter hexes before turn {mp + 1} is more than the ship's MP {mp}: "
+                                     "it could never turn"]
+    assert editor.ok and editor.save(library)
+
+
+def test_a_printed_starting_mp_other_than_the_engines_is_warned(shipped, library):
+    """The SML Habsburg prints Starting MP 11; its engines add up to 8 (a Secondary Engine slot,
+    which has no Quick-Start rule, gives the rest)."""
+    editor = CardEditor.edit(shipped["sml-habsburg-2025"])
+    assert warning_texts(editor) == ["Starting MP 11 as printed is not the engines' sum 8: "
+                                     "play uses the engines (8)"]
+    assert editor.save(library).card_mp == 11
+    plain = CardEditor.edit(shipped["hml-raven"])
+    assert plain.warnings() == []

@@ -22,7 +22,7 @@ from typing import Any, Iterable
 from pydantic import ValidationError
 
 from ..engine.cards import CARD_FORMAT, SLOT_KINDS, SLOTS_PER_LOCATION, Card, FormatError, load_card
-from ..engine.dice import DIAL_UP_ORDER
+from ..engine.dice import DIAL_UP_ORDER, PoolError, parse_pool, top
 from ..engine.footprint import LOCATION_HEX
 from ..store.library import CardLibrary, is_players_card, player_copy
 from .viewmodels import location_name
@@ -111,6 +111,21 @@ def new_card_data(ship_type: int = 1) -> dict[str, Any]:
 #: where a location's slots come from when the type changes between 1-3 and 4
 _RESHAPE = {"port_bow": "port", "port_quarter": "port", "starboard_bow": "starboard",
             "starboard_quarter": "starboard", "port": "port_bow", "starboard": "starboard_bow"}
+
+
+#: The strongest gun band and crew dice on the printed cards (shared/reference: DBlack on
+#: 8 gun bands, DYellow on 19 crew slots): a breach number above what they roll with a
+#: location's dice is never reached, and the editor says so.
+STRONGEST_GUN = "DBlack"
+STRONGEST_CREW = "DYellow"
+
+
+def pool_top(notation: Any) -> int | None:
+    """The highest total a pool can roll, or None when it is not a pool."""
+    try:
+        return sum(top(colour) for colour in parse_pool(notation))
+    except (PoolError, TypeError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -322,6 +337,43 @@ class CardEditor:
     def ok(self) -> bool:
         return not self.problems()
 
+    def warnings(self) -> list[Problem]:
+        """Values a card may hold but play never reaches, in plain words (issue 12).
+
+        They never stop a save: a house rule or a card from another edition may mean them.
+        """
+        found: list[Problem] = []
+        mp, enter, printed = self.starting_mp, self.data.get("enter_hexes_before_turn"), self.data.get("starting_mp")
+        if _whole(enter) and enter > mp:
+            found.append(Problem(("enter_hexes_before_turn",), f"Enter hexes before turn {enter} is more than "
+                                                               f"the ship's MP {mp}: it could never turn"))
+        if _whole(printed) and printed != mp:
+            found.append(Problem(("starting_mp",), f"Starting MP {printed} as printed is not the engines' sum "
+                                                   f"{mp}: play uses the engines ({mp})"))
+        for location in self.location_names:
+            found.extend(self._unreachable(location))
+        return found
+
+    def _unreachable(self, location: str) -> list[Problem]:
+        """Breach numbers above the strongest printed gun + crew + the location's larger dice."""
+        loc = self.data["locations"][location]
+        dice = max(((pool_top(loc.get(k)), loc.get(k)) for k in ("go", "stop") if pool_top(loc.get(k)) is not None),
+                   default=None, key=lambda pair: pair[0])
+        if dice is None:
+            return []
+        gun, crew = pool_top(STRONGEST_GUN), pool_top(STRONGEST_CREW)
+        most = gun + crew + dice[0]
+        why = (f"the strongest printed gun, {STRONGEST_GUN} {gun}, a {STRONGEST_CREW} crew {crew} "
+               f"and this location's {dice[1]} {dice[0]}")
+        found = []
+        for index, slot in enumerate(self.slots(location)):
+            breach = slot.get("breach")
+            if slot.get("kind") != "miss" and _whole(breach) and breach > most:
+                path = ("locations", location, "slots", index, "breach")
+                found.append(Problem(path, f"{self.describe(path)} {breach} is more than any shot can roll "
+                                           f"here: at most {most} ({why})"))
+        return found
+
     def problem_at(self, path: Path) -> str | None:
         """The first problem of exactly this field (for the text under it)."""
         for problem in self.problems():
@@ -457,6 +509,10 @@ class CardEditor:
                 if isinstance(slot.get("name"), str):
                     slot["name"] = slot["name"].strip()
         return data
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _draft_path(loc: tuple) -> Path:

@@ -58,6 +58,10 @@ class EditorView:
         self.shown_dice: dict[Path, str] = {}  # the dice each list shows beside its value
         self.problems = ft.Column(spacing=4, tight=True)
         self.problems_box = tag("editor-problems", ft.Container(content=self.problems, padding=12, border_radius=12))
+        # values no play reaches: said in plain words, never in the way of a save (issue 12)
+        self.warnings = ft.Column(spacing=4, tight=True)
+        self.warnings_box = tag("editor-warnings", ft.Container(
+            content=self.warnings, padding=12, border_radius=12, bgcolor=ft.Colors.TERTIARY_CONTAINER))
         self.save_button = tag("editor-save", ft.FilledButton(
             content="Save to my cards", icon=ft.Icons.SAVE, on_click=self._save, height=48))
         self.mp = ft.Text("", size=16, weight=ft.FontWeight.BOLD)
@@ -75,6 +79,7 @@ class EditorView:
             ft.Row([back, ft.Column([self.title, self.note], spacing=0, tight=True, expand=True)],
                    vertical_alignment=ft.CrossAxisAlignment.START),
             self.problems_box,
+            self.warnings_box,
             self.form,
             ft.Row([self.save_button, ft.TextButton(content="Cancel", on_click=self._back)], wrap=True),
             ft.Container(height=24),
@@ -388,6 +393,21 @@ class EditorView:
             ])]
             self.problems_box.content.bgcolor = ft.Colors.SECONDARY_CONTAINER
         self.save_button.content.disabled = bool(problems)
+        self._show_warnings()
+
+    def _show_warnings(self) -> None:
+        warnings = self.editor.warnings()
+        colour = ft.Colors.ON_TERTIARY_CONTAINER
+        texts = [f"• {w.text}" for w in warnings]
+        shown = [c.value for c in self.warnings.controls[1:]]
+        if shown != texts or not self.warnings.controls:
+            self.warnings.controls = [
+                ft.Row([ft.Icon(ft.Icons.WARNING_AMBER, color=colour),
+                        ft.Text("Check these values (the card still saves):", weight=ft.FontWeight.W_600,
+                                color=colour, expand=True)]),
+                *[ft.Text(text, color=colour) for text in texts],
+            ]
+        self.warnings_box.visible = bool(warnings)
 
     async def _save(self, ev) -> None:
         e = self.editor
