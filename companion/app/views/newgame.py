@@ -7,7 +7,7 @@ import time
 
 import flet as ft
 
-from ...engine.board import Board
+from ...engine.board import MAX_SIDE, Board
 from ...store.library import is_players_card
 from ..session import Session
 from ..setup import Pick, SetupError, build_setup, quick_start_picks
@@ -46,7 +46,7 @@ def build(app) -> ft.Control:
         try:
             board = Board(columns=int(columns.value), rows=int(rows.value))
         except (ValueError, TypeError):
-            message.value = "Board size: columns and rows are whole numbers from 3 to 999."
+            message.value = f"Board size: columns and rows are whole numbers from 3 to {MAX_SIDE}."
             return None
         if board.rows < 2 * 5 + 1:
             message.value = "The board needs at least 11 rows: two deployment zones of four hexes and room between."
