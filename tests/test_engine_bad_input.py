@@ -219,3 +219,16 @@ def test_a_saved_game_whose_starting_ships_overlap_is_set_aside_and_named(tmp_pa
     assert "share hex" in problem and first["id"] in problem and second["id"] in problem
     assert "\n" not in problem
     assert [s.id for s in again.games()] == []
+
+
+def test_a_pocket_of_ships_too_far_apart_for_one_table_is_a_plain_refusal():
+    from companion.engine.hexes import Hex
+    from companion.engine.warfleet.pocket import PocketError, pocket_battle
+    from companion.files import load_catalogue, load_file, shipped_fleets_dir
+    state = build_warfleet_state(load_file(shipped_fleets_dir() / "war-fleet-20v20.json"), load_catalogue())
+    british, french = (next(s for s in state.ships if s.side == side) for side in state.sides[:2])
+    state = state.model_copy(update={"board": Board(columns=120, rows=120)})
+    state = state.with_ship(british.at(Hex.at(1, 1))).with_ship(french.at(Hex.at(100, 100)))
+    with pytest.raises(PocketError) as caught:
+        pocket_battle(state, [british.id, french.id])
+    assert "too far apart" in str(caught.value) and "\n" not in str(caught.value)

@@ -31,7 +31,7 @@ Readings (docs/rule-readings.md, War Fleet):
 
 from __future__ import annotations
 
-from ..board import Board
+from ..board import MAX_SIDE, Board
 from ..cards import Card
 from ..footprint import Placement
 from ..hexes import Hex
@@ -127,6 +127,9 @@ def _fit(placements: list[Placement]) -> tuple[Board, list[Placement]]:
     cells = [c for p in moved for c in p.hexes]
     columns = max(DEFAULT_BOARD.columns, max(c.column for c in cells) + MARGIN + 1)
     rows = max(DEFAULT_BOARD.rows, max(c.row for c in cells) + MARGIN + 1)
+    if max(columns, rows) > MAX_SIDE:
+        raise PocketError(f"these ships stand too far apart for one Quick-Start table: it would need "
+                          f"{columns} x {rows} hexes, at most {MAX_SIDE} x {MAX_SIDE}")
     return Board(columns=columns, rows=rows), moved
 
 
