@@ -219,8 +219,15 @@ def run_solutions(args) -> int:
 # --- entry point ------------------------------------------------------------------------
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its usage errors on one line (exit code 2 as argparse's, pointing at --help)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="companion",
         description="Leviathans table companion: ship cards, arcs, ranges, exact odds and dice.",
     )

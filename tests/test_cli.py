@@ -239,3 +239,14 @@ def test_data_that_names_no_folder_is_refused(capsys):
     """`--data ""` silently used the default data folder."""
     code, out, err = run("games", "--data", "", capsys=capsys)
     assert code == 1 and out == "" and err.strip().startswith("error: --data names no folder")
+
+
+@pytest.mark.parametrize("argv", [("replay", "g", "--to", "ten"), ("convert", "x", "--to", "warfleet"), ("dist",),
+                                  ("roll", "DRed", "--seed"), ("no-such-command",)])
+def test_a_command_line_argparse_refuses_is_one_line(argv, capsys):
+    """Usage errors keep argparse's exit code 2, in one line that points at --help."""
+    with pytest.raises(SystemExit) as stopped:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    assert stopped.value.code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "error:" in err and "--help" in err
