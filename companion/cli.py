@@ -85,8 +85,9 @@ def _check_loaded(loaded, path: str, fleets: list[str]) -> str:
     if getattr(loaded, "ruleset", "") == "war-fleet":  # companion/warfleet_cli.py
         from .warfleet_cli import check_scenario
         return check_scenario(loaded, path, fleets)
+    catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
     try:
-        state = build_state(loaded, load_catalogue(fleets))
+        state = build_state(loaded, catalogue)
     except FormatError as exc:
         raise exc.in_file(path) from None
     return f"scenario, {len(state.ships)} ships on {state.board.columns} x {state.board.rows}"
@@ -177,8 +178,9 @@ def load_state(path: str, fleets: list[str] = ()):
     loaded = load_file(path)
     if not isinstance(loaded, Scenario):
         raise FormatError("is not a scenario (leviathans-scenario/1)", source=path)
+    catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
     try:
-        return build_state(loaded, load_catalogue(fleets))
+        return build_state(loaded, catalogue)
     except FormatError as exc:
         raise exc.in_file(path) from None
 

@@ -94,8 +94,9 @@ def _print_stats(card: Card) -> None:
 
 def check_scenario(scenario: WarFleetScenario, path: str, fleets: list[str]) -> str:
     """Build the War Fleet game a scenario describes; its one-line summary."""
+    catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
     try:
-        state = build_warfleet_state(scenario, load_catalogue(fleets))
+        state = build_warfleet_state(scenario, catalogue)
     except FormatError as exc:
         raise exc.in_file(path) from None
     return summary(state)
@@ -120,8 +121,9 @@ def load_warfleet_state(path: str, fleets: list[str] = ()):
     loaded = load_file(path)
     if not isinstance(loaded, WarFleetScenario):
         raise FormatError("is not a War Fleet scenario (leviathans-warfleet-scenario/1)", source=path)
+    catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
     try:
-        return build_warfleet_state(loaded, load_catalogue(fleets))
+        return build_warfleet_state(loaded, catalogue)
     except FormatError as exc:
         raise exc.in_file(path) from None
 

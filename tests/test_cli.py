@@ -250,3 +250,16 @@ def test_a_command_line_argparse_refuses_is_one_line(argv, capsys):
     out, err = capsys.readouterr()
     assert stopped.value.code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "error:" in err and "--help" in err
+
+
+@pytest.mark.parametrize("command", [("validate",), ("solutions", "--attacker", "a"), ("attacks",)])
+def test_a_bad_fleet_file_is_named_not_the_scenario(command, tmp_path, capsys):
+    """`--fleet` files are read for the scenario's card ids: their problem names them, not the scenario."""
+    from companion.files import shipped_fleets_dir
+
+    quick = write(tmp_path, "quick.json", scenario({"id": "a", "side": "A", "card": "hml-raven", "bow": "1010", "facing": "N"}))
+    scenario_file = str(shipped_fleets_dir() / "war-fleet-20v20.json") if command[0] == "attacks" else quick
+    broken = write(tmp_path, "broken-fleet.json", "{not json")
+    code, _, err = run(command[0], scenario_file, *command[1:], "--fleet", broken, capsys=capsys)
+    assert code == 1 and len(err.strip().splitlines()) == 1
+    assert "broken-fleet.json: not valid JSON" in err and "quick.json" not in err and "20v20" not in err
