@@ -245,6 +245,7 @@ def test_a_session_that_reconnects_comes_back(served):
     """A phone that slept: Flet reconnects the same session on a new socket."""
     async def go() -> None:
         first = await first_screen(served.url(), served.origin())
+        await asyncio.sleep(1)  # the server has seen it go (a phone comes back later than that)
         again = await Client.register(served.url(), served.origin(), session_id=first.session_id)
         assert await again.pump(lambda c: c.session_id is not None, 30)
         await again.close()
@@ -291,6 +292,26 @@ def test_a_click_flood_on_a_real_control_is_bounded(own_server):
         await flooder.close()
         assert answered, "the other browser was not answered while the clicks were handled"
         assert 0 < handled < 500, f"{handled} of 2,000 clicks were handled"
+
+    asyncio.run(go())
+
+
+def test_a_window_dragged_to_a_new_size_does_not_use_up_the_taps(own_server):
+    """A browser reports each step of a resize (and each notch of a wheel on the map): 150 resizes at
+    once, then a tap on the theme switch, which is handled (a notice costs a tenth of a tap)."""
+    async def go() -> None:
+        client = await Client.register(own_server.url(), own_server.origin())
+        assert await client.pump(shows(own_server.pin), 30)
+        target = theme_button(client)
+        for width in range(600, 1350, 5):
+            await client.ws.send(frame(EVENT, {"target": PAGE, "name": "resize",
+                                               "data": {"width": width, "height": 800}}))
+        before = len(client.messages)
+        await client.ws.send(frame(EVENT, {"target": target, "name": "click", "data": None}))
+        changed = await client.pump(lambda c: any(a == PATCH and "theme_mode" in strings(body, [])
+                                                  for a, body in c.messages[before:]), 20)
+        await client.close()
+        assert changed, "the tap after the resizes was not handled"
 
     asyncio.run(go())
 
@@ -375,13 +396,15 @@ def test_the_bucket_spends_and_refills():
 
 
 def test_frames_are_priced_before_they_are_decoded():
-    from companion.app.server import frame_cost
+    from companion.app.server import event_cost, frame_cost
 
     click = frame(EVENT, {"target": 5, "name": "click", "data": None})
     assert frame_cost(click) == (1.0 + len(click) / 65536, True)
     assert frame_cost(frame(PROPS, {"id": 1, "props": {}}))[1] is True
     assert frame_cost(frame(INVOKE, {"call_id": "x"}))[1] is False  # an answer the server waits for
     assert frame_cost(b"\x01\x00\x00\x00\x00" + bytes(1 << 20))[0] > 16  # a megabyte costs its size
+    assert event_cost("click") == event_cost("change") == event_cost("route_change") == 1
+    assert event_cost("resize") == event_cost("interaction_start") < 1
 
 
 def test_only_the_server_side_transport_decides_where_a_session_is():

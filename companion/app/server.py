@@ -15,11 +15,13 @@ only the server can know, so this module wraps it (issue 11):
   server).  A missing or `null` Origin is refused: the app's pages always send theirs, and a page on
   another site (or a DNS name rebound to this computer) must not drive the table with the host's
   rights.
-- **Cost per connection**: one register per socket; a token bucket per connection charged before a
-  frame is decoded (events and property updates over the budget are dropped and counted; other
-  frames, the answers to the server's own calls, wait for the budget); events for controls the
-  session does not have are dropped before Flet searches the whole page for them; frames larger
-  than `MAX_FRAME` close the socket.
+- **Cost per connection**: one register per socket and `MAX_SOCKETS_PER_ADDRESS` sockets per
+  address; a budget of frames charged before a frame is decoded (events and property updates over
+  it are dropped unread; other frames, the answers to the server's own calls, wait for it); events
+  for controls the session does not have are dropped before Flet searches the whole page for them;
+  the events left are charged to a budget of taps (a notice such as a resize a tenth of a tap), and
+  those over it dropped; frames larger than `MAX_FRAME` close the socket.  What is dropped is
+  counted and logged on the host.
 - **A crash** shows a plain message on the device; the traceback goes to the host's log only.
 
 Flet's private names (`_FletApp__on_message`, `_FletApp__session`) are used where Flet offers no
@@ -143,21 +145,30 @@ class Bucket:
         self.tokens -= cost
 
 
-EVENT_RATE, EVENT_BURST = 10.0, 40.0  # a person taps a few times a second; a burst of 40 covers fast typing
-OTHER_COST = 0.25  # answers to the server's own calls, data channels: cheap to read, never dropped
+FRAME_RATE, FRAME_BURST = 100.0, 200.0  # frames a second read and decoded, whatever they hold
+TAP_RATE, TAP_BURST = 10.0, 40.0  # events a second handled: a person taps a few times a second
 BYTES_PER_TOKEN = 64 * 1024
+NOTICES = frozenset({  # what the browser reports of itself as it happens: cheap to handle, many at once
+    "resize", "interaction_start", "interaction_update", "interaction_end", "scroll", "hover", "enter",
+    "exit", "focus", "blur", "media_change", "platform_brightness_change", "app_lifecycle_state_change",
+    "keyboard_event", "connect", "disconnect",
+})
+NOTICE_COST = 0.1  # a window dragged to a new size sends dozens of resizes; a wheel, an event a notch
 
 
 def frame_cost(data: bytes) -> tuple[float, bool]:
     """(tokens, droppable) of one websocket frame, read from its first bytes without decoding it:
-    Flet frames are `0x00` then a msgpack array of two, `[action, body]`."""
+    Flet frames are `0x00` then a msgpack array of two, `[action, body]`.  Control events and
+    property updates (what a person did) may be dropped; the rest (answers to the server's own
+    calls) wait for the budget instead."""
     action = data[2] if len(data) > 2 and data[0] == 0 and data[1] == 0x92 else None
-    size = len(data) / BYTES_PER_TOKEN
-    if action == CONTROL_EVENT:
-        return 1.0 + size, True
-    if action == UPDATE_CONTROL_PROPS:
-        return OTHER_COST + size, True
-    return OTHER_COST + size, False
+    return 1.0 + len(data) / BYTES_PER_TOKEN, action in (CONTROL_EVENT, UPDATE_CONTROL_PROPS)
+
+
+def event_cost(name) -> float:
+    """Tokens of one control event handled: a tap (click, submit, change, route change) one; a notice
+    of the browser's own (a resize, a zoom of the map, a hover) a tenth."""
+    return NOTICE_COST if name in NOTICES else 1.0
 
 
 def observed_address(page) -> str | None:
@@ -204,23 +215,36 @@ class _Guard:
     """What one connection has spent, and what it had dropped (logged now and then)."""
 
     peer: str
-    bucket: Bucket = field(default_factory=lambda: Bucket(EVENT_RATE, EVENT_BURST))
+    frames: Bucket = field(default_factory=lambda: Bucket(FRAME_RATE, FRAME_BURST))
+    events: Bucket = field(default_factory=lambda: Bucket(TAP_RATE, TAP_BURST))
     dropped: int = 0
     unknown: int = 0
     logged_at: float = 0.0
 
     async def admit(self, data: bytes) -> bool:
+        """May this frame be decoded?  Over the frame budget, events and updates are dropped
+        unread; anything else waits for the budget (the client waits; nothing else does)."""
         cost, droppable = frame_cost(data)
         now = time.monotonic()
-        if self.bucket.take(cost, now):
+        if self.frames.take(cost, now):
             return True
         if droppable:
-            self.dropped += 1
-            self.note()
+            self.drop()
             return False
-        await asyncio.sleep(self.bucket.wait_for(cost, now))  # the client waits; nothing else does
-        self.bucket.owe(cost, time.monotonic())
+        await asyncio.sleep(self.frames.wait_for(cost, now))
+        self.frames.owe(cost, time.monotonic())
         return True
+
+    def handle(self, event_name) -> bool:
+        """May this control event (for a control on the session's screen) be handled?"""
+        if self.events.take(event_cost(event_name), time.monotonic()):
+            return True
+        self.drop()
+        return False
+
+    def drop(self) -> None:
+        self.dropped += 1
+        self.note()
 
     def note(self) -> None:
         now = time.monotonic()
@@ -278,6 +302,8 @@ def _guarded_flet_app_class():
                 if not isinstance(target, int) or session.index.get(target) is None:
                     self.guard.unknown += 1
                     self.guard.note()
+                    return
+                if not self.guard.handle(body.get("name")):
                     return
             elif action == UPDATE_CONTROL_PROPS:
                 props = body.get("props")
