@@ -334,11 +334,15 @@ def test_a_role_change_and_a_waiting_device_wait_for_the_host(shared_server, bro
     wait_words(phone, "This device: French", timeout=15000)
     assert by_id(phone, "role-asked").count() == 0
 
-    # a guest starts no game and opens no War Fleet on the host
+    # a guest starts no game, loads no scenario and opens no War Fleet on the host
     open_app(phone, server.lan_url + "warfleet")
     by_id(phone, "host-only").wait_for(timeout=15000)
     assert "War Fleet is played on the host's own screen" in label(by_id(phone, "host-only"))
     assert by_id(phone, "wf-start-20v20").count() == 0
+    open_app(phone, server.lan_url + "load")
+    by_id(phone, "host-only").wait_for(timeout=15000)
+    assert "Only the host starts games" in label(by_id(phone, "host-only"))
+    assert by_id(phone, "load-path").count() == 0 and by_id(phone, "load-button").count() == 0
     open_app(phone, server.lan_url)
     by_id(phone, "guest-note").wait_for(timeout=15000)
     for ident in ("quick-start", "new-game", "load-scenario", "war-fleet", "join-pin"):
@@ -362,3 +366,27 @@ def test_a_role_change_and_a_waiting_device_wait_for_the_host(shared_server, bro
     assert by_id(laptop, "pin-field").count() == 0
     for ctx in (host_ctx, laptop_ctx):
         ctx.close()
+
+
+def test_load_a_scenario_refuses_a_device_and_a_huge_board_in_plain_words(server, browser):
+    """Issue 11.7: `/dev/zero` took the server to 2.7 GB; a pasted 999 x 999 board left it unanswering."""
+    import json
+
+    from companion.engine.scenario import scenario_of
+
+    from random_games import starting_state
+
+    data = scenario_of(starting_state(1), "Quick-Start").model_dump(mode="json")
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    open_app(page, server.url + "load")
+    by_id(page, "load-path").wait_for(timeout=15000)
+    by_id(page, "load-path").click()
+    page.keyboard.insert_text("/dev/zero")
+    by_id(page, "load-button").click()
+    wait_words(page, "is a device, not a plain file", timeout=15000)
+    by_id(page, "load-paste").click()
+    page.keyboard.insert_text(json.dumps(dict(data, board={"columns": 999, "rows": 999})))
+    by_id(page, "load-button").click()
+    wait_words(page, "a board of 999 columns is too big for the table app", timeout=15000)
+    shoot(page, "load-refused-desktop")
+    page.context.close()
