@@ -13,11 +13,21 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, SCREENSHOTS, SEED, by_id, open_app
+from .conftest import DESKTOP, PHONE, SCREENSHOTS, Server, by_id, open_app
 
 pytestmark = pytest.mark.browser
 
 RAVEN = "hml-raven"
+#: The dice seed of this test's server: with the printed Quick-Start cards (issue 12) the
+#: Raven's first offered shot at the Pontbriand destroys a slot with seed "1" (not with "3").
+SEED = "1"
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = Server(tmp_path / "data", seed=SEED).start()
+    yield srv
+    srv.stop()
 
 
 # --- the same game through the engine -------------------------------------------

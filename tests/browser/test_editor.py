@@ -66,8 +66,9 @@ def test_a_new_card_is_checked_saved_and_played(server, browser):
     by_id(page, "fleets").wait_for(timeout=15000)
     by_id(page, "fleets").click()
 
-    # the fleets screen: shipped cards with estimated values carry the mark
-    wait_text(page, "unverified-hml-raven", "unverified: check against your printed card")
+    # the fleets screen: the shipped cards are the printed cards, checked: no "unverified" mark
+    wait_text(page, "card-tile-hml-raven", "HML Raven")
+    assert by_id(page, "unverified-hml-raven").count() == 0
 
     # a new card: name, side, dice from a list, a number with its stepper
     by_id(page, "fleets-new").click()
@@ -152,7 +153,7 @@ def test_export_print_import_and_delete(server, browser, tmp_path):
     by_id(page, "import-paste").click()
     wait_text(page, "fleets-message", "Imported 1 card: Pelletier (my-pelletier).")
     wait_text(page, "card-tile-my-pelletier", "based on Pelletier")
-    wait_text(page, "unverified-my-pelletier", "unverified")
+    assert by_id(page, "unverified-my-pelletier").count() == 0  # a copy of a checked printed card
 
     # a file chosen from the device: a fleet of two (the Pelletier again makes a second copy, never a clash)
     fleet = {"format": "leviathans-fleet/1", "name": "Mine", "ships": [card, dict(card, id="pelletier-ii", name="Pelletier II")]}
