@@ -292,3 +292,35 @@ def test_a_printed_type_4_sheet_shows_six_locations_marks_and_slots_without_a_ru
     sheet = printing.render(habsburg)
     assert 'Starting MP</span><span class="value">11</span>' in sheet
     assert "engines 2 + 3 + 3 = 8 in play" in sheet
+
+
+# --- the player's own cards, and cards not in play ------------------------------------------------
+
+
+def test_a_players_copy_of_a_card_the_library_now_replaces_is_kept(tmp_path):
+    """A copy made from the old estimated Raven (SI 18, unverified) and one of the War Fleet
+    scenario's old 'hml-ardent' card, which no shipped fleet holds now: both are kept as they
+    were saved, and play."""
+    from companion.engine.cards import load_card
+    from companion.store.library import CardLibrary, based_on, catalogue_of
+    shipped = load_file(shipped_fleets_dir() / "quick-start-british.json").ships
+    raven = shipped[1]
+    old = raven.dump() | {"structural_integrity": 18, "sources": {"verified": False, "notes": "Estimated: SI 18"}}
+    library = CardLibrary(tmp_path)
+    mine = library.save(library.copy(load_card(old)))
+    ardent = library.save(library.copy(load_card(raven.dump() | {"id": "hml-ardent", "name": "HML Ardent"})))
+    cards = catalogue_of(CardLibrary(tmp_path)).cards()
+    assert cards[mine.id] == mine and cards[mine.id].structural_integrity == 18 and not cards[mine.id].verified
+    assert cards["hml-raven"].structural_integrity == 20, "the library's Raven is the printed one"
+    assert cards[ardent.id] == ardent and based_on(ardent) == "hml-ardent" and "hml-ardent" not in cards
+    state = position(ship("a", "British", cards[mine.id], "1010"), ship("b", "French", cards[ardent.id], "1006"))
+    assert state.ship("a").card.structural_integrity == 18
+
+
+def test_the_fleets_screen_names_each_card_left_out_and_why(fleets):
+    from companion.app.views.fleets import left_out_line
+    lines = [left_out_line(item) for fleet in fleets.values() for item in fleet.left_out]
+    assert len(lines) == 3
+    assert ("Not in play: Troop Transport (Hansa, Type 8). A troop transport (Type 8): the Quick-Start rules "
+            "give no footprint, pivot or turn order for a Type 8 ship, so it is not in play.") in lines
+    assert sum(line.startswith("Not in play: Aerial Fortress (") for line in lines) == 2

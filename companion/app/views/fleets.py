@@ -64,6 +64,12 @@ def preview(card: Card, dark: bool, compact: bool) -> ft.Control:
     return card_control(view, dark, compact=compact)
 
 
+def left_out_line(item) -> str:
+    """A printed card a shipped fleet leaves out of play, and why (issue 12)."""
+    what = ", ".join(part for part in (item.ship_class, f"Type {item.type}") if part)
+    return f"Not in play: {item.name} ({what}). {item.reason}"
+
+
 class FleetsView:
     def __init__(self, app):
         self.app = app
@@ -112,13 +118,15 @@ class FleetsView:
             muted("No cards of your own yet: make one with New card, import a file, or edit a shipped card "
                   "to make your copy.") if not mine else None))
         for index, fleet in enumerate(catalogue.fleets):
+            left_out = [tag(f"left-out-{index}-{n}", muted(left_out_line(item), 12))
+                        for n, item in enumerate(fleet.left_out)]  # printed cards not in play, and why
             controls.append(self._group(f"fleet-{index}", f"{fleet.name} · shipped", list(fleet.ships), None,
-                                        title=fleet.name))
+                                        title=fleet.name, notes=left_out))
         self.holder.controls = controls
         self.app.page.update()
 
     def _group(self, ident: str, heading_text: str, cards: list[Card], empty: ft.Control | None,
-               title: str = "My cards") -> ft.Control:
+               title: str = "My cards", notes: list[ft.Control] = ()) -> ft.Control:
         tools = []
         if cards:
             for action, text, icon, handler in (
@@ -131,7 +139,7 @@ class FleetsView:
         head = ft.Row([ft.Container(heading(heading_text, 18), expand=True), *tools], spacing=0)
         tiles = ft.ResponsiveRow([ft.Container(self._tile(card), col={"xs": 12, "md": 6}) for card in cards],
                                  spacing=10, run_spacing=10)
-        return tag(f"group-{ident}", ft.Column([head, empty or tiles], spacing=8, tight=True))
+        return tag(f"group-{ident}", ft.Column([head, empty or tiles, *notes], spacing=8, tight=True))
 
     def _tile(self, card: Card) -> ft.Control:
         players = is_players_card(card)
