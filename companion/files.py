@@ -27,8 +27,10 @@ def shipped_fleets_dir() -> Path:
     return PACKAGE_DIR.parent / "fleets"
 
 
-#: The largest file the companion reads (the 40-ship War Fleet scenario is about 0.1 MB).
+#: The largest card, fleet or scenario file the companion reads (the biggest shipped fleet is 0.12 MB).
 MAX_FILE_BYTES = 2 * 1024 * 1024
+#: The largest exported game `companion import` reads: its log grows with the game (about 0.6 KB an action).
+MAX_EXPORT_BYTES = 32 * 1024 * 1024
 #: Levels of nesting a file may have (a scenario with inline cards has about 10).
 MAX_DEPTH = 32
 #: The largest whole number a file may hold: no game value comes near it (issue 11: 1e4000, 5,000 digits).
@@ -81,7 +83,7 @@ def _check_regular(info: os.stat_result, limit: int, source: str) -> None:
                 "a pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file")
         raise FormatError(f"is {kind}, not a plain file: give a saved .json file", source=source)
     if info.st_size > limit:
-        raise FormatError(f"is {_megabytes(info.st_size)}: the companion reads files of at most {_megabytes(limit)}",
+        raise FormatError(f"is {info.st_size:,} bytes: the companion reads files of at most {_megabytes(limit)}",
                           source=source)
 
 
@@ -113,18 +115,17 @@ def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
                           source=str(path)) from None
 
 
-def read_json(path: str | Path) -> Any:
+def read_json(path: str | Path, limit: int = MAX_FILE_BYTES) -> Any:
     """A file the user named, read by `read_text` and parsed by `parse_json`."""
-    return parse_json(read_text(path), str(path))
+    return parse_json(read_text(path, limit), str(path), limit)
 
 
-def parse_json(text: str, source: str = "") -> Any:
+def parse_json(text: str, source: str = "", limit: int = MAX_FILE_BYTES) -> Any:
     """JSON text as data, or one FormatError: over 2 MB, not JSON, NaN or Infinity, a number too
     large, nesting deeper than MAX_DEPTH (Python's reader would raise RecursionError).  For files
     (read_json) and for JSON pasted or uploaded in the app."""
-    if len(text) > MAX_FILE_BYTES:  # pasted text: read files are cut at the same size
-        raise FormatError(f"is over {_megabytes(MAX_FILE_BYTES)}: the companion reads files of at most that",
-                          source=source)
+    if len(text) > limit:  # pasted text: read files are cut at the same size
+        raise FormatError(f"is over {_megabytes(limit)}: the companion reads files of at most that", source=source)
     if not text.strip():
         raise FormatError("the file is empty", source=source)
     try:

@@ -263,3 +263,26 @@ def test_a_bad_fleet_file_is_named_not_the_scenario(command, tmp_path, capsys):
     code, _, err = run(command[0], scenario_file, *command[1:], "--fleet", broken, capsys=capsys)
     assert code == 1 and len(err.strip().splitlines()) == 1
     assert "broken-fleet.json: not valid JSON" in err and "quick.json" not in err and "20v20" not in err
+
+
+def test_an_exported_game_may_be_bigger_than_a_card_file(tmp_path, capsys):
+    """Cards, fleets and scenarios are read up to 2 MB; an exported game's log grows with the game,
+    so `import` reads up to 32 MB (here a real export padded past 2 MB with JSON white space)."""
+    from companion.files import MAX_FILE_BYTES
+    from companion.store import TinyDBStore
+    from random_games import random_log
+
+    store = TinyDBStore(tmp_path / "data")
+    initial, log = random_log(11)
+    game = store.new_game(initial, "Long game")
+    for action in log[:5]:
+        game.act(action)
+    document = store.export_game(game.id)
+    store.close()
+    padded = json.dumps(document) + " " * (MAX_FILE_BYTES + 1)
+    exported = write(tmp_path, "long.json", padded)
+    code, out, err = run("import", exported, "--data", str(tmp_path / "other"), capsys=capsys)
+    assert code == 0 and "imported Long game" in out, err
+    card = write(tmp_path, "card.json", json.dumps(TYPE1) + " " * (MAX_FILE_BYTES + 1))
+    code, _, err = run("validate", card, capsys=capsys)
+    assert code == 1 and "the companion reads files of at most 2 MB" in err

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from ..cli import command
-from ..files import read_json
+from ..files import MAX_EXPORT_BYTES, read_json
 from .atomic import write_atomic
 from .export import scenario_at
 from .store import TinyDBStore
@@ -129,7 +129,7 @@ def import_(sub) -> None:
 
 def run_import(args) -> int:
     try:
-        data = read_json(args.file)
+        data = read_json(args.file, limit=MAX_EXPORT_BYTES)  # a log grows with the game: more than a card file
     except RecursionError:
         raise ValueError(f"{args.file}: nested too deep to be an exported game") from None
     store = _open(args)
