@@ -29,7 +29,8 @@ def shipped_fleets_dir() -> Path:
 
 #: The largest card, fleet or scenario file the companion reads (the biggest shipped fleet is 0.12 MB).
 MAX_FILE_BYTES = 2 * 1024 * 1024
-#: The largest exported game `companion import` reads: its log grows with the game (about 0.6 KB an action).
+#: The largest exported game `companion import` reads: its log grows with the game (0.47 KB an action in a
+#: measured 93-action random game, so some 70,000 actions).
 MAX_EXPORT_BYTES = 32 * 1024 * 1024
 #: Levels of nesting a file may have (a scenario with inline cards has about 10).
 MAX_DEPTH = 32
