@@ -43,11 +43,14 @@ class Served:
 
     def __init__(self, data: Path):
         self.port = free_port()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion", "web", "--host", "0.0.0.0", "--port", str(self.port),
-             "--data", str(data)],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        )
+        data.mkdir(parents=True, exist_ok=True)
+        self.log = data.parent / "server.log"  # what the host's terminal shows
+        with open(self.log, "w") as errors:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "companion", "web", "--host", "0.0.0.0", "--port", str(self.port),
+                 "--data", str(data)],
+                cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True,
+            )
         self.pin = ""
         for line in self.process.stdout:
             found = re.search(r"PIN (\d{6})", line)
@@ -80,7 +83,7 @@ class Served:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    srv = Served(tmp_path_factory.mktemp("data"))
+    srv = Served(tmp_path_factory.mktemp("served") / "data")
     yield srv
     srv.stop()
 
@@ -357,6 +360,7 @@ def test_a_crashing_handler_sends_a_plain_message_and_no_traceback(own_server):
     assert ".py" not in sent and "site-packages" not in sent and str(ROOT) not in sent
     message = next(body for action, body in client.messages if action == CRASHED)
     assert "reload" in str(message).lower()
+    assert "Traceback" in own_server.log.read_text()  # the rest is in the host's log
 
 
 # --- the decisions behind the server, as plain functions ---------------------------------------------------

@@ -8,6 +8,7 @@ edge (CLI, app) adds the file name.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, ValidationError, field_validator, model_validator
@@ -59,11 +60,20 @@ class FormatError(ValueError):
 
 
 def _check_pool(value: str) -> str:
+    problem = _pool_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+@lru_cache(maxsize=1024)
+def _pool_problem(value: str) -> str:
+    """Why a pool text is not a pool ('' if it is); cached: a fleet repeats a few pools often."""
     try:
         parse_pool(value)
     except PoolError as exc:
-        raise ValueError(str(exc)) from None
-    return value
+        return str(exc)
+    return ""
 
 
 PoolText = Annotated[
