@@ -8,6 +8,7 @@ text's own examples break in places.
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -25,6 +26,13 @@ from cards_for_tests import armor, card, crew, engine, gun, location, miss, othe
 
 # --- the ships of the seed's examples, as far as the text states them ------------------
 
+
+@functools.lru_cache(maxsize=1)
+def catalogue():
+    """The shipped cards, read once for this file (146 printed cards and the Quick-Start four)."""
+    return load_catalogue()
+
+
 M138 = gun("138mm", short=(6, "DYellow"), long=(12, "DBlue"), breach=12)
 
 
@@ -33,13 +41,13 @@ def montpellier():
     seed 004 states of it: SI 18; front: no armour, two miss slots, non-miss breach numbers 9
     and 10, Go dice DBlue; sides: two armour slots, breach numbers 9, 11 and 12 besides a miss
     slot, Go dice DYellow, a single 138mm (short DYellow, long DBlue), a DBlue crew."""
-    return load_catalogue()["montpellier-2025"]
+    return catalogue()["montpellier-2025"]
 
 
 def pelletier_side():
     """Seed 004 "Example 2": a single 75mm gun (short DBlue, long DGreen), a DGreen crew
     (the printed Pelletier's side)."""
-    return load_catalogue()["pelletier-2025"].locations["port"]
+    return catalogue()["pelletier-2025"].locations["port"]
 
 
 def ardent():
@@ -249,9 +257,9 @@ def test_mp_is_unchanged():
 # --- any card, the models, the command line ---------------------------------------------------
 
 
-@pytest.mark.parametrize("card_id", sorted(load_catalogue()))
+@pytest.mark.parametrize("card_id", sorted(catalogue()))
 def test_every_shipped_card_converts(card_id):
-    the_card = load_catalogue()[card_id]
+    the_card = catalogue()[card_id]
     stats = convert_card(the_card)
     assert stats.ship_class == the_card.type
     assert set(stats.locations) == set(the_card.locations)
@@ -263,7 +271,7 @@ def test_the_scenario_cards_convert_including_a_type_4():
     """Seed 004: the Leviathan's two turret-mounted 12 inch bow guns, ranges 8:16 (1 and 3 War
     Fleet hexes); the printed HML Leviathan: SI 33, MP 4, and no bracket mark."""
     scenario = load_file(shipped_fleets_dir() / "war-fleet-20v20.json")
-    leviathan = load_catalogue()[next(s.card for s in scenario.ships if s.id == "hml-leviathan")]
+    leviathan = catalogue()[next(s.card for s in scenario.ships if s.id == "hml-leviathan")]
     stats = convert_card(leviathan)
     assert len(stats.locations) == 6 and (stats.si, stats.mp) == (17, 4)
     bow = stats.locations["bow"].attack
