@@ -364,6 +364,18 @@ def test_a_role_change_and_a_waiting_device_wait_for_the_host(shared_server, bro
     let_in.first.click()
     by_id(laptop, "role-side-British").wait_for(timeout=15000)
     assert by_id(laptop, "pin-field").count() == 0
+    by_id(laptop, "role-side-British").click()
+    by_id(laptop, "my-role").wait_for(timeout=10000)
+    name = re.search(r"· ((?:Phone|Tablet|Computer) \d+)", label(by_id(laptop, "my-role"))).group(1)
+
+    # the host forgets the laptop: its screen goes back to the PIN at once
+    open_app(host, server.url + game_path)
+    by_id(host, "devices").wait_for(timeout=15000)
+    by_id(host, "devices").click()
+    by_id(host, f"forget-{name}").wait_for(timeout=10000)
+    by_id(host, f"forget-{name}").click()
+    by_id(laptop, "pin-field").wait_for(timeout=15000)
+    assert by_id(laptop, "my-role").count() == 0
     for ctx in (host_ctx, laptop_ctx):
         ctx.close()
 
