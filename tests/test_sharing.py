@@ -188,6 +188,8 @@ def test_a_device_waiting_out_its_own_wrong_pins_can_be_let_in_or_ask_to_be():
     sharing.ask_in(other)  # the "ask the host" button: no PIN at all
     assert sharing.waiting() == [other, phone]
     assert sharing.let_in(host, phone.token) is None and heard[-1] == 1
+    sharing.disconnect(other)  # gone from the network: no longer listed
+    assert sharing.waiting() == []
 
 
 def test_the_host_forgets_a_device_and_its_token_no_longer_admits():

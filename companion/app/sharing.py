@@ -549,6 +549,8 @@ class Sharing:
             device.sessions = max(0, device.sessions - 1)
         if device.game:
             self._seats_changed(device.game)
+        if device.waiting is not None:  # off the host's list of devices asking to join
+            self._devices_changed()
 
     def device(self, token: str) -> Device | None:
         with self._lock:
@@ -582,9 +584,9 @@ class Sharing:
         self._devices_changed()
 
     def waiting(self) -> list[Device]:
-        """Devices asking to be let in, the latest first (for the host's screen)."""
+        """Devices asking to be let in and still connected, the latest first (for the host's screen)."""
         with self._lock:
-            ask = [d for d in self._devices.values() if d.waiting is not None and not d.may_enter]
+            ask = [d for d in self._devices.values() if d.waiting is not None and not d.may_enter and d.sessions > 0]
         return sorted(ask, key=lambda d: d.waiting, reverse=True)
 
     def let_in(self, by: Device, token: str) -> str | None:
