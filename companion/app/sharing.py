@@ -543,6 +543,8 @@ class Sharing:
             device.sessions += 1
         if device.game:
             self._seats_changed(device.game)
+        if device.waiting is not None:  # back on the host's list
+            self._devices_changed()
 
     def disconnect(self, device: Device) -> None:
         with self._lock:
