@@ -81,7 +81,9 @@ def _check_loaded(loaded, path: str, fleets: list[str]) -> str:
     if isinstance(loaded, Card):
         return f"card {loaded.name}"
     if isinstance(loaded, Fleet):
-        return f"fleet {loaded.name}, {len(loaded.ships)} ships"
+        left_out = f"; not in play: {', '.join(f'{c.name} (Type {c.type})' for c in loaded.left_out)}" \
+            if loaded.left_out else ""
+        return f"fleet {loaded.name}, {len(loaded.ships)} ships{left_out}"
     if getattr(loaded, "ruleset", "") == "war-fleet":  # companion/warfleet_cli.py
         from .warfleet_cli import check_scenario
         return check_scenario(loaded, path, fleets)

@@ -324,3 +324,9 @@ def test_the_fleets_screen_names_each_card_left_out_and_why(fleets):
     assert ("Not in play: Troop Transport (Hansa, Type 8). A troop transport (Type 8): the Quick-Start rules "
             "give no footprint, pivot or turn order for a Type 8 ship, so it is not in play.") in lines
     assert sum(line.startswith("Not in play: Aerial Fortress (") for line in lines) == 2
+
+
+def test_companion_validate_names_the_cards_left_out(capsys):
+    from companion.cli import main
+    assert main(["validate", str(shipped_fleets_dir() / "printed-generic.json")]) == 0
+    assert "0 ships; not in play: Troop Transport (Type 8)" in capsys.readouterr().out
