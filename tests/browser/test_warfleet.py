@@ -58,7 +58,7 @@ def move_the_leviathan(page) -> None:
                         ("wf-forward", "moves forward to 1207")):
         tap(page, step)
         wait_text(page, "wf-note", re.escape(words))
-    wait_text(page, "wf-selected", r"1207 facing NE · MP 5 of 8")
+    wait_text(page, "wf-selected", r"1207 facing NE · MP 1 of 4")
 
 
 def to_combat(page) -> None:
@@ -84,7 +84,7 @@ def test_one_war_fleet_turn_on_the_20_against_20_battle(server, browser):
     # the Leviathan's attacks, each with its exact odds; declare the first, then roll every declared attack
     tap(page, "wf-ship-hml-leviathan")
     option = wait_text(page, "wf-option-row-0", r"destroyed \d+\.\d%, casualty \d+\.\d%")
-    assert "Bow 12 IN at" in option
+    assert "Bow 12in at" in option  # the printed card's label
     tap(page, "wf-option-0")
     declared = wait_text(page, "wf-attack-1", r"casualty \d+\.\d%")
     assert "HML Leviathan Bow at" in declared
@@ -98,7 +98,7 @@ def test_one_war_fleet_turn_on_the_20_against_20_battle(server, browser):
     tap(page, "wf-tab-card")
     wait_text(page, "wf-card", r"Converted from HML Leviathan: Type 4, SI 33, MP 4")  # the printed card
     bow = wait_text(page, "wf-card-bow", r"Quick-Start")
-    assert "Resilience 13" in bow and "12 IN DRed 8/DYellow 16 (14)" in bow
+    assert "Resilience 7" in bow and "12in DBlack 8/DRed 16 (12)" in bow  # 14 + 2 armour - 9 (DRed & DBlue)
     shoot(page, "card")
 
     # end of combat: a casualty leaves the map; then the end of the turn
