@@ -330,3 +330,16 @@ def test_companion_validate_names_the_cards_left_out(capsys):
     from companion.cli import main
     assert main(["validate", str(shipped_fleets_dir() / "printed-generic.json")]) == 0
     assert "0 ships; not in play: Troop Transport (Type 8)" in capsys.readouterr().out
+
+
+def test_the_committed_fleets_are_what_the_converter_makes_of_the_reference(reference):
+    """tools/printed_cards.py run on the reference gives the committed files, byte for byte."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("printed_cards", REPO / "tools" / "printed_cards.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    data = json.loads(REFERENCE.read_text(encoding="utf-8"))
+    made = {**tool.faction_fleets(data), **tool.quick_start_fleets(data)}
+    for name, fleet in made.items():
+        on_disk = (shipped_fleets_dir() / name).read_text(encoding="utf-8")
+        assert on_disk == json.dumps(fleet, indent=1, ensure_ascii=False) + "\n", name
