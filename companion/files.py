@@ -153,7 +153,7 @@ def check_nesting_and_numbers(data: Any, source: str = "") -> None:
     while stack:
         value, depth, where = stack.pop()
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            if not math.isfinite(value) or abs(value) > MAX_NUMBER:
+            if abs(value) > MAX_NUMBER or not math.isfinite(value):  # an int past 1e308 cannot be a float
                 raise FormatError("the number is too large to be a game value", where, source)
             continue
         if not isinstance(value, (dict, list)):

@@ -117,6 +117,8 @@ def cards() -> None:
         ("si-infinity", "structural_integrity", "Infinity"),
         ("si-5000-digits", "structural_integrity", "9" * 5000),
         ("si-40-digits", "structural_integrity", "9" * 40),
+        ("si-400-digits", "structural_integrity", "9" * 400),
+        ("si-4000-digits", "structural_integrity", "9" * 4000),
         ("breach-1e400", f"{gun}.breach", "1e400"),
         ("range-1e4000", f"{gun}.short.range", "1e4000"),
         ("type-1e4000", "type", "1e4000"),
