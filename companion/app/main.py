@@ -164,9 +164,21 @@ class App:
             self.table = None
             await self.show(self.session)
 
-    async def create_game(self, state: GameState, name: str) -> None:
-        game = await asyncio.to_thread(self.store.new_game, state, name)
+    async def create_game(self, state: GameState, name: str) -> str | None:
+        """Save a new game and open it; the reason in plain words if it was not started (only the
+        host starts games; a full disk or an unusable data folder is said, nothing half-written)."""
+        problem = self.sharing.may_start(self.device) if self.device is not None else None
+        if problem is None:
+            try:
+                game = await asyncio.to_thread(self.store.new_game, state, name)
+            except (OSError, ValueError) as exc:  # StoreError is a ValueError
+                problem = f"The game could not be saved, so it was not started: {exc}"
+        if problem is not None:
+            log.warning("game not started for %s: %s", getattr(self.device, "name", "?"), problem)
+            self.page.show_dialog(ft.AlertDialog(title=ft.Text("Not started"), content=ft.Text(problem)))
+            return problem
         await self.navigate(Session("game", game.id))
+        return None
 
     async def act(self, action) -> Applied | Refused:
         """Send one action to the shown game; refusals come back as a plain message."""
