@@ -2,6 +2,8 @@
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -156,7 +158,9 @@ def test_stray_temporary_files_are_removed_when_the_store_opens(tmp_path):
     store = TinyDBStore(tmp_path)
     game = played_game(store, 1, actions=3)
     folder = tmp_path / "games" / game.id
-    stray = folder / ".log-00000000.json.1234-abcd.tmp"
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # a writer that has ended for certain (a fixed pid might be a live process)
+    stray = folder / f".log-00000000.json.{gone.pid}-abcd.tmp"
     stray.write_bytes(b'{"format": "leviathans-save/1", "kind": "lo')
     reopened(tmp_path)
     assert not stray.exists()
