@@ -180,6 +180,18 @@ class App:
         await self.navigate(Session("game", game.id))
         return None
 
+    def card_library(self):
+        """The player's card library, for changing it: only the host's device gets it (issue 11),
+        decided here on the server from the device record, whatever the screen showed;
+        PermissionError with the reason in plain words for any other."""
+        from ..store.library import library_for
+
+        problem = self.sharing.may_edit_cards(self.device) if self.device is not None else None
+        if problem is not None:
+            log.warning("card library refused to %s", getattr(self.device, "name", "?"))
+            raise PermissionError(problem)
+        return library_for(self.store)
+
     async def act(self, action) -> Applied | Refused:
         """Send one action to the shown game; refusals come back as a plain message."""
         if self.game is None:

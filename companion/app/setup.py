@@ -34,8 +34,13 @@ class SetupError(ValueError):
 
 @dataclass(frozen=True)
 class Pick:
+    """One ship to field: its card (by id in the catalogue, or the card itself, as a fleet file
+    brings it) and, if the player gave one, the ship's own name ("HML Raven 2")."""
+
     card_id: str
     side: str
+    name: str | None = None
+    card: Card | None = None
 
 
 def quick_start_picks() -> list[Pick]:
@@ -54,7 +59,7 @@ def build_setup(picks: list[Pick], catalogue: dict[str, Card], board: Board | No
     the north edge facing south; ships stand side by side near the middle.
     """
     board = board or Board()
-    missing = [p.card_id for p in picks if p.card_id not in catalogue]
+    missing = [p.card_id for p in picks if p.card is None and p.card_id not in catalogue]
     if missing:
         raise SetupError(
             "these ship cards are not in the fleets: " + ", ".join(missing)
@@ -68,7 +73,9 @@ def build_setup(picks: list[Pick], catalogue: dict[str, Card], board: Board | No
     for index, side in enumerate(sides):
         facing = 0 if index == 0 else 3
         for pick in (p for p in picks if p.side == side):
-            card = catalogue[pick.card_id]
+            card = pick.card or catalogue[pick.card_id]
+            if pick.name and pick.name != card.name:  # the ship's own name, shown wherever the ship is
+                card = card.model_copy(update={"name": pick.name})
             ship = ShipState(id=_unique(card.id, used), side=side, card=card, column=1, row=1, facing=facing)
             bow = _deployment_spot(state, ship, facing)
             if bow is None:

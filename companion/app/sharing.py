@@ -670,6 +670,14 @@ class Sharing:
         return ("Only the host starts games, on the computer running the app: ask them to start one, "
                 "then open it from the home screen.")
 
+    def may_edit_cards(self, device: Device) -> str | None:
+        """Why this device may not change the ship cards (new, edit, import, delete), or None: the
+        card library is the host's, so only the host's own browser changes it (issue 11)."""
+        if device.host:
+            return None
+        return ("Only the host changes the ship cards, on the computer running the app: "
+                "the fleets and the card editor open on the host's screen.")
+
     def may_play_war_fleet(self, device: Device) -> str | None:
         """Why this device may not open War Fleet, or None: War Fleet has no sides to hand to other
         devices yet, so it is played on the host's own screen."""
