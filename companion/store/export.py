@@ -10,14 +10,13 @@ The export holds the dice seed (inside `initial.roller`) so that the game can
 go on after an import: keep the file of an unfinished game from the players.
 Importing checks the format version, the log's order, the seed against its
 commitment, and that the log replays; and everything the store will read
-again later (issue 11): no value nested deeper than `MAX_DEPTH` levels (a
-real export has about 10; a very deep one could not be read back), every
-number finite, every time a date the companion can show.
+again later (issue 11): no value nested deeper than 32 levels (a real export
+has about 10; a very deep one could not be read back), every number finite
+and of a game's size, every time a date the companion can show.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any, Literal
 
@@ -32,7 +31,6 @@ from .repository import GameRecord, StoredGame
 
 GAME_FORMAT = "leviathans-game/1"
 GAME_FAMILY = "leviathans-game/"
-MAX_DEPTH = 32  # levels of nesting an imported game may have (a real export has about 10)
 LATEST_TIME = 253402300799.0  # 9999-12-31 23:59:59 UTC: seconds since 1970 any clock can show
 
 
@@ -111,20 +109,11 @@ def read_game_document(data: Any, source: str = "") -> tuple[GameRecord, list[Lo
 
 
 def check_readable(data: Any, source: str = "") -> None:
-    """FormatError unless every value is nested at most MAX_DEPTH levels deep and every number is
-    finite (Python's JSON reader accepts NaN and Infinity).  Walks without recursion, so a document
-    of any depth gets its plain answer."""
-    stack: list[tuple[Any, int, str]] = [(data, 1, "")]
-    while stack:
-        value, depth, where = stack.pop()
-        if isinstance(value, float) and not math.isfinite(value):
-            raise FormatError(f"{value} is not a number the companion can keep", where or "the file", source)
-        if not isinstance(value, (dict, list)):
-            continue
-        if depth > MAX_DEPTH:
-            raise FormatError(f"nested more than {MAX_DEPTH} levels deep: not an exported game", where, source)
-        items = value.items() if isinstance(value, dict) else enumerate(value)
-        stack.extend((item, depth + 1, f"{where}.{key}" if where else str(key)) for key, item in items)
+    """FormatError unless every value is nested at most 32 levels deep and every number is finite
+    and of a size a game holds: the same walk, without recursion, as every file the commands read."""
+    from ..files import check_nesting_and_numbers  # files reads the engine's formats; no cycle at import
+
+    check_nesting_and_numbers(data, source)
 
 
 def one_line(text: str) -> str:
