@@ -7,10 +7,9 @@ as entered and the rule's objection becomes a warning.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from . import actions as A
 from .combat import (
@@ -19,6 +18,7 @@ from .combat import (
 from .cards import format_error
 from .deployment import deployment_problem
 from .footprint import Placement
+from .kernel import Applied, Event, Refusal, RefusalKind, Refused, Work, dispatch
 from .hexes import PositionError, facing_name, parse_facing
 from .movement import (
     MoveRefused, ends_in_half_hexes, placement_problem, reset_for_turn, stacking_problem,
@@ -29,79 +29,28 @@ from .state import GameState, InitiativeRoll, Shot, SlotStatus
 from .turn import INITIATIVE_DICE, game_end, harden_damage, initiative_winner, may_move_now, to_move
 
 
-class Event(BaseModel):
-    """Something that happened, in plain words, with the data behind it."""
+#: Kinds still taken when the game is over: the ship cards can be corrected, the rule switch flipped.
+AFTER_OVER = frozenset({"mark_slot", "set_bookkeeping", "set_keel"})
 
-    kind: str
-    text: str
-    data: dict[str, Any] = {}
+#: The rule modules' own refusals (raised deep in movement and combat).
+RULE_ERRORS = (MoveRefused, PositionError, NeedDice)
 
-
-@dataclass
-class Applied:
-    state: GameState
-    events: list[Event] = field(default_factory=list)
-    ok: bool = True
-
-
-@dataclass
-class Refused:
-    reason: str
-    ok: bool = False
-
-
-class _Refusal(Exception):
-    pass
-
-
-class _Turn:
-    """Working area of one `apply` call: the state as it changes, and its events."""
-
-    def __init__(self, state: GameState):
-        self.state = state
-        self.events: list[Event] = []
-
-    def event(self, kind: str, text: str, **data) -> None:
-        self.events.append(Event(kind=kind, text=text, data=data))
-
-    def rule(self, problem: str | None) -> None:
-        """A rule objection: refuse, or in bookkeeping mode record a warning."""
-        if not problem:
-            return
-        if self.state.settings.bookkeeping:
-            self.event("warning", f"Rule check off: {problem}")
-        else:
-            raise _Refusal(problem)
-
-    def ship(self, ship_id: str):
-        if not self.state.has_ship(ship_id):
-            raise _Refusal(f"there is no ship '{ship_id}' in this game")
-        return self.state.ship(ship_id)
-
-    def update(self, **changes) -> None:
-        self.state = self.state.model_copy(update=changes)
-
-
-def apply(state: GameState, action) -> Applied | Refused:
-    """Apply one action; the new state and events, or a refusal with the reason."""
-    if not isinstance(action, A._Action):  # data from a log or a file
-        try:
-            action = A.ActionEnvelope(action=action).action
-        except ValidationError as exc:  # malformed action data: one plain line, what and where
-            return Refused(f"not an action: {_action_problem(exc)}")
-        except Exception as exc:  # not even a mapping pydantic can read
-            return Refused(f"not an action: {exc}")
-    handler = _HANDLERS[action.kind]
-    work = _Turn(state)
-    if state.phase == "over" and action.kind not in ("mark_slot", "set_bookkeeping", "set_keel"):
-        return Refused(f"the game is over: {state.result}")
+def parse_action(action: Any) -> A._Action:
+    """An action object from data in a log or a file; a MALFORMED `Refusal` saying what and where."""
+    if isinstance(action, A._Action):
+        return action
     try:
-        handler(work, action)
-    except _Refusal as refusal:
-        return Refused(str(refusal))
-    except (MoveRefused, PositionError, NeedDice) as exc:
-        return Refused(str(exc))
-    return Applied(work.state, work.events)
+        return A.ActionEnvelope(action=action).action
+    except ValidationError as exc:  # malformed action data: one plain line, what and where
+        raise Refusal(f"not an action: {_action_problem(exc)}", RefusalKind.MALFORMED) from None
+    except Exception as exc:  # not even a mapping pydantic can read
+        raise Refusal(f"not an action: {exc}", RefusalKind.MALFORMED) from None
+
+
+def apply(state: GameState, action: Any) -> Applied[GameState] | Refused:
+    """Apply one action; the new state and events, or a refusal with the reason (kernel.dispatch)."""
+    return dispatch(HANDLERS, state, action, parse=parse_action, after_over=AFTER_OVER,
+                    rule_errors=RULE_ERRORS)
 
 
 def _action_problem(exc: ValidationError) -> str:
@@ -115,8 +64,8 @@ def _action_problem(exc: ValidationError) -> str:
 # --- initiative ---------------------------------------------------------------
 
 
-def _roll_initiative(work: _Turn, action: A.RollInitiative) -> None:
-    work.rule(None if work.state.phase == "initiative" else f"initiative is rolled at the start of a turn, not in {work.state.phase}")
+def _roll_initiative(work: Work[GameState], action: A.RollInitiative) -> None:
+    work.rule(None if work.state.phase == "initiative" else f"initiative is rolled at the start of a turn, not in {work.state.phase}", RefusalKind.PHASE)
     sides = work.state.sides
     if action.faces is not None:
         rolls = [InitiativeRoll(side=side, dice=_table_faces(action.faces, side)) for side in sides]
@@ -135,16 +84,16 @@ def _roll_initiative(work: _Turn, action: A.RollInitiative) -> None:
 
 def _table_faces(faces: dict[str, list[int]], side: str) -> list[DieRoll]:
     if side not in faces or len(faces[side]) != len(INITIATIVE_DICE):
-        raise _Refusal(f"enter both red initiative dice for {side}")
+        raise Refusal(f"enter both red initiative dice for {side}")
     for face in faces[side]:
         try:
             check_face(INITIATIVE_DICE[0], face)
         except ValueError as exc:
-            raise _Refusal(str(exc)) from None
+            raise Refusal(str(exc)) from None
     return [DieRoll(colour=c, face=f) for c, f in zip(INITIATIVE_DICE, faces[side])]
 
 
-def _record_initiative(work: _Turn, rolls: list[InitiativeRoll]) -> bool:
+def _record_initiative(work: Work[GameState], rolls: list[InitiativeRoll]) -> bool:
     text = ", ".join(f"{r.side} {' + '.join(str(d.face) for d in r.dice)} = {r.total}" for r in rolls)
     winner = initiative_winner(rolls)
     data = {"rolls": [r.model_dump(mode="json") for r in rolls]}
@@ -158,9 +107,9 @@ def _record_initiative(work: _Turn, rolls: list[InitiativeRoll]) -> bool:
     return True
 
 
-def _set_initiative(work: _Turn, action: A.SetInitiative) -> None:
+def _set_initiative(work: Work[GameState], action: A.SetInitiative) -> None:
     if action.side not in work.state.sides:
-        raise _Refusal(f"there is no side '{action.side}'")
+        raise Refusal(f"there is no side '{action.side}'")
     work.update(initiative=action.side, phase="movement" if work.state.phase == "initiative" else work.state.phase)
     work.event("initiative", f"{action.side} has the initiative (set by hand).", winner=action.side)
     _after_movement_change(work)
@@ -169,19 +118,19 @@ def _set_initiative(work: _Turn, action: A.SetInitiative) -> None:
 # --- movement -------------------------------------------------------------------
 
 
-def _movement_rule(work: _Turn, ship) -> None:
+def _movement_rule(work: Work[GameState], ship) -> None:
     if work.state.phase != "movement":
-        work.rule(f"ships move in the movement phase (now: {work.state.phase})")
+        work.rule(f"ships move in the movement phase (now: {work.state.phase})", RefusalKind.PHASE)
         return
-    work.rule(may_move_now(work.state, ship))
+    work.rule(may_move_now(work.state, ship), RefusalKind.TURN)
 
 
-def _step(work: _Turn, action: A.Step) -> None:
+def _step(work: Work[GameState], action: A.Step) -> None:
     ship = work.ship(action.ship)
     _movement_rule(work, ship)
     moved = take_step(ship, action.step, work.state.board, checked=False)
     if not all(work.state.board.contains(c) for c in moved.hexes):
-        raise _Refusal(f"{ship.card.name} would leave the board")
+        raise Refusal(f"{ship.card.name} would leave the board")
     work.rule(step_problem(ship, action.step, work.state.board))
     work.state = work.state.with_ship(moved)
     what = "moves forward" if action.step == "forward" else f"turns to {action.step}"
@@ -192,7 +141,7 @@ def _step(work: _Turn, action: A.Step) -> None:
     )
 
 
-def _place(work: _Turn, action: A.Place) -> None:
+def _place(work: Work[GameState], action: A.Place) -> None:
     ship = work.ship(action.ship)
     board = work.state.board
     bow = board.parse(action.bow)
@@ -200,7 +149,7 @@ def _place(work: _Turn, action: A.Place) -> None:
     placement = Placement(bow, facing, ship.card.type)
     problem = placement_problem(work.state, ship, placement)
     if problem and "off the board" in problem:
-        raise _Refusal(problem)
+        raise Refusal(problem)
     work.rule(problem)
     if work.state.phase == "setup":
         work.rule(deployment_problem(work.state, ship, placement))
@@ -231,7 +180,7 @@ def _placed_moved(state: GameState, ship, placement: Placement, said: bool | Non
     return ship.moved or placement.pivot != ship.placement.pivot
 
 
-def _end_move(work: _Turn, action: A.EndMove) -> None:
+def _end_move(work: Work[GameState], action: A.EndMove) -> None:
     ship = work.ship(action.ship)
     _movement_rule(work, ship)
     work.rule(stacking_problem(work.state, ship))
@@ -239,7 +188,7 @@ def _end_move(work: _Turn, action: A.EndMove) -> None:
     _after_movement_change(work)
 
 
-def _finish_move(work: _Turn, ship) -> None:
+def _finish_move(work: Work[GameState], ship) -> None:
     ship = ship.model_copy(update={"move_done": True})
     work.event("end_move", f"{ship.card.name} ends its move at {ship.describe_position(work.state.board)}.", ship=ship.id)
     if ends_in_half_hexes(ship, work.state.board):
@@ -248,8 +197,8 @@ def _finish_move(work: _Turn, ship) -> None:
     work.state = work.state.with_ship(ship)
 
 
-def _end_movement(work: _Turn, action: A.EndMovement) -> None:
-    work.rule(None if work.state.phase == "movement" else f"it is the {work.state.phase} phase, not movement")
+def _end_movement(work: Work[GameState], action: A.EndMovement) -> None:
+    work.rule(None if work.state.phase == "movement" else f"it is the {work.state.phase} phase, not movement", RefusalKind.PHASE)
     waiting = [ship for ship in work.state.active_ships if not ship.move_done]
     for ship in waiting:  # each stays where it stands: it may not share a hex (seed 001 "Movement")
         work.rule(stacking_problem(work.state, ship))
@@ -258,7 +207,7 @@ def _end_movement(work: _Turn, action: A.EndMovement) -> None:
     _after_movement_change(work)
 
 
-def _after_movement_change(work: _Turn) -> None:
+def _after_movement_change(work: Work[GameState]) -> None:
     if work.state.phase == "movement" and to_move(work.state) is None:
         work.update(phase="combat")
         work.event("phase", "Movement is over: open fire. All fire is simultaneous.")
@@ -267,19 +216,19 @@ def _after_movement_change(work: _Turn) -> None:
 # --- combat -----------------------------------------------------------------------
 
 
-def _declare_shot(work: _Turn, action: A.DeclareShot) -> None:
+def _declare_shot(work: Work[GameState], action: A.DeclareShot) -> None:
     state = work.state
     attacker, target = work.ship(action.attacker), work.ship(action.target)
     for ship in (attacker, target):
         if ship.removed:
-            raise _Refusal(f"{ship.card.name} has left play ({ship.destruction or 'removed'})")
-    work.rule(None if state.phase == "combat" else f"ships fire in the combat phase (now: {state.phase})")
+            raise Refusal(f"{ship.card.name} has left play ({ship.destruction or 'removed'})")
+    work.rule(None if state.phase == "combat" else f"ships fire in the combat phase (now: {state.phase})", RefusalKind.PHASE)
     card_location = attacker.card.locations.get(action.location)
     if card_location is None or not 1 <= action.slot <= 6:
-        raise _Refusal(f"{attacker.card.name} has no slot {action.location} {action.slot}")
+        raise Refusal(f"{attacker.card.name} has no slot {action.location} {action.slot}")
     gun = card_location.slot(action.slot)
     if gun.kind != "gun":
-        raise _Refusal(f"slot {action.slot} of the {action.location} of {attacker.card.name} is not a gun")
+        raise Refusal(f"slot {action.slot} of the {action.location} of {attacker.card.name} is not a gun")
     if not attacker.works(action.location, action.slot):
         work.rule(f"the {gun.name} in the {action.location} was destroyed in an earlier turn")
     if attacker.side == target.side:
@@ -293,10 +242,10 @@ def _declare_shot(work: _Turn, action: A.DeclareShot) -> None:
     where = action.target_location
     if where is None:
         if len(choices) > 1:
-            raise _Refusal(f"the shot can strike the {' or the '.join(choices)}: choose one")
+            raise Refusal(f"the shot can strike the {' or the '.join(choices)}: choose one")
         where = choices[0] if choices else _fallback_location(target)
     elif where not in target.card.locations:
-        raise _Refusal(f"{target.card.name} has no location '{where}'")
+        raise Refusal(f"{target.card.name} has no location '{where}'")
     elif where not in choices:
         work.rule(f"from there the shot can strike only the {' or '.join(choices) or 'nothing'}")
     band = solution.band if solution.band != "out" else "long"
@@ -323,25 +272,25 @@ def _fallback_location(target) -> str:
     return next(iter(target.card.locations))
 
 
-def _cancel_shot(work: _Turn, action: A.CancelShot) -> None:
+def _cancel_shot(work: Work[GameState], action: A.CancelShot) -> None:
     shot = _shot(work, action.shot)
     if shot.result is not None:
-        raise _Refusal(f"shot {shot.id} is already resolved: undo it instead")
+        raise Refusal(f"shot {shot.id} is already resolved: undo it instead")
     work.update(shots=[s for s in work.state.shots if s.id != shot.id])
     work.event("cancel_shot", f"Shot {shot.id} cancelled.", shot=shot.id)
 
 
-def _shot(work: _Turn, shot_id: int) -> Shot:
+def _shot(work: Work[GameState], shot_id: int) -> Shot:
     for shot in work.state.shots:
         if shot.id == shot_id:
             return shot
-    raise _Refusal(f"there is no declared shot {shot_id}")
+    raise Refusal(f"there is no declared shot {shot_id}")
 
 
-def _resolve_shot(work: _Turn, action: A.ResolveShot) -> None:
+def _resolve_shot(work: Work[GameState], action: A.ResolveShot) -> None:
     shot = _shot(work, action.shot)
     if shot.result is not None:
-        raise _Refusal(f"shot {shot.id} is already resolved")
+        raise Refusal(f"shot {shot.id} is already resolved")
     state = work.state
     attacker, target = state.ship(shot.attacker), state.ship(shot.target)
     pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, shot.target_location)
@@ -350,7 +299,7 @@ def _resolve_shot(work: _Turn, action: A.ResolveShot) -> None:
         t = action.table
         dice = TableDice(list(t.pool), list(t.slot), list(t.keel))
         if len(t.pool) != len(pool):
-            raise _Refusal(f"the breach roll is {pool.expanded}: enter {len(pool)} faces, in that order")
+            raise Refusal(f"the breach roll is {pool.expanded}: enter {len(pool)} faces, in that order")
     else:
         dice = RollerDice(state.roller)
     try:
@@ -358,7 +307,7 @@ def _resolve_shot(work: _Turn, action: A.ResolveShot) -> None:
     except NeedDice:
         raise
     except ValueError as exc:  # a face the die does not carry
-        raise _Refusal(str(exc)) from None
+        raise Refusal(str(exc)) from None
     if isinstance(dice, RollerDice):
         work.update(roller=dice.roller)
     gun = attacker.card.locations[shot.location].slot(shot.slot)
@@ -369,7 +318,7 @@ def _resolve_shot(work: _Turn, action: A.ResolveShot) -> None:
     _apply_result(work, target, shot.target_location, result)
 
 
-def _apply_result(work: _Turn, target, location: str, result) -> None:
+def _apply_result(work: Work[GameState], target, location: str, result) -> None:
     if result.outcome == "slot_destroyed":
         hit = target.with_status(location, result.slot, SlotStatus.DESTROYED_THIS_TURN)
         work.state = work.state.with_ship(hit)
@@ -410,13 +359,13 @@ def _slot_name(slot) -> str:
 # --- marks by hand ------------------------------------------------------------------
 
 
-def _mark_slot(work: _Turn, action: A.MarkSlot) -> None:
+def _mark_slot(work: Work[GameState], action: A.MarkSlot) -> None:
     ship = work.ship(action.ship)
     if action.location not in ship.card.locations:
-        raise _Refusal(f"{ship.card.name} has no location '{action.location}'")
+        raise Refusal(f"{ship.card.name} has no location '{action.location}'")
     slot = ship.card.locations[action.location].slot(action.slot)
     if slot.kind == "miss" and action.status != "live":
-        raise _Refusal("a miss slot cannot be destroyed")
+        raise Refusal("a miss slot cannot be destroyed")
     status = SlotStatus(action.status)
     marked = ship.with_status(action.location, action.slot, status)
     if slot.kind == "engine" and work.state.phase in ("movement", "combat"):
@@ -439,7 +388,7 @@ def _turn_mp_after_mark(before, after, engine_mp: int) -> int:
     return before.movement_points + max(0, gained)
 
 
-def _set_keel(work: _Turn, action: A.SetKeel) -> None:
+def _set_keel(work: Work[GameState], action: A.SetKeel) -> None:
     ship = work.ship(action.ship)
     work.state = work.state.with_ship(ship.model_copy(update={"keel_broken": action.broken}))
     work.event("set_keel", f"{ship.card.name}: keel {'broken' if action.broken else 'whole'} (by hand).", ship=ship.id)
@@ -448,16 +397,16 @@ def _set_keel(work: _Turn, action: A.SetKeel) -> None:
 # --- turn ends ------------------------------------------------------------------------
 
 
-def _start_game(work: _Turn, action: A.StartGame) -> None:
+def _start_game(work: Work[GameState], action: A.StartGame) -> None:
     if work.state.phase != "setup":
-        raise _Refusal("the game has already started")
+        raise Refusal("the game has already started", RefusalKind.PHASE)
     work.update(phase="initiative")
     work.event("phase", f"Turn {work.state.turn}: roll initiative.")
 
 
-def _end_turn(work: _Turn, action: A.EndTurn) -> None:
+def _end_turn(work: Work[GameState], action: A.EndTurn) -> None:
     state = work.state
-    work.rule(None if state.phase == "combat" else f"the turn ends after combat (now: {state.phase})")
+    work.rule(None if state.phase == "combat" else f"the turn ends after combat (now: {state.phase})", RefusalKind.PHASE)
     pending = [s.id for s in state.shots if s.result is None]
     if pending:
         work.rule(f"shot{'s' if len(pending) > 1 else ''} {', '.join(map(str, pending))} declared but not resolved: resolve or cancel")
@@ -480,9 +429,9 @@ def _end_turn(work: _Turn, action: A.EndTurn) -> None:
         work.event("phase", f"Turn {state.turn + 1}: roll initiative.")
 
 
-def _concede(work: _Turn, action: A.Concede) -> None:
+def _concede(work: Work[GameState], action: A.Concede) -> None:
     if action.side not in work.state.sides:
-        raise _Refusal(f"there is no side '{action.side}'")
+        raise Refusal(f"there is no side '{action.side}'")
     others = [s for s in work.state.sides if s != action.side]
     winner = others[0] if len(others) == 1 else None
     result = f"{action.side} concedes." + (f" {winner} wins." if winner else "")
@@ -490,13 +439,14 @@ def _concede(work: _Turn, action: A.Concede) -> None:
     work.event("game_over", result, winner=winner)
 
 
-def _set_bookkeeping(work: _Turn, action: A.SetBookkeeping) -> None:
+def _set_bookkeeping(work: Work[GameState], action: A.SetBookkeeping) -> None:
     work.update(settings=work.state.settings.model_copy(update={"bookkeeping": action.on}))
     work.event("settings", "Bookkeeping mode on: rule checks give warnings, not refusals." if action.on
                else "Rule checks on.")
 
 
-_HANDLERS: dict[str, Callable] = {
+#: The rules of Quick-Start: action kind -> handler(work, action).
+HANDLERS: dict[str, Callable[[Work[GameState], Any], None]] = {
     "roll_initiative": _roll_initiative,
     "set_initiative": _set_initiative,
     "step": _step,

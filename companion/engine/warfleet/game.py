@@ -11,11 +11,11 @@ placement by class), then each turn initiative, movement, combat, end.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from ..combat import NeedDice, RollerDice
 from ..dice import parse_pool
-from ..game import Applied, Event, Refused
+from ..kernel import Applied, Event, Refusal, RefusalKind, Refused, Work, dispatch
 from ..hexes import PositionError, facing_name, parse_facing
 from ..roller import DieRoll, check_face, roll_pool
 from . import actions as A
@@ -30,67 +30,35 @@ from .turn import (
 __all__ = ["Applied", "Event", "Refused", "apply"]
 
 
-class _Refusal(Exception):
-    pass
+#: Kinds still taken when the game is over: the ship cards can be corrected, the rule switch flipped.
+AFTER_OVER = frozenset({"mark_location", "set_casualty", "set_bookkeeping"})
+
+#: The rule modules' own refusals.
+RULE_ERRORS = (NeedDice, PositionError)
 
 
-class _Work:
-    """Working area of one `apply` call: the state as it changes, and its events."""
-
-    def __init__(self, state: WarFleetState):
-        self.state = state
-        self.events: list[Event] = []
-
-    def event(self, kind: str, text: str, **data) -> None:
-        self.events.append(Event(kind=kind, text=text, data=data))
-
-    def rule(self, problem: str | None) -> None:
-        if not problem:
-            return
-        if self.state.settings.bookkeeping:
-            self.event("warning", f"Rule check off: {problem}")
-        else:
-            raise _Refusal(problem)
-
-    def ship(self, ship_id: str):
-        if not self.state.has_ship(ship_id):
-            raise _Refusal(f"there is no ship '{ship_id}' in this game")
-        return self.state.ship(ship_id)
-
-    def update(self, **changes) -> None:
-        self.state = self.state.model_copy(update=changes)
-
-    def phase(self, *phases: str, doing: str) -> None:
-        if self.state.phase not in phases:
-            self.rule(f"{doing} in the {' or '.join(phases)} phase (now: {self.state.phase})")
-
-
-def apply(state: WarFleetState, action) -> Applied | Refused:
-    """Apply one action; the new state and its events, or a refusal with the reason."""
+def parse_action(action: Any) -> Any:
+    """A War Fleet action object from data in a log or a file; a MALFORMED `Refusal` otherwise."""
     if isinstance(action, dict):
         try:
             action = A.WarFleetActionEnvelope(action=action).action
         except Exception as exc:  # malformed action data
-            return Refused(f"not a War Fleet action: {exc}")
-    handler = _HANDLERS.get(getattr(action, "kind", None))
-    if handler is None:
-        return Refused(f"not a War Fleet action: {action!r}")
-    if state.phase == "over" and action.kind not in ("mark_location", "set_casualty", "set_bookkeeping"):
-        return Refused(f"the game is over: {state.result}")
-    work = _Work(state)
-    try:
-        handler(work, action)
-    except _Refusal as refusal:
-        return Refused(str(refusal))
-    except (NeedDice, PositionError) as exc:
-        return Refused(str(exc))
-    return Applied(work.state, work.events)
+            raise Refusal(f"not a War Fleet action: {exc}", RefusalKind.MALFORMED) from None
+    if getattr(action, "kind", None) not in HANDLERS:
+        raise Refusal(f"not a War Fleet action: {action!r}", RefusalKind.MALFORMED)
+    return action
+
+
+def apply(state: WarFleetState, action: Any) -> Applied[WarFleetState] | Refused:
+    """Apply one action; the new state and its events, or a refusal with the reason (kernel.dispatch)."""
+    return dispatch(HANDLERS, state, action, parse=parse_action, after_over=AFTER_OVER,
+                    rule_errors=RULE_ERRORS)
 
 
 # --- dice rolled by every side: placement and initiative -------------------------------
 
 
-def _side_rolls(work: _Work, faces: dict[str, list[int]] | None, what: str) -> list[list[InitiativeRoll]]:
+def _side_rolls(work: Work[WarFleetState], faces: dict[str, list[int]] | None, what: str) -> list[list[InitiativeRoll]]:
     """Roll (or read) the initiative dice for every side until no two sides tie.
 
     Returns every round rolled, the last one decisive.
@@ -98,18 +66,18 @@ def _side_rolls(work: _Work, faces: dict[str, list[int]] | None, what: str) -> l
     pool = parse_pool(work.state.settings.initiative_dice)
     sides = work.state.sides
     if len(sides) < 2:
-        raise _Refusal(f"{what} needs two sides")
+        raise Refusal(f"{what} needs two sides")
     if faces is not None:
         rolls = []
         for side in sides:
             if side not in faces or len(faces[side]) != len(pool):
-                raise _Refusal(f"enter {pool.notation} for {side} ({len(pool)} face{'s' if len(pool) > 1 else ''})")
+                raise Refusal(f"enter {pool.notation} for {side} ({len(pool)} face{'s' if len(pool) > 1 else ''})")
             dice = []
             for colour, face in zip(pool, faces[side]):
                 try:
                     check_face(colour, face)
                 except ValueError as exc:
-                    raise _Refusal(str(exc)) from None
+                    raise Refusal(str(exc)) from None
                 dice.append(DieRoll(colour=colour, face=face))
             rolls.append(InitiativeRoll(side=side, dice=dice))
         return [rolls]
@@ -130,7 +98,7 @@ def _text(rolls: list[InitiativeRoll]) -> str:
     return ", ".join(f"{r.side} {' + '.join(str(d.face) for d in r.dice)}" for r in rolls)
 
 
-def _roll_placement(work: _Work, action: A.RollPlacement) -> None:
+def _roll_placement(work: Work[WarFleetState], action: A.RollPlacement) -> None:
     work.phase("setup", doing="the placement roll is made")
     for rolls in _side_rolls(work, action.faces, "the placement roll"):
         order = ranking(rolls)
@@ -144,19 +112,19 @@ def _roll_placement(work: _Work, action: A.RollPlacement) -> None:
                    first=order[0], **data)
 
 
-def _set_placement_first(work: _Work, action: A.SetPlacementFirst) -> None:
+def _set_placement_first(work: Work[WarFleetState], action: A.SetPlacementFirst) -> None:
     if action.side not in work.state.sides:
-        raise _Refusal(f"there is no side '{action.side}'")
+        raise Refusal(f"there is no side '{action.side}'")
     order = [action.side] + [s for s in work.state.sides if s != action.side]
     work.update(placement_first=action.side, placement_order=order)
     work.event("placement_roll", f"{action.side} places first (set by hand).", first=action.side)
 
 
-def _place(work: _Work, action: A.Place) -> None:
+def _place(work: Work[WarFleetState], action: A.Place) -> None:
     state = work.state
     ship = work.ship(action.ship)
     if ship.removed:
-        raise _Refusal(f"{ship.name} has left play")
+        raise Refusal(f"{ship.name} has left play")
     cell = state.board.parse(action.hex)
     facing = parse_facing(action.facing)
     if state.phase == "setup":
@@ -165,7 +133,7 @@ def _place(work: _Work, action: A.Place) -> None:
         if shared:
             work.rule(f"in set-up a ship must be alone in its hex ({state.board.label(cell)} holds {shared[0]})")
     elif state.phase == "movement":
-        work.rule(may_move_now(state, ship))
+        work.rule(may_move_now(state, ship), RefusalKind.TURN)
     else:
         work.rule(f"ships are placed in set-up, or moved in the movement phase (now: {state.phase})")
     work.state = state.with_ship(ship.at(cell, facing))
@@ -179,7 +147,7 @@ def _place(work: _Work, action: A.Place) -> None:
 # --- initiative ---------------------------------------------------------------------
 
 
-def _roll_initiative(work: _Work, action: A.RollInitiative) -> None:
+def _roll_initiative(work: Work[WarFleetState], action: A.RollInitiative) -> None:
     work.phase("initiative", doing="initiative is rolled")
     for rolls in _side_rolls(work, action.faces, "initiative"):
         order = ranking(rolls)
@@ -191,15 +159,15 @@ def _roll_initiative(work: _Work, action: A.RollInitiative) -> None:
         _won(work, order, rolls, f"Initiative: {_text(rolls)}. {order[-1]} wins the initiative.", data)
 
 
-def _won(work: _Work, order: list[str], rolls, text: str, data: dict) -> None:
+def _won(work: Work[WarFleetState], order: list[str], rolls, text: str, data: dict) -> None:
     work.update(initiative=order[-1], initiative_order=order, initiative_rolls=rolls, phase="movement")
     work.event("initiative", text, winner=order[-1], order=order, **data)
     _after_movement_change(work)
 
 
-def _set_initiative(work: _Work, action: A.SetInitiative) -> None:
+def _set_initiative(work: Work[WarFleetState], action: A.SetInitiative) -> None:
     if action.side not in work.state.sides:
-        raise _Refusal(f"there is no side '{action.side}'")
+        raise Refusal(f"there is no side '{action.side}'")
     work.phase("initiative", doing="initiative is decided")
     order = [s for s in work.state.sides if s != action.side] + [action.side]
     _won(work, order, [], f"{action.side} has the initiative (set by hand).", {})
@@ -208,19 +176,19 @@ def _set_initiative(work: _Work, action: A.SetInitiative) -> None:
 # --- movement -------------------------------------------------------------------------
 
 
-def _mover(work: _Work, ship_id: str):
+def _mover(work: Work[WarFleetState], ship_id: str):
     ship = work.ship(ship_id)
     if ship.removed:
-        raise _Refusal(f"{ship.name} has left play")
+        raise Refusal(f"{ship.name} has left play")
     if not ship.placed:
-        raise _Refusal(f"{ship.name} is not on the map")
+        raise Refusal(f"{ship.name} is not on the map")
     work.phase("movement", doing="ships move")
     if work.state.phase == "movement":
-        work.rule(may_move_now(work.state, ship))
+        work.rule(may_move_now(work.state, ship), RefusalKind.TURN)
     return ship
 
 
-def _step(work: _Work, action: A.Step) -> None:
+def _step(work: Work[WarFleetState], action: A.Step) -> None:
     ship = _mover(work, action.ship)
     work.rule(step_problem(ship))
     board = work.state.board
@@ -244,7 +212,7 @@ def _step(work: _Work, action: A.Step) -> None:
                ship=ship.id, step=action.step, hex=board.label(moved.hex), facing=moved.facing)
 
 
-def _pivot(work: _Work, action: A.Pivot) -> None:
+def _pivot(work: Work[WarFleetState], action: A.Pivot) -> None:
     ship = _mover(work, action.ship)
     work.rule(pivot_problem(ship))
     facing = parse_facing(action.facing)
@@ -253,18 +221,18 @@ def _pivot(work: _Work, action: A.Pivot) -> None:
     work.event("pivot", f"{ship.name} spends all its MP to face {facing_name(facing)}.", ship=ship.id, facing=facing)
 
 
-def _end_move(work: _Work, action: A.EndMove) -> None:
+def _end_move(work: Work[WarFleetState], action: A.EndMove) -> None:
     ship = _mover(work, action.ship)
     work.state = work.state.with_ship(ship.model_copy(update={"move_done": True}))
     work.event("end_move", f"{ship.name} ends its move at {ship.describe_position(work.state.board)}.", ship=ship.id)
     _after_movement_change(work)
 
 
-def _end_group(work: _Work, action: A.EndGroup) -> None:
+def _end_group(work: Work[WarFleetState], action: A.EndGroup) -> None:
     work.phase("movement", doing="ships move")
     group = to_move(work.state)
     if group is None:
-        raise _Refusal("movement is over for this turn")
+        raise Refusal("movement is over for this turn", RefusalKind.PHASE)
     side, ship_class = group
     for ship in work.state.active_ships:
         if ship.placed and ship.side == side and ship.ship_class == ship_class and ship.pocket is None \
@@ -274,7 +242,7 @@ def _end_group(work: _Work, action: A.EndGroup) -> None:
     _after_movement_change(work)
 
 
-def _end_movement(work: _Work, action: A.EndMovement) -> None:
+def _end_movement(work: Work[WarFleetState], action: A.EndMovement) -> None:
     work.phase("movement", doing="movement ends")
     for ship in work.state.active_ships:
         if ship.placed and not ship.move_done:
@@ -283,7 +251,7 @@ def _end_movement(work: _Work, action: A.EndMovement) -> None:
     _after_movement_change(work)
 
 
-def _after_movement_change(work: _Work) -> None:
+def _after_movement_change(work: Work[WarFleetState]) -> None:
     if work.state.phase == "movement" and to_move(work.state) is None:
         work.update(phase="combat")
         work.event("phase", "Movement is over. Declare every attack, then roll.")
@@ -292,12 +260,12 @@ def _after_movement_change(work: _Work) -> None:
 # --- combat ------------------------------------------------------------------------------
 
 
-def _declare_attack(work: _Work, action: A.DeclareAttack) -> None:
+def _declare_attack(work: Work[WarFleetState], action: A.DeclareAttack) -> None:
     state = work.state
     attacker, target = work.ship(action.attacker), work.ship(action.target)
     for ship in (attacker, target):
         if ship.removed:
-            raise _Refusal(f"{ship.name} has left play")
+            raise Refusal(f"{ship.name} has left play")
     work.phase("combat", doing="attacks are declared")
     if state.firing:
         work.rule("every attack is declared before any roll (seed 000): the rolling has begun")
@@ -305,16 +273,16 @@ def _declare_attack(work: _Work, action: A.DeclareAttack) -> None:
     if option.problem:
         geometric = option.range is not None and not option.strikes
         if not (geometric and state.settings.bookkeeping):
-            raise _Refusal(option.problem)
+            raise Refusal(option.problem)
         work.rule(option.problem)
     choices = [s.location for s in option.strikes]
     where = action.target_location
     if where is None:
         if len(choices) > 1:
-            raise _Refusal(f"the attack can strike the {' or the '.join(map(loc_name, choices))}: choose one")
+            raise Refusal(f"the attack can strike the {' or the '.join(map(loc_name, choices))}: choose one")
         where = choices[0] if choices else next(iter(target.locations))
     elif where not in target.locations:
-        raise _Refusal(f"{target.name} has no location '{where}'")
+        raise Refusal(f"{target.name} has no location '{where}'")
     elif where not in choices:
         work.rule(f"from there the attack can strike only the {' or the '.join(map(loc_name, choices)) or 'nothing'}")
     attack = Attack(
@@ -329,17 +297,17 @@ def _declare_attack(work: _Work, action: A.DeclareAttack) -> None:
                attack=attack.id)
 
 
-def _attack(work: _Work, attack_id: int) -> Attack:
+def _attack(work: Work[WarFleetState], attack_id: int) -> Attack:
     try:
         return work.state.attack(attack_id)
     except KeyError:
-        raise _Refusal(f"there is no declared attack {attack_id}") from None
+        raise Refusal(f"there is no declared attack {attack_id}") from None
 
 
-def _cancel_attack(work: _Work, action: A.CancelAttack) -> None:
+def _cancel_attack(work: Work[WarFleetState], action: A.CancelAttack) -> None:
     attack = _attack(work, action.attack)
     if attack.result is not None:
-        raise _Refusal(f"attack {attack.id} is already rolled: undo it instead")
+        raise Refusal(f"attack {attack.id} is already rolled: undo it instead")
     work.update(attacks=[a for a in work.state.attacks if a.id != attack.id])
     work.event("cancel_attack", f"Attack {attack.id} cancelled.", attack=attack.id)
 
@@ -360,10 +328,10 @@ def declared_pool(state: WarFleetState, attack: Attack):
     return pool, rolls, steps
 
 
-def _roll_attack(work: _Work, action: A.RollAttack) -> None:
+def _roll_attack(work: Work[WarFleetState], action: A.RollAttack) -> None:
     attack = _attack(work, action.attack)
     if attack.result is not None:
-        raise _Refusal(f"attack {attack.id} is already rolled")
+        raise Refusal(f"attack {attack.id} is already rolled")
     work.phase("combat", doing="attacks are rolled")
     state = work.state
     attacker, target = state.ship(attack.attacker), state.ship(attack.target)
@@ -376,7 +344,7 @@ def _roll_attack(work: _Work, action: A.RollAttack) -> None:
         need = len(pool) * rolls
         if len(action.table.attack) != need:
             how = f"{rolls} rolls of {pool.expanded}" if rolls > 1 else pool.expanded
-            raise _Refusal(f"the attack is {how}: enter {need} face{'s' if need > 1 else ''}, in that order")
+            raise Refusal(f"the attack is {how}: enter {need} face{'s' if need > 1 else ''}, in that order")
         dice = TableRolls(list(action.table.attack), list(action.table.si))
     else:
         dice = RollerDice(state.roller)
@@ -385,7 +353,7 @@ def _roll_attack(work: _Work, action: A.RollAttack) -> None:
     except NeedDice:
         raise
     except ValueError as exc:  # a face the die does not carry
-        raise _Refusal(str(exc)) from None
+        raise Refusal(str(exc)) from None
     if isinstance(dice, RollerDice):
         work.update(roller=dice.roller)
     if steps:
@@ -401,7 +369,7 @@ def _roll_attack(work: _Work, action: A.RollAttack) -> None:
                    ship=target.id)
 
 
-def _record(work: _Work, attack: Attack, result: AttackResult, attacker) -> None:
+def _record(work: Work[WarFleetState], attack: Attack, result: AttackResult, attacker) -> None:
     done = attack.model_copy(update={"result": result})
     work.update(attacks=[done if a.id == attack.id else a for a in work.state.attacks], firing=True)
     work.event("attack", f"{attacker.name} {' and '.join(map(loc_name, attack.locations))}: {result.text}",
@@ -411,26 +379,26 @@ def _record(work: _Work, attack: Attack, result: AttackResult, attacker) -> None
 # --- pockets: battles fought at Quick-Start scale ----------------------------------------
 
 
-def _open_pocket(work: _Work, action: A.OpenPocket) -> None:
+def _open_pocket(work: Work[WarFleetState], action: A.OpenPocket) -> None:
     state = work.state
     work.phase("combat", doing="a pocket battle is opened")
     if state.firing:
         work.rule("open pocket battles before the rolling begins: their ships take no part in the War Fleet combat")
     if len(set(action.ships)) != len(action.ships):
-        raise _Refusal("a ship is named twice")
+        raise Refusal("a ship is named twice")
     ships = [work.ship(ship_id) for ship_id in action.ships]
     for ship in ships:
         if ship.removed or not ship.placed:
-            raise _Refusal(f"{ship.name} is not on the map")
+            raise Refusal(f"{ship.name} is not on the map")
         if ship.pocket is not None:
-            raise _Refusal(f"{ship.name} is already in pocket battle {ship.pocket}")
+            raise Refusal(f"{ship.name} is already in pocket battle {ship.pocket}")
         if ship.casualty:
-            raise _Refusal(f"{ship.name} is a casualty")
+            raise Refusal(f"{ship.name} is a casualty")
         if ship.source is None:
-            raise _Refusal(f"{ship.name} has no Quick-Start card to fight a pocket battle with")
+            raise Refusal(f"{ship.name} has no Quick-Start card to fight a pocket battle with")
         involved = [a.id for a in state.attacks if ship.id in (a.attacker, a.target)]
         if involved:
-            raise _Refusal(f"{ship.name} is in declared attack {involved[0]}: cancel it first")
+            raise Refusal(f"{ship.name} is in declared attack {involved[0]}: cancel it first")
     if len({s.side for s in ships}) < 2:
         work.rule("a pocket battle needs ships of at least two sides")
     pocket = Pocket(id=max((p.id for p in state.pockets), default=0) + 1, ships=[s.id for s in ships], turn=state.turn)
@@ -441,21 +409,21 @@ def _open_pocket(work: _Work, action: A.OpenPocket) -> None:
                "Quick-Start scale.", pocket=pocket.id, ships=pocket.ships)
 
 
-def _resolve_pocket(work: _Work, action: A.ResolvePocket) -> None:
+def _resolve_pocket(work: Work[WarFleetState], action: A.ResolvePocket) -> None:
     try:
         pocket = work.state.pocket(action.pocket)
     except KeyError:
-        raise _Refusal(f"there is no pocket battle {action.pocket}") from None
+        raise Refusal(f"there is no pocket battle {action.pocket}") from None
     if not pocket.open:
-        raise _Refusal(f"pocket battle {pocket.id} is already resolved")
+        raise Refusal(f"pocket battle {pocket.id} is already resolved")
     strangers = [s for s in action.ships if s not in pocket.ships]
     if strangers:
-        raise _Refusal(f"{strangers[0]} did not fight in pocket battle {pocket.id}")
+        raise Refusal(f"{strangers[0]} did not fight in pocket battle {pocket.id}")
     for ship_id, outcome in action.ships.items():
         ship = work.state.ship(ship_id)
         for location in outcome.destroyed_locations:
             if location not in ship.locations:
-                raise _Refusal(f"{ship.name} has no location '{location}'")
+                raise Refusal(f"{ship.name} has no location '{location}'")
             if not ship.is_destroyed(location):
                 ship = ship.with_location(location, "destroyed_this_combat")
                 work.event("location_destroyed", f"{ship.name}: {loc_name(location)} destroyed in pocket battle "
@@ -473,12 +441,12 @@ def _resolve_pocket(work: _Work, action: A.ResolvePocket) -> None:
 # --- end of combat, end of turn --------------------------------------------------------
 
 
-def _end_combat(work: _Work, action: A.EndCombat) -> None:
+def _end_combat(work: Work[WarFleetState], action: A.EndCombat) -> None:
     work.phase("combat", doing="combat ends")
     _finish_combat(work)
 
 
-def _finish_combat(work: _Work) -> None:
+def _finish_combat(work: Work[WarFleetState]) -> None:
     state = work.state
     pending = [a.id for a in state.attacks if a.result is None]
     if pending:
@@ -498,7 +466,7 @@ def _finish_combat(work: _Work) -> None:
     work.event("phase", "Combat is over: damage takes full effect and casualties are removed.")
 
 
-def _end_turn(work: _Work, action: A.EndTurn) -> None:
+def _end_turn(work: Work[WarFleetState], action: A.EndTurn) -> None:
     if work.state.phase == "combat":
         _finish_combat(work)
     work.phase("end", doing="the turn ends")
@@ -519,10 +487,10 @@ def _end_turn(work: _Work, action: A.EndTurn) -> None:
 # --- by hand -------------------------------------------------------------------------------
 
 
-def _mark_location(work: _Work, action: A.MarkLocation) -> None:
+def _mark_location(work: Work[WarFleetState], action: A.MarkLocation) -> None:
     ship = work.ship(action.ship)
     if action.location not in ship.locations:
-        raise _Refusal(f"{ship.name} has no location '{action.location}'")
+        raise Refusal(f"{ship.name} has no location '{action.location}'")
     status = None if action.status == "live" else action.status
     work.state = work.state.with_ship(ship.with_location(action.location, status))
     words = {"live": "repaired", "destroyed": "destroyed", "destroyed_this_combat": "destroyed this combat"}
@@ -530,24 +498,24 @@ def _mark_location(work: _Work, action: A.MarkLocation) -> None:
                ship=ship.id, location=action.location, status=action.status)
 
 
-def _set_stats(work: _Work, action: A.SetStats) -> None:
+def _set_stats(work: Work[WarFleetState], action: A.SetStats) -> None:
     ship = work.ship(action.ship)
     if set(action.stats.locations) != set(ship.locations):
-        raise _Refusal(f"{ship.name} has the locations {', '.join(ship.locations)}")
+        raise Refusal(f"{ship.name} has the locations {', '.join(ship.locations)}")
     work.state = work.state.with_ship(ship.model_copy(update={"stats": action.stats}))
     work.event("set_stats", f"{ship.name}: War Fleet stats edited by hand.", ship=ship.id)
 
 
-def _set_casualty(work: _Work, action: A.SetCasualty) -> None:
+def _set_casualty(work: Work[WarFleetState], action: A.SetCasualty) -> None:
     ship = work.ship(action.ship)
     work.state = work.state.with_ship(ship.model_copy(update={"casualty": action.casualty}))
     work.event("set_casualty", f"{ship.name}: {'a casualty' if action.casualty else 'not a casualty'} (by hand).",
                ship=ship.id)
 
 
-def _concede(work: _Work, action: A.Concede) -> None:
+def _concede(work: Work[WarFleetState], action: A.Concede) -> None:
     if action.side not in work.state.sides:
-        raise _Refusal(f"there is no side '{action.side}'")
+        raise Refusal(f"there is no side '{action.side}'")
     others = [s for s in work.state.sides if s != action.side and s not in work.state.conceded]
     winner = others[0] if len(others) == 1 else None
     result = f"{action.side} concedes." + (f" {winner} wins." if winner else "")
@@ -555,13 +523,14 @@ def _concede(work: _Work, action: A.Concede) -> None:
     work.event("game_over", result, winner=winner)
 
 
-def _set_bookkeeping(work: _Work, action: A.SetBookkeeping) -> None:
+def _set_bookkeeping(work: Work[WarFleetState], action: A.SetBookkeeping) -> None:
     work.update(settings=work.state.settings.model_copy(update={"bookkeeping": action.on}))
     work.event("settings", "Bookkeeping mode on: rule checks give warnings, not refusals." if action.on
                else "Rule checks on.")
 
 
-_HANDLERS: dict[str, Callable] = {
+#: The rules of War Fleet: action kind -> handler(work, action).
+HANDLERS: dict[str, Callable[[Work[WarFleetState], Any], None]] = {
     "roll_placement": _roll_placement,
     "set_placement_first": _set_placement_first,
     "place": _place,
