@@ -28,8 +28,8 @@ SHOWN = 24
 
 
 def card_order(card: Card) -> tuple:
-    """Faction, then the biggest ships first, then the name."""
-    return (card.faction, -card.type, card.name, card.id)
+    """The player's own cards first; then by faction, the biggest ships first, then the name."""
+    return (not is_players_card(card), card.faction, -card.type, card.name, card.id)
 
 
 def factions(cards: Iterable[Card]) -> list[str]:

@@ -343,9 +343,14 @@ def test_a_role_change_and_a_waiting_device_wait_for_the_host(shared_server, bro
     by_id(phone, "host-only").wait_for(timeout=15000)
     assert "Only the host starts games" in label(by_id(phone, "host-only"))
     assert by_id(phone, "load-path").count() == 0 and by_id(phone, "load-button").count() == 0
+    for screen in ("fleets", "editor"):  # the host's card library: refused on the server (issue 11)
+        open_app(phone, server.lan_url + screen)
+        by_id(phone, "host-only").wait_for(timeout=15000)
+        assert "Only the host changes the ship cards" in label(by_id(phone, "host-only"))
+        assert by_id(phone, "fleets-new").count() == 0 and by_id(phone, "editor-save").count() == 0
     open_app(phone, server.lan_url)
     by_id(phone, "guest-note").wait_for(timeout=15000)
-    for ident in ("quick-start", "new-game", "load-scenario", "war-fleet", "join-pin"):
+    for ident in ("quick-start", "new-game", "load-scenario", "war-fleet", "join-pin", "fleets"):
         assert by_id(phone, ident).count() == 0
     phone_ctx.close()
 

@@ -16,11 +16,10 @@ from typing import Any, Callable
 
 import flet as ft
 
-from ...store.library import library_for
 from ..editor_model import KIND_NAMES, TRAITS, TYPE_NAMES, CardEditor, dice_options
 from ..session import Session
 from ..viewmodels import dice_chips, location_name
-from .home import page_width
+from .home import host_only, page_width
 from ..theme import DICE
 from .widgets import heading, muted, tag
 
@@ -38,6 +37,11 @@ async def open_editor(app, editor: CardEditor) -> None:
 
 
 def build(app) -> ft.Control:
+    from .fleets import may_edit_cards
+
+    refused = host_only(app, "Card editor", may_edit_cards(app))  # the card library is the host's (issue 11)
+    if refused:
+        return refused
     editor = _EDITORS.get(app)
     if editor is None:  # a reload of /editor, or a new tab: a new card
         editor = _EDITORS[app] = CardEditor.new()
@@ -411,11 +415,11 @@ class EditorView:
 
     async def _save(self, ev) -> None:
         e = self.editor
-        library = library_for(self.app.store)
         try:
+            library = self.app.card_library()  # refused on the server to any device but the host
             catalogue = await self.app.catalogue()
             card = e.save(library, also_taken=catalogue)
-        except ValueError as exc:
+        except (ValueError, PermissionError) as exc:
             self._show_problems()
             self.app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not saved"), content=ft.Text(str(exc))))
             return

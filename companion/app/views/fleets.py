@@ -29,7 +29,7 @@ from ..editor_model import CardEditor
 from ..session import Session
 from ..viewmodels import card_view
 from .editor import open_editor
-from .home import page_width
+from .home import host_only, page_width
 from .shipcard import card_control
 from .widgets import heading, muted, tag
 
@@ -46,7 +46,14 @@ def _picker(app) -> ft.FilePicker:
 
 
 def build(app) -> ft.Control:
-    return FleetsView(app).control
+    refused = host_only(app, "Fleets", may_edit_cards(app))  # the card library is the host's (issue 11)
+    return refused or FleetsView(app).control
+
+
+def may_edit_cards(app) -> str | None:
+    """Why this device may not change the ship cards (only the host does), or None."""
+    sharing, device = getattr(app, "sharing", None), getattr(app, "device", None)
+    return sharing.may_edit_cards(device) if sharing is not None and device is not None else None
 
 
 def summary_line(card: Card) -> str:
@@ -237,7 +244,12 @@ class FleetsView:
     def _delete_handler(self, card: Card):
         async def confirmed(e):
             self.app.page.pop_dialog()
-            await asyncio.to_thread(library_for(self.app.store).delete, card.id)
+            try:
+                library = self.app.card_library()  # refused on the server to any device but the host
+            except PermissionError as exc:
+                self._say(str(exc), error=True)
+                return
+            await asyncio.to_thread(library.delete, card.id)
             await self.app.navigate(Session("fleets", message=f"Deleted {card.name} from your cards."))
 
         async def handler(e):
@@ -265,8 +277,9 @@ class FleetsView:
                 self.app.page.update()
                 return
             try:
-                result = await asyncio.to_thread(library_for(self.app.store).import_data, data, source)
-            except (FormatError, ValueError) as exc:
+                library = self.app.card_library()  # refused on the server to any device but the host
+                result = await asyncio.to_thread(library.import_data, data, source)
+            except (FormatError, ValueError, PermissionError) as exc:
                 problem.content.value = str(exc)
                 self.app.page.update()
                 return

@@ -117,6 +117,7 @@ def build(app) -> ft.Control:
 
     starts = may_start(app) is None  # a guest joins the host's games; it starts none
     guest_of_war_fleet = may_play_war_fleet(app) is not None
+    edits_cards = getattr(getattr(app, "device", None), "host", True)  # the card library is the host's (issue 11)
     app.page.run_task(fill_games)
 
     def tile(icon, title, subtitle, handler, ident):
@@ -153,7 +154,7 @@ def build(app) -> ft.Control:
                 *([ft.Column([tile(ft.Icons.ADD_CIRCLE_OUTLINE, "New game", "Pick sides, ships and board size", go("new"), "new-game")], col={"xs": 12, "md": 6})] if starts else []),
                 ft.Column([tile(ft.Icons.CASINO, "Dice roller", "Any pool, its roll and its odds", go("dice"), "dice-roller")], col={"xs": 12, "md": 6}),
                 *([ft.Column([tile(ft.Icons.UPLOAD_FILE, "Load a scenario", "A leviathans-scenario/1 file", go("load"), "load-scenario")], col={"xs": 12, "md": 6})] if starts else []),
-                ft.Column([tile(ft.Icons.DIRECTIONS_BOAT, "Fleets", "Ship cards: the shipped fleets and your own; edit, import, print", go("fleets"), "fleets")], col={"xs": 12, "md": 6}),
+                *([ft.Column([tile(ft.Icons.DIRECTIONS_BOAT, "Fleets", "Ship cards: the shipped fleets and your own; edit, import, print", go("fleets"), "fleets")], col={"xs": 12, "md": 6})] if edits_cards else []),
                 ft.Column([tile(ft.Icons.MENU_BOOK, "Rule readings", "What the app assumes where the text is silent", go("rules"), "rule-readings")], col={"xs": 12, "md": 6}),
                 *([ft.Column([tile(ft.Icons.SAILING, "War Fleet", "Twenty against twenty, one hex per ship; pockets at Quick-Start scale", go("warfleet"), "war-fleet")], col={"xs": 12, "md": 6})] if not guest_of_war_fleet else []),
             ], spacing=8, run_spacing=0),

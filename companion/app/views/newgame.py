@@ -1,4 +1,9 @@
-"""New game: the Quick-Start set-up in one tap, or sides and ships from the fleets, and board size."""
+"""New game: the Quick-Start set-up in one tap, or two fleets built from the cards, and board size.
+
+The fleets are a `FleetBuilder` (fleet_builder.py, no flet): this view only draws it.  The card
+picker lists at most `SHOWN` cards (filter by faction, class and name first), so 150 cards stay
+quick on a phone.  Starting goes through `App.create_game`, as the Quick-Start set-up does.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +12,15 @@ import time
 
 import flet as ft
 
+import json
+
 from ...engine.board import MAX_SIDE, Board
-from ...store.library import is_players_card
+from ...engine.cards import Card, FormatError
+from ...files import parse_json
+from ...store.library import slug
+from ..fleet_builder import FleetBuilder, card_line, classes, factions, find
 from ..session import Session
-from ..setup import Pick, SetupError, build_setup, quick_start_picks
+from ..setup import QUICK_START_SIDES, SetupError, build_setup, quick_start_picks
 from .home import host_only, may_start, page_width
 from .widgets import heading, icon_button, muted, tag
 
@@ -29,98 +39,284 @@ async def start_quick_start(app, board: Board | None = None) -> None:
     await app.create_game(state, "Quick-Start " + time.strftime("%d %b %H:%M"))
 
 
+ANY = "any"
+
+
+def quick_start_fleets(catalogue: dict[str, Card]) -> FleetBuilder:
+    """The builder as New game opens: the Quick-Start ships on each side, to change or start as they are."""
+    builder = FleetBuilder(*QUICK_START_SIDES)
+    for index, ids in enumerate(QUICK_START_SIDES.values()):
+        for card_id in ids:
+            if card_id in catalogue:
+                builder.add(index, catalogue[card_id])
+    return builder
+
+
 def build(app) -> ft.Control:
     refused = host_only(app, "New game", may_start(app))
     if refused:
         return refused
-    message = ft.Text("", color=ft.Colors.ERROR)
-    columns = ft.TextField(label="Columns", value="33", width=110, keyboard_type=ft.KeyboardType.NUMBER)
-    rows = ft.TextField(label="Rows", value="19", width=110, keyboard_type=ft.KeyboardType.NUMBER)
-    side_a = ft.TextField(label="First side", value="British", expand=True)
-    side_b = ft.TextField(label="Second side", value="French", expand=True)
-    picks_a: dict[str, ft.Checkbox] = {}
-    picks_b: dict[str, ft.Checkbox] = {}
-    fleet_list = ft.Column(spacing=0)
+    return NewGameView(app).control
 
-    def read_board() -> Board | None:
+
+class NewGameView:
+    def __init__(self, app):
+        self.app = app
+        self.cards: dict[str, Card] = {}
+        self.builder = FleetBuilder(*QUICK_START_SIDES)
+        self.message = tag("newgame-message", ft.Text("", color=ft.Colors.ERROR))
+        self.columns = ft.TextField(label="Columns", value="33", width=110, keyboard_type=ft.KeyboardType.NUMBER)
+        self.rows = ft.TextField(label="Rows", value="19", width=110, keyboard_type=ft.KeyboardType.NUMBER)
+        self.side_panels = ft.ResponsiveRow(spacing=10, run_spacing=10)
+        self.faction = ft.Dropdown(label="Faction", value=ANY, width=230, dense=True, menu_height=360,
+                                   options=[ft.DropdownOption(key=ANY, text="Every faction")],
+                                   on_select=self._faction_chosen)
+        self.ship_class = ft.Dropdown(label="Class", value=ANY, width=190, dense=True, menu_height=360,
+                                      options=[ft.DropdownOption(key=ANY, text="Every class")],
+                                      on_select=lambda e: self._show_cards())
+        self.search = ft.TextField(label="Search by name", width=220, dense=True, prefix_icon=ft.Icons.SEARCH,
+                                   on_change=lambda e: self._show_cards())
+        self.found = ft.Column(spacing=0, tight=True)
+        self.found_note = muted("", 12)
+        picker = ft.Column([
+            heading("Cards"),
+            ft.Row([tag("filter-faction", self.faction), tag("filter-class", self.ship_class),
+                    tag("filter-name", self.search)], wrap=True, spacing=8, run_spacing=8),
+            self.found_note,
+            tag("card-picker", self.found),
+        ], spacing=8, tight=True)
+        body = ft.Column([
+            ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", self._home, "back"), heading("New game", 22)]),
+            tag("quick-start-setup", ft.FilledButton(
+                content="Quick-Start set-up: Hertfordshire & Raven vs Pontbriand & Pelletier",
+                icon=ft.Icons.BOLT, on_click=self._quick, height=56)),
+            heading("Board"),
+            ft.Row([self.columns, ft.Text("×"), self.rows,
+                    muted("33 × 19 is two Quick-Start maps, long sides together", 12)], wrap=True),
+            heading("Or build the fleets"),
+            muted("Add ships from the cards below, as many copies of a card as you like; each ship has its "
+                  "own name, which you can change. Points are the cards' fleet points.", 12),
+            self.side_panels,
+            self.message,
+            tag("create-game", ft.FilledTonalButton(content="Create game", icon=ft.Icons.PLAY_ARROW,
+                                                    on_click=self._create, height=52)),
+            muted("Ships start on their side's edge, four hexes in; move them on the table screen to match your models."),
+            ft.Divider(),
+            picker,
+            ft.Container(height=24),
+        ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
+        self.control = ft.SafeArea(ft.Container(
+            content=ft.Row([ft.Container(content=body, width=page_width(app, 1040))],
+                           alignment=ft.MainAxisAlignment.CENTER,
+                           vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
+            padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True), expand=True)
+        self.found.controls = [muted("Reading the fleets…")]
+        app.page.run_task(self._load)
+
+    # --- drawing ----------------------------------------------------------------------------
+
+    async def _load(self) -> None:
+        self.cards = await self.app.catalogue()
+        self.builder = quick_start_fleets(self.cards)
+        self.faction.options = [ft.DropdownOption(key=ANY, text="Every faction")] + [
+            ft.DropdownOption(key=f, text=f) for f in factions(self.cards.values())]
+        self._show_sides(update=False)
+        self._show_cards()
+
+    def _faction_chosen(self, e) -> None:
+        faction = None if self.faction.value == ANY else self.faction.value
+        self.ship_class.options = [ft.DropdownOption(key=ANY, text="Every class")] + [
+            ft.DropdownOption(key=c, text=c) for c in classes(self.cards.values(), faction)]
+        self.ship_class.value = ANY
+        self._show_cards()
+
+    def _show_cards(self) -> None:
+        faction = None if self.faction.value == ANY else self.faction.value
+        ship_class = None if self.ship_class.value == ANY else self.ship_class.value
+        found = find(self.cards.values(), faction, ship_class, self.search.value or "")  # the player's cards first
+        if not self.cards:
+            self.found_note.value = "No fleet files found under fleets/."
+        elif found.more:
+            self.found_note.value = (f"{len(found.cards)} of {found.total} cards shown: choose a faction or class, "
+                                     f"or type part of a name, to see the others.")
+        else:
+            self.found_note.value = f"{found.total} card{'s' if found.total != 1 else ''}."
+        self.found.controls = [self._card_row(card) for card in found.cards]
+        self.app.page.update()
+
+    def _card_row(self, card: Card) -> ft.Control:
+        sides = self.builder.sides
+
+        def add_button(index: int) -> ft.Control:
+            which = "first" if index == 0 else "second"
+            return tag(f"pick-{which}-{card.id}", ft.OutlinedButton(
+                content=f"+ {sides[index].name or which}", on_click=self._adder(index, card), height=44),
+                label=f"Add {card.name} on the {which} side")
+
+        return ft.Container(content=ft.Row([
+            ft.Column([ft.Text(card.name, weight=ft.FontWeight.W_600),
+                       muted(f"{card.faction} · {card_line(card)}" if card.faction else card_line(card), 12)],
+                      spacing=0, expand=True, tight=True),
+            ft.Row([add_button(0), add_button(1)], spacing=4, tight=True, wrap=True),
+        ], vertical_alignment=ft.CrossAxisAlignment.CENTER), padding=ft.Padding.symmetric(vertical=4),
+            border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)))
+
+    def _show_sides(self, update: bool = True) -> None:
+        self.side_panels.controls = [ft.Container(self._side_panel(i), col={"xs": 12, "md": 6}) for i in (0, 1)]
+        if update:
+            self.app.page.update()
+
+    def _side_panel(self, index: int) -> ft.Control:
+        side = self.builder.sides[index]
+        which = "first" if index == 0 else "second"
+        name = ft.TextField(label=f"{which.capitalize()} side", value=side.name, dense=True, expand=True,
+                            on_blur=self._side_renamer(index), on_submit=self._side_renamer(index))
+        points = tag(f"side-points-{index}", ft.Text(side.points().text, weight=ft.FontWeight.W_600,
+                                                   color=ft.Colors.PRIMARY))
+        rows = [self._ship_row(index, n) for n in range(len(side.ships))] or [muted("No ships yet: add some below.")]
+        tools = ft.Row([
+            tag(f"save-fleet-{index}", ft.TextButton(content="Save fleet", icon=ft.Icons.DOWNLOAD,
+                                                     on_click=self._saver(index))),
+            tag(f"load-fleet-{index}", ft.TextButton(content="Load fleet", icon=ft.Icons.UPLOAD_FILE,
+                                                     on_click=self._loader(index))),
+        ], wrap=True, spacing=0)
+        count = len(side.ships)
+        return tag(f"side-{index}", ft.Container(content=ft.Column([
+            ft.Row([tag(f"side-name-{index}", name)]),
+            ft.Row([points, muted(f"{count} ship{'s' if count != 1 else ''}", 12)], spacing=10, wrap=True),
+            *rows,
+            tools,
+        ], spacing=6, tight=True), padding=12, border_radius=14, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)))
+
+    def _ship_row(self, index: int, n: int) -> ft.Control:
+        ship = self.builder.sides[index].ships[n]
+        field = ft.TextField(value=ship.name, dense=True, expand=True, text_size=14,
+                             on_blur=self._ship_renamer(index, n), on_submit=self._ship_renamer(index, n))
+        points = f"{ship.card.points} pts" if ship.card.points is not None else "points unknown"
+        return ft.Row([
+            tag(f"ship-name-{index}-{n}", field, label=f"Name of ship {n + 1} of the {'first' if index == 0 else 'second'} side"),
+            ft.Column([muted(f"{ship.card.name} · Type {ship.card.type}", 11), muted(points, 11)], spacing=0, tight=True),
+            icon_button(ft.Icons.REMOVE_CIRCLE_OUTLINE, f"Take {ship.name} out", self._remover(index, n),
+                        f"remove-{index}-{n}"),
+        ], spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+    def _say(self, text: str, error: bool = True) -> None:
+        self.message.content.value = text
+        self.message.content.color = ft.Colors.ERROR if error else ft.Colors.PRIMARY
+        self.app.page.update()
+
+    # --- changes ----------------------------------------------------------------------------
+
+    def _adder(self, index: int, card: Card):
+        def handler(e):
+            ship = self.builder.add(index, card)
+            self._show_sides(update=False)
+            self._say(f"{ship.name} joins {self.builder.sides[index].name or 'the side'}.", error=False)
+        return handler
+
+    def _remover(self, index: int, n: int):
+        def handler(e):
+            if n < len(self.builder.sides[index].ships):
+                self.builder.remove(index, n)
+            self._show_sides()
+        return handler
+
+    def _ship_renamer(self, index: int, n: int):
+        def handler(e):
+            if n >= len(self.builder.sides[index].ships) or e.control.value == self.builder.sides[index].ships[n].name:
+                return
+            problem = self.builder.rename(index, n, e.control.value or "")
+            if problem:
+                e.control.value = self.builder.sides[index].ships[n].name
+                self._say(problem)
+                return
+            self._show_sides()
+        return handler
+
+    def _side_renamer(self, index: int):
+        def handler(e):
+            if (e.control.value or "") == self.builder.sides[index].name:
+                return
+            self.builder.set_side_name(index, e.control.value or "")
+            self._show_sides(update=False)
+            self._show_cards()  # the add buttons name the sides
+        return handler
+
+    def _saver(self, index: int):
+        async def handler(e):
+            from .fleets import _picker
+
+            side = self.builder.sides[index]
+            if not side.ships:
+                self._say(f"{side.name or 'This side'} has no ships to save yet.")
+                return
+            data = json.dumps(self.builder.fleet_file(index), indent=2, ensure_ascii=False).encode("utf-8")
+            name = f"{slug(side.name or 'fleet')}-fleet.json"
+            try:
+                await _picker(self.app).save_file(dialog_title="Save the fleet", file_name=name, src_bytes=data)
+            except Exception as exc:  # the browser or the window refused
+                self._say(f"Could not save {name}: {exc}")
+                return
+            self._say(f"{name}: the fleet is downloaded (or saved where you chose).", error=False)
+        return handler
+
+    def _loader(self, index: int):
+        async def handler(e):
+            from .fleets import _picker
+
+            files = await _picker(self.app).pick_files(
+                dialog_title="Choose a fleet file", file_type=ft.FilePickerFileType.CUSTOM,
+                allowed_extensions=["json"], with_data=True)
+            if not files:
+                return
+            chosen = files[0]
+            try:
+                text = (chosen.bytes or b"").decode("utf-8")
+                said = self.builder.load_fleet_file(index, parse_json(text, chosen.name), chosen.name)
+            except UnicodeDecodeError:
+                self._say(f"{chosen.name}: not a text file")
+                return
+            except FormatError as exc:
+                self._say(str(exc))
+                return
+            self._show_sides(update=False)
+            self._show_cards()
+            self._say(said, error=False)
+        return handler
+
+    # --- starting ---------------------------------------------------------------------------
+
+    def _board(self) -> Board | None:
         try:
-            board = Board(columns=int(columns.value), rows=int(rows.value))
+            board = Board(columns=int(self.columns.value), rows=int(self.rows.value))
         except (ValueError, TypeError):
-            message.value = f"Board size: columns and rows are whole numbers from 3 to {MAX_SIDE}."
+            self._say(f"Board size: columns and rows are whole numbers from 3 to {MAX_SIDE}.")
             return None
         if board.rows < 2 * 5 + 1:
-            message.value = "The board needs at least 11 rows: two deployment zones of four hexes and room between."
+            self._say("The board needs at least 11 rows: two deployment zones of four hexes and room between.")
             return None
         return board
 
-    async def quick(e):
-        board = read_board()
-        if board is None:
-            app.page.update()
-            return
-        await start_quick_start(app, board)
+    async def _quick(self, e) -> None:
+        board = self._board()
+        if board is not None:
+            await start_quick_start(self.app, board)
 
-    async def custom(e):
-        if may_start(app):
-            message.value = may_start(app)
-            app.page.update()
+    async def _create(self, e) -> None:
+        if may_start(self.app):
+            self._say(may_start(self.app))
             return
-        board = read_board()
-        picks = [Pick(cid, side_a.value.strip() or "First") for cid, box in picks_a.items() if box.value]
-        picks += [Pick(cid, side_b.value.strip() or "Second") for cid, box in picks_b.items() if box.value]
+        board = self._board()
         if board is None:
-            app.page.update()
-            return
-        if (side_a.value or "").strip() == (side_b.value or "").strip():
-            message.value = "The two sides need different names."
-            app.page.update()
             return
         try:
-            state = await asyncio.to_thread(build_setup, picks, await app.catalogue(), board, app.seed)
+            state = await asyncio.to_thread(self.builder.setup, board, self.app.seed)
         except SetupError as exc:
-            message.value = str(exc)
-            app.page.update()
+            self._say(str(exc))
             return
-        await app.create_game(state, f"{side_a.value} vs {side_b.value} " + time.strftime("%d %b %H:%M"))
+        first, second = (side.name for side in self.builder.sides)
+        await self.app.create_game(state, f"{first} vs {second} " + time.strftime("%d %b %H:%M"))
 
-    async def home(e):
-        await app.navigate(Session())
-
-    async def load_fleets():
-        catalogue = await app.catalogue()
-        fleet_list.controls.clear()
-        if not catalogue:
-            fleet_list.controls.append(muted("No fleet files found under fleets/."))
-        for cid, card in sorted(catalogue.items(), key=lambda kv: (kv[1].faction, -kv[1].type, kv[1].name)):
-            mine = is_players_card(card)  # the player's own cards start unticked
-            picks_a[cid] = ft.Checkbox(value=card.faction == "British" and not mine)
-            picks_b[cid] = ft.Checkbox(value=card.faction == "French" and not mine)
-            fleet_list.controls.append(ft.Row([
-                ft.Column([ft.Text(card.name, weight=ft.FontWeight.W_600),
-                           muted(f"{'Your card · ' if mine else ''}{card.faction} · Type {card.type} · SI {card.structural_integrity} · {card.starting_mp} MP", 12)],
-                          spacing=0, expand=True, tight=True),
-                tag(f"pick-first-{cid}", picks_a[cid], label=f"{card.name} on the first side"),
-                tag(f"pick-second-{cid}", picks_b[cid], label=f"{card.name} on the second side"),
-            ]))
-        app.page.update()
-
-    app.page.run_task(load_fleets)
-    body = ft.Column([
-        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", home, "back"), heading("New game", 22)]),
-        tag("quick-start-setup", ft.FilledButton(
-            content="Quick-Start set-up: Hertfordshire & Raven vs Pontbriand & Pelletier",
-            icon=ft.Icons.BOLT, on_click=quick, height=56)),
-        heading("Board"),
-        ft.Row([columns, ft.Text("×"), rows, muted("33 × 19 is two Quick-Start maps, long sides together", 12)], wrap=True),
-        heading("Or pick sides and ships"),
-        ft.Row([side_a, side_b]),
-        ft.Row([ft.Container(expand=True), muted("first"), muted("second")], spacing=18),
-        fleet_list,
-        message,
-        ft.FilledTonalButton(content="Create game", icon=ft.Icons.PLAY_ARROW, on_click=custom, height=52),
-        muted("Ships start on their side's edge, four hexes in; move them on the table screen to match your models."),
-    ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
-    return ft.SafeArea(ft.Container(
-        content=ft.Row([ft.Container(content=body, width=page_width(app))], alignment=ft.MainAxisAlignment.CENTER,
-                       vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
-        padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True), expand=True)
+    async def _home(self, e) -> None:
+        await self.app.navigate(Session())
