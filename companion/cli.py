@@ -19,6 +19,7 @@ from .engine.combat import firing_solutions
 from .engine.dice import distribution, parse_pool
 from .engine.hexes import PositionError
 from .engine.roller import Roller, roll_pool
+from .engine.ruleset import ruleset_for_format
 from .engine.scenario import Scenario, build_state
 from .files import load_catalogue, load_file
 
@@ -84,15 +85,13 @@ def _check_loaded(loaded, path: str, fleets: list[str]) -> str:
         left_out = f"; not in play: {', '.join(f'{c.name} (Type {c.type})' for c in loaded.left_out)}" \
             if loaded.left_out else ""
         return f"fleet {loaded.name}, {len(loaded.ships)} ships{left_out}"
-    if getattr(loaded, "ruleset", "") == "war-fleet":  # companion/warfleet_cli.py
-        from .warfleet_cli import check_scenario
-        return check_scenario(loaded, path, fleets)
+    ruleset = ruleset_for_format(loaded.format)  # the scenario's format names its ruleset
     catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
     try:
-        state = build_state(loaded, catalogue)
+        state = ruleset.build_state(loaded, catalogue)
     except FormatError as exc:
         raise exc.in_file(path) from None
-    return f"scenario, {len(state.ships)} ships on {state.board.columns} x {state.board.rows}"
+    return ruleset.describe(state)
 
 
 # --- schema --------------------------------------------------------------------

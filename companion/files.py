@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from .engine.cards import Card, Fleet, FormatError, load_card, load_fleet
-from .engine.scenario import Scenario, load_scenario
+from .engine.ruleset import RULESETS, ruleset_for_format
+from .engine.scenario import Scenario
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -167,14 +168,22 @@ def check_nesting_and_numbers(data: Any, source: str = "") -> None:
 def kind_of(data: Any) -> str:
     """`card`, `fleet` or `scenario`, from the file's format tag."""
     tag = data.get("format", "") if isinstance(data, dict) else ""
-    for kind in ("card", "fleet", "scenario", "warfleet-scenario"):
+    for kind in ("card", "fleet"):
         if str(tag).startswith(f"leviathans-{kind}/"):
             return kind
+    ruleset = ruleset_for_format(tag)  # a scenario: its format names its ruleset
+    if ruleset is not None:
+        return _scenario_kind(ruleset)
+    formats = ["leviathans-card/1", "leviathans-fleet/1", *(r.scenario_format for r in RULESETS.values())]
     raise FormatError(
-        "no known \"format\" tag: expected leviathans-card/1, leviathans-fleet/1, leviathans-scenario/1 "
-        "or leviathans-warfleet-scenario/1",
+        f"no known \"format\" tag: expected {', '.join(formats[:-1])} or {formats[-1]}",
         "format",
     )
+
+
+def _scenario_kind(ruleset) -> str:
+    """`scenario` or `warfleet-scenario`: the scenario format's name without `leviathans-` and the version."""
+    return ruleset.scenario_format.split("/", 1)[0].removeprefix("leviathans-")
 
 
 def load_file(path: str | Path) -> Card | Fleet | Scenario:
@@ -182,10 +191,9 @@ def load_file(path: str | Path) -> Card | Fleet | Scenario:
     data = read_json(path)
     try:
         kind = kind_of(data)
-        if kind == "warfleet-scenario":  # War Fleet (docs/formats.md)
-            from .engine.warfleet.scenario import load_warfleet_scenario
-            return load_warfleet_scenario(data)
-        return {"card": load_card, "fleet": load_fleet, "scenario": load_scenario}[kind](data)
+        if kind not in ("card", "fleet"):  # a scenario of some ruleset (docs/formats.md)
+            return ruleset_for_format(data["format"]).load_scenario(data)
+        return {"card": load_card, "fleet": load_fleet}[kind](data)
     except FormatError as exc:
         raise exc.in_file(Path(path).name) from None
 

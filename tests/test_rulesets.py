@@ -57,3 +57,216 @@ def test_a_game_that_is_over_refuses_as_game_over_but_takes_card_corrections():
     assert outcome.reason == "the game is over: French concedes. British wins."
     assert quick_start_game.apply(state, {"kind": "set_bookkeeping", "on": True}).ok
 
+
+# --- shared play asks the ruleset who an action belongs to ---------------------------------------
+
+
+def test_shared_play_refuses_an_action_kind_no_side_and_not_the_table_owns():
+    """Fail closed: a new action kind missed in the side rules is not open to every side."""
+    from companion.app.sharing import Role, may
+
+    state = starting_state()
+    problem = may(Role.holding("British"), {"kind": "seize_initiative", "side": "French"}, state)
+    assert problem and "seize_initiative" in problem
+    assert may(Role.holding("British"), {"kind": "roll_initiative"}, state) is None
+    assert may(Role.holding("British"), {"kind": "step", "ship": "raven", "step": "forward"}, state) is None
+    assert "French" in may(Role.holding("British"), {"kind": "step", "ship": "pelletier", "step": "forward"}, state)
+    assert may(Role.table(), {"kind": "seize_initiative"}, state) is None  # the whole table: the game says no
+
+
+# --- conformance: every registered ruleset ------------------------------------------------------
+
+import json  # noqa: E402
+import random  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+import pytest  # noqa: E402
+
+from companion.engine.ruleset import RULESETS, Ruleset, find_ruleset, ruleset_for_format  # noqa: E402
+from random_games import random_log  # noqa: E402
+from warfleet_for_tests import attack, loc, stats  # noqa: E402
+
+#: One example of every action kind, as a log keeps it.  A new kind needs an example here.
+EXAMPLES = {
+    "quick-start": [
+        {"kind": "roll_initiative", "faces": {"British": [3, 5], "French": [1, 2]}},
+        {"kind": "set_initiative", "side": "British"},
+        {"kind": "step", "ship": "raven", "step": "port"},
+        {"kind": "place", "ship": "raven", "bow": "0405", "facing": 2, "moved": True},
+        {"kind": "end_move", "ship": "raven"},
+        {"kind": "end_movement"},
+        {"kind": "declare_shot", "attacker": "raven", "location": "bow", "slot": 1, "target": "pelletier",
+         "target_location": "stern"},
+        {"kind": "cancel_shot", "shot": 2},
+        {"kind": "resolve_shot", "shot": 1, "table": {"pool": [4, 6], "slot": [3], "keel": []}},
+        {"kind": "mark_slot", "ship": "raven", "location": "port", "slot": 2, "status": "destroyed"},
+        {"kind": "set_keel", "ship": "raven", "broken": False},
+        {"kind": "start_game"},
+        {"kind": "end_turn"},
+        {"kind": "concede", "side": "French"},
+        {"kind": "set_bookkeeping", "on": True},
+    ],
+    "war-fleet": [
+        {"kind": "roll_placement", "faces": {"X": [3], "Y": [5]}},
+        {"kind": "set_placement_first", "side": "X"},
+        {"kind": "place", "ship": "a", "hex": "1010", "facing": "N"},
+        {"kind": "roll_initiative", "faces": None},
+        {"kind": "set_initiative", "side": "Y"},
+        {"kind": "step", "ship": "a", "step": "forward"},
+        {"kind": "pivot", "ship": "a", "facing": 3},
+        {"kind": "end_move", "ship": "a"},
+        {"kind": "end_group"},
+        {"kind": "end_movement"},
+        {"kind": "declare_attack", "attacker": "a", "locations": ["bow"], "target": "b", "target_location": None},
+        {"kind": "cancel_attack", "attack": 1},
+        {"kind": "roll_attack", "attack": 1, "table": {"attack": [6, 2], "si": [4]}},
+        {"kind": "open_pocket", "ships": ["a", "b"]},
+        {"kind": "resolve_pocket", "pocket": 1,
+         "ships": {"a": {"casualty": True, "destroyed_locations": []}, "b": {"casualty": False,
+                                                                         "destroyed_locations": ["bow"]}}},
+        {"kind": "end_combat"},
+        {"kind": "end_turn"},
+        {"kind": "mark_location", "ship": "a", "location": "bow", "status": "destroyed"},
+        {"kind": "set_stats", "ship": "a", "stats": stats("a").model_dump(mode="json", by_alias=True)},
+        {"kind": "set_casualty", "ship": "b", "casualty": False},
+        {"kind": "concede", "side": "X"},
+        {"kind": "set_bookkeeping", "on": False},
+    ],
+}
+
+
+def _war_fleet_start(seed: int):
+    """Two ships a side a few hexes apart, every location armed, initiative to roll."""
+    from companion.engine.board import Board
+
+    gun = loc(gun=attack(short=(2, "DYellow"), long=(5, "DBlue")))
+
+    def armed(name: str, ship_class: int):
+        return stats(name, ship_class=ship_class, bow=gun, port=gun, starboard=gun, stern=gun)
+
+    ships = [warship("a", "X", armed("a", 2), hex_="0303", facing="S"),
+             warship("b", "X", armed("b", 3), hex_="0503", facing="S"),
+             warship("c", "Y", armed("c", 2), hex_="0307", facing="N"),
+             warship("d", "Y", armed("d", 3), hex_="0607", facing="N")]
+    return table(*ships, phase="initiative", seed=f"conformance {seed}", board=Board(columns=12, rows=10))
+
+
+def _options_log(ruleset: Ruleset, initial, seed: int, length: int):
+    """A random game through the ruleset's own options: each step one possible option, chosen by a seeded rng."""
+    rng = random.Random(seed)
+    state, log = initial, []
+    while len(log) < length and state.phase != "over":
+        possible = [o.action for o in ruleset.options(state) if o.possible]
+        assert possible, f"no possible option in the {state.phase} phase"
+        action = rng.choice(possible)
+        state = ruleset.apply(state, action).state
+        log.append(action)
+    return state, log
+
+
+def _random_game(ruleset: Ruleset, seed: int):
+    """(start, log, end) of a seeded random game of this ruleset."""
+    if ruleset.id == "quick-start":
+        initial, log = random_log(seed, length=150)  # tests/random_games.py plays Quick-Start
+        return initial, log, ruleset.replay(initial, log)
+    initial = _war_fleet_start(seed)
+    end, log = _options_log(ruleset, initial, seed, length=150)
+    return initial, log, end
+
+
+RULESET_IDS = sorted(RULESETS)
+
+
+@pytest.fixture(params=RULESET_IDS)
+def ruleset(request) -> Ruleset:
+    return find_ruleset(request.param)
+
+
+def _union_kinds(ruleset: Ruleset) -> set[str]:
+    return set(ruleset.actions.json_schema()["discriminator"]["mapping"])
+
+
+def test_the_registry_finds_each_ruleset_by_id_and_names_the_known_ids_otherwise():
+    assert set(RULESETS) == {"quick-start", "war-fleet"}
+    for ruleset_id, ruleset in RULESETS.items():
+        assert find_ruleset(ruleset_id) is ruleset and ruleset.id == ruleset_id
+        assert ruleset_for_format(ruleset.scenario_format) is ruleset
+    with pytest.raises(ValueError, match="quick-start, war-fleet"):
+        find_ruleset("decisive-victory")
+    assert ruleset_for_format("leviathans-card/1") is None
+
+
+def test_every_kind_of_the_action_union_has_a_handler_an_example_and_an_owner(ruleset):
+    kinds = _union_kinds(ruleset)
+    assert kinds == set(ruleset.handlers)
+    assert {e["kind"] for e in EXAMPLES[ruleset.id]} == kinds
+    assert not (ruleset.table_actions & set(ruleset.side_of)), "a kind is both a side's and the table's"
+    assert kinds == ruleset.table_actions | set(ruleset.side_of), "every kind belongs to a side or the table"
+    assert ruleset.after_over <= kinds
+
+
+def test_every_action_kind_round_trips_through_json(ruleset):
+    for example in EXAMPLES[ruleset.id]:
+        action = ruleset.parse_action(json.loads(json.dumps(example)))
+        dumped = ruleset.dump_action(action)
+        assert ruleset.parse_action(json.loads(json.dumps(dumped))) == action, example["kind"]
+        assert dumped["kind"] == example["kind"]
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_seeded_random_game_replays_identically(ruleset, seed):
+    initial, log, end = _random_game(ruleset, seed)
+    assert len(log) > 20
+    stored = json.loads(json.dumps(log))  # as the log keeps it
+    assert ruleset.replay(initial, stored) == end
+    assert ruleset.replay(ruleset.state_type.model_validate_json(initial.model_dump_json()), stored) == end
+    again_initial, again_log, again_end = _random_game(ruleset, seed)
+    assert (again_log, again_end) == (log, end)
+
+
+def test_a_refusal_is_data_not_an_exception(ruleset):
+    state = _random_game(ruleset, 5)[0]
+    for bad in (None, 7, "step", [], {}, {"kind": "no_such_kind"}, {"kind": "step", "ship": 3},
+                {"kind": "concede", "side": "nobody"}, {"kind": "end_turn", "extra": 1}):
+        outcome = ruleset.apply(state, bad)
+        assert not outcome.ok and outcome.reason and outcome.kind in RefusalKind, bad
+    with pytest.raises(ValueError, match="refused"):
+        ruleset.replay(state, [{"kind": "no_such_kind"}])
+
+
+def test_options_are_the_engines_own_answers_with_reasons(ruleset):
+    initial, log, _ = _random_game(ruleset, 7)
+    state = ruleset.replay(initial, log[:8])
+    options = ruleset.options(state)
+    assert any(o.possible for o in options)
+    for option in options:
+        outcome = ruleset.apply(state, option.action)
+        assert outcome.ok == option.possible and (option.possible or option.problem == outcome.reason)
+
+
+def test_side_of_names_a_side_of_the_game_for_a_ships_action(ruleset):
+    state = _random_game(ruleset, 5)[0]
+    ship = state.ships[0]
+    action = {"kind": "end_move", "ship": ship.id}
+    assert ruleset.side(action, state) == ship.side
+    assert ruleset.side({"kind": "end_movement"}, state) is None
+    assert ruleset.side({"kind": "end_move", "ship": "nobody"}, state) is None
+    with pytest.raises(KeyError):
+        ruleset.side({"kind": "no_such_kind"}, state)
+
+
+def test_a_variant_is_a_ruleset_of_its_own_id_with_the_changes():
+    base = find_ruleset("quick-start")
+    seize = base.variant("quick-start+test", "Quick-Start (test)", table_actions=base.table_actions - {"end_turn"},
+                         side_of={**base.side_of, "end_turn": lambda data, state: None})
+    assert (seize.id, seize.variant_of, base.id) == ("quick-start+test", "quick-start", "quick-start")
+    assert "end_turn" in base.table_actions and "end_turn" not in seize.table_actions
+    assert seize.handlers is base.handlers
+
+
+def test_the_engine_with_its_rulesets_still_imports_neither_flet_nor_tinydb():
+    code = ("import sys, companion.engine.ruleset as r; r.RULESETS;"
+            "print(sorted(m for m in ('flet', 'tinydb') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..engine.game import Refused
+from ..engine.kernel import RefusalKind
+from ..engine.quick_start import QUICK_START
 from ..engine.state import GameState
 from ..store.game import Game, LogEntry, undo_stacks
 
@@ -42,10 +44,11 @@ log = logging.getLogger(__name__)
 
 TABLE, SIDE, SCREEN = "table", "side", "screen"
 
+#: The rules shared here; who each action belongs to is the ruleset's (engine/quick_start.py).
+RULESET = QUICK_START
+
 #: Actions that belong to no one side: the turn's steps every player takes together.
-TABLE_ACTIONS = frozenset({
-    "roll_initiative", "set_initiative", "start_game", "end_movement", "end_turn", "set_bookkeeping",
-})
+TABLE_ACTIONS = RULESET.table_actions
 
 #: What an action of a side does, in words: "only a device holding British can <verb> it".
 _VERBS = {
@@ -107,23 +110,11 @@ def _action_data(action) -> dict[str, Any]:
 
 
 def action_side(action, state: GameState) -> str | None:
-    """The side an action belongs to, or None for a table action (or a shot no longer in play)."""
+    """The side an action belongs to, or None for a table action, a shot no longer in play or an unknown kind."""
     data = _action_data(action)
-    kind = data.get("kind")
-    if kind in ("step", "place", "end_move", "mark_slot", "set_keel"):
-        ship = data.get("ship")
-        return state.ship(ship).side if ship and state.has_ship(ship) else None
-    if kind == "declare_shot":
-        ship = data.get("attacker")
-        return state.ship(ship).side if ship and state.has_ship(ship) else None
-    if kind in ("resolve_shot", "cancel_shot"):
-        shot = next((s for s in state.shots if s.id == data.get("shot")), None)
-        if shot is None or not state.has_ship(shot.attacker):
-            return None
-        return state.ship(shot.attacker).side
-    if kind == "concede":
-        return data.get("side")
-    return None
+    if data.get("kind") not in RULESET.side_of:
+        return None
+    return RULESET.side(data, state)
 
 
 def _subject(data: dict[str, Any], state: GameState, side: str) -> str:
@@ -157,6 +148,8 @@ def may(role: Role | None, action, state: GameState) -> str | None:
     kind = data.get("kind")
     if kind in TABLE_ACTIONS:
         return None
+    if kind not in RULESET.side_of:  # fail closed: a kind the rules give to no side and not to the table
+        return f"This device holds {role.side}: {kind!r} is not an action of {RULESET.name} it can take."
     side = action_side(data, state)
     if side is None or side == role.side:
         return None
@@ -424,7 +417,7 @@ class Table:
                 self.sharing.role(device, self.id), action, self.game.state)
             if problem:
                 log.info("game %s refused %s from %s: %s", self.id, _action_data(action).get("kind"), device.name, problem)
-                return Refused(problem)
+                return Refused(problem, RefusalKind.SIDE)
             before = len(self.game.entries)
             outcome = self.game.act(action)
             if not outcome.ok:

@@ -1,0 +1,110 @@
+"""`QUICK_START`: the Quick-Start rules (seed 001) as a `Ruleset` value.
+
+Who each action belongs to lives here (it was in the app's sharing module):
+a ship's moves, shots and card marks belong to the ship's side; a shot's
+resolution to its attacker's side; a concession to the side conceding; the
+turn's steps every player takes together (initiative, starting the game,
+ending movement or the turn, the rule-check switch) belong to the table.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from pydantic import TypeAdapter
+
+from . import actions as A
+from .combat import firing_solutions
+from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
+from .ruleset import Ruleset
+from .scenario import SCENARIO_FORMAT, build_state, load_scenario
+from .state import GameState
+
+#: Actions that belong to no one side: the turn's steps every player takes together.
+TABLE_ACTIONS = frozenset({
+    "roll_initiative", "set_initiative", "start_game", "end_movement", "end_turn", "set_bookkeeping",
+})
+
+
+def _ship_side(field: str):
+    def side(data: Mapping[str, Any], state: GameState) -> str | None:
+        ship = data.get(field)
+        return state.ship(ship).side if isinstance(ship, str) and state.has_ship(ship) else None
+    return side
+
+
+def _shot_side(data: Mapping[str, Any], state: GameState) -> str | None:
+    shot = next((s for s in state.shots if s.id == data.get("shot")), None)
+    if shot is None or not state.has_ship(shot.attacker):
+        return None
+    return state.ship(shot.attacker).side
+
+
+def _conceding_side(data: Mapping[str, Any], state: GameState) -> str | None:
+    side = data.get("side")
+    return side if isinstance(side, str) else None
+
+
+SIDE_OF = {
+    **{kind: _ship_side("ship") for kind in ("step", "place", "end_move", "mark_slot", "set_keel")},
+    "declare_shot": _ship_side("attacker"),
+    "resolve_shot": _shot_side,
+    "cancel_shot": _shot_side,
+    "concede": _conceding_side,
+}
+
+PHASES = {
+    "setup": "set-up: place the ships, then start the game",
+    "initiative": "roll initiative",
+    "movement": "movement: ships move by type, initiative loser first",
+    "combat": "combat: declare and resolve shots",
+    "over": "the game is over",
+}
+
+
+def candidates(state: GameState, side: str | None) -> Iterable[dict[str, Any]]:
+    """The actions worth offering now: the turn's steps, each ship's steps and shots, each shot's roll."""
+    table = {"setup": "start_game", "initiative": "roll_initiative", "movement": "end_movement",
+             "combat": "end_turn"}.get(state.phase)
+    if table:
+        yield {"kind": table}
+    ships = [s for s in state.active_ships if side is None or s.side == side]
+    if state.phase == "movement":
+        for ship in ships:
+            for step in ("forward", "port", "starboard"):
+                yield {"kind": "step", "ship": ship.id, "step": step}
+            yield {"kind": "end_move", "ship": ship.id}
+    if state.phase == "combat":
+        for ship in ships:
+            for solution in firing_solutions(state, ship.id):
+                for strike in solution.strikes:
+                    yield {"kind": "declare_shot", "attacker": ship.id, "location": solution.location,
+                           "slot": solution.slot, "target": solution.target, "target_location": strike.location}
+        for shot in state.shots:
+            if shot.result is None and (side is None or _shot_side({"shot": shot.id}, state) == side):
+                yield {"kind": "resolve_shot", "shot": shot.id}
+
+
+def describe(state: GameState) -> str:
+    return f"scenario, {len(state.ships)} ships on {state.board.columns} x {state.board.rows}"
+
+
+QUICK_START = Ruleset(
+    id="quick-start",
+    name="Quick-Start",
+    state_type=GameState,
+    actions=TypeAdapter(A.Action),
+    parse=parse_action,
+    handlers=HANDLERS,
+    after_over=AFTER_OVER,
+    table_actions=TABLE_ACTIONS,
+    side_of=SIDE_OF,
+    phases=PHASES,
+    scenario_format=SCENARIO_FORMAT,
+    load_scenario=load_scenario,
+    build_state=build_state,
+    describe=describe,
+    candidates=candidates,
+    rule_errors=RULE_ERRORS,
+    readings="docs/rule-readings.md",
+)

@@ -1,0 +1,163 @@
+"""A game system as a value: what the store, shared play, the app and the CLI need of it.
+
+A `Ruleset` holds a system's state type, its action union (parsed and dumped
+through a pydantic `TypeAdapter`), its handlers (run by `kernel.dispatch`),
+who each action kind belongs to, its phases in words, its scenario format and
+how to load one.  `QUICK_START` (quick_start.py) and `WAR_FLEET`
+(warfleet/ruleset.py) are the values; `RULESETS` and `find_ruleset(id)` the
+registry, as python-chess's `VARIANTS`/`find_variant`.  A house rule is a
+`variant(...)` of a ruleset with its own id, so a saved game can name the rules
+it was played with.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+from pydantic import TypeAdapter
+
+from .kernel import Applied, Handler, Refusal, RefusalKind, Refused, dispatch
+
+#: side_of entries: (action as JSON data, state) -> the side it belongs to, or None when the
+#: thing it names is not in play (the game itself then refuses it).
+SideOf = Callable[[Mapping[str, Any], Any], "str | None"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One action a side could take now, or (`problem` set) why it cannot, in the engine's words."""
+
+    action: dict[str, Any]
+    problem: str | None = None
+
+    @property
+    def possible(self) -> bool:
+        return self.problem is None
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One game system (or a variant of one)."""
+
+    id: str
+    name: str
+    state_type: type
+    actions: TypeAdapter[Any]
+    parse: Callable[[Any], Any]  # data -> action object; raises kernel.Refusal (MALFORMED)
+    handlers: Mapping[str, Handler]
+    after_over: frozenset[str]
+    table_actions: frozenset[str]
+    side_of: Mapping[str, SideOf]
+    phases: Mapping[str, str]
+    scenario_format: str
+    load_scenario: Callable[[Any], Any]
+    build_state: Callable[..., Any]  # (scenario, catalogue, roller) -> state
+    describe: Callable[[Any], str] = lambda state: ""  # a game's position in one line (validate, games)
+    candidates: Callable[[Any, "str | None"], Iterable[dict[str, Any]]] = lambda state, side: ()
+    rule_errors: tuple[type[Exception], ...] = ()
+    readings: str = ""
+    variant_of: str | None = field(default=None)
+
+    # --- actions ------------------------------------------------------------------
+
+    @property
+    def action_kinds(self) -> frozenset[str]:
+        """Every kind in the action union."""
+        return frozenset(self.handlers)
+
+    def parse_action(self, data: Any) -> Any:
+        """The action object for data from a log, a file or a screen; ValueError saying what and where."""
+        try:
+            return self.parse(data)
+        except Refusal as refusal:
+            raise ValueError(str(refusal)) from None
+
+    def dump_action(self, action: Any) -> dict[str, Any]:
+        """An action as JSON data, as the log keeps it."""
+        if isinstance(action, Mapping):
+            return dict(action)
+        return self.actions.dump_python(action, mode="json")
+
+    def side(self, action: Any, state: Any) -> str | None:
+        """The side `action` belongs to; None for a table action or a thing no longer in play.
+
+        KeyError for a kind this ruleset assigns neither to a side nor to the
+        table: shared play refuses those (fail closed).
+        """
+        data = self.dump_action(action) if not isinstance(action, Mapping) else action
+        kind = data.get("kind")
+        if kind in self.table_actions:
+            return None
+        return self.side_of[kind](data, state)  # type: ignore[index]
+
+    # --- the rules ----------------------------------------------------------------
+
+    def apply(self, state: Any, action: Any) -> Applied[Any] | Refused:
+        """One action through the kernel: `Applied(state, events)` or `Refused(reason, kind)`."""
+        return dispatch(self.handlers, state, action, parse=self.parse, after_over=self.after_over,
+                        rule_errors=self.rule_errors)
+
+    def replay(self, state: Any, actions: Iterable[Any]) -> Any:
+        """The state after `actions` (a log of accepted actions); ValueError naming the first refused."""
+        for number, action in enumerate(actions, 1):
+            outcome = self.apply(state, action)
+            if isinstance(outcome, Refused):
+                raise ValueError(f"action {number} is refused: {outcome.reason}")
+            state = outcome.state
+        return state
+
+    def options(self, state: Any, side: str | None = None) -> list[Option]:
+        """The actions `side` (every side when None) could take now, each with the engine's reason if not.
+
+        Each candidate is tried through `apply` on the state as it is, so the
+        reasons are the rules' own words and never a second copy of them.
+        """
+        options = []
+        for action in self.candidates(state, side):
+            outcome = self.apply(state, action)
+            options.append(Option(action, None if outcome.ok else outcome.reason))  # type: ignore[union-attr]
+        return options
+
+    def phase_words(self, phase: str) -> str:
+        return self.phases.get(phase, phase)
+
+    # --- variants -----------------------------------------------------------------
+
+    def variant(self, id: str, name: str, **changes: Any) -> "Ruleset":
+        """The same ruleset with some parts changed (handlers, table actions, side_of, ...)."""
+        return dataclasses.replace(self, id=id, name=name, variant_of=self.id, **changes)
+
+    def refuse_unassigned(self, kind: Any) -> Refused:
+        """The refusal for an action kind no side and not the table owns (shared play fails closed)."""
+        return Refused(f"not an action of {self.name}: {kind!r}", RefusalKind.MALFORMED)
+
+
+def _registry() -> dict[str, Ruleset]:
+    from .quick_start import QUICK_START
+    from .warfleet.ruleset import WAR_FLEET
+    return {ruleset.id: ruleset for ruleset in (QUICK_START, WAR_FLEET)}
+
+
+def find_ruleset(ruleset_id: str) -> Ruleset:
+    """The ruleset with this id; ValueError naming the known ids."""
+    rulesets = _registry()
+    if ruleset_id not in rulesets:
+        raise ValueError(f"no ruleset {ruleset_id!r}: the known rulesets are {', '.join(rulesets)}")
+    return rulesets[ruleset_id]
+
+
+def ruleset_for_format(tag: Any) -> Ruleset | None:
+    """The ruleset whose scenario format is `tag` (any version: `leviathans-scenario/2` too), or None."""
+    if not isinstance(tag, str) or "/" not in tag:
+        return None
+    family = tag.split("/", 1)[0]
+    return next((r for r in _registry().values() if r.scenario_format.split("/", 1)[0] == family), None)
+
+
+def __getattr__(name: str) -> Any:
+    """`RULESETS`: every registered ruleset by id, built on first use (the rulesets import this module)."""
+    if name == "RULESETS":
+        return _registry()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,110 @@
+"""`WAR_FLEET`: Leviathans: War Fleet (seed 004) as a `Ruleset` value.
+
+Who each action belongs to: a ship's placement, moves, attacks and card
+marks belong to the ship's side; an attack's roll or cancellation to its
+attacker's side; a concession to the side conceding.  The turn's steps every
+player takes together belong to the table: the placement and initiative
+rolls (and entering who won them), ending a group's move, movement, combat
+and the turn, pocket battles (they take ships of both sides), and the
+rule-check switch (docs/rule-readings.md, War Fleet).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from pydantic import TypeAdapter
+
+from ..ruleset import Ruleset
+from . import actions as A
+from .combat import attack_options
+from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
+from .scenario import WARFLEET_SCENARIO_FORMAT, build_warfleet_state, load_warfleet_scenario, summary
+from .state import RULESET, WarFleetState
+
+TABLE_ACTIONS = frozenset({
+    "roll_placement", "set_placement_first", "roll_initiative", "set_initiative", "end_group",
+    "end_movement", "open_pocket", "resolve_pocket", "end_combat", "end_turn", "set_bookkeeping",
+})
+
+
+def _ship_side(field: str):
+    def side(data: Mapping[str, Any], state: WarFleetState) -> str | None:
+        ship = data.get(field)
+        return state.ship(ship).side if isinstance(ship, str) and state.has_ship(ship) else None
+    return side
+
+
+def _attack_side(data: Mapping[str, Any], state: WarFleetState) -> str | None:
+    attack = next((a for a in state.attacks if a.id == data.get("attack")), None)
+    if attack is None or not state.has_ship(attack.attacker):
+        return None
+    return state.ship(attack.attacker).side
+
+
+def _conceding_side(data: Mapping[str, Any], state: WarFleetState) -> str | None:
+    side = data.get("side")
+    return side if isinstance(side, str) else None
+
+
+SIDE_OF = {
+    **{kind: _ship_side("ship") for kind in
+       ("place", "step", "pivot", "end_move", "mark_location", "set_stats", "set_casualty")},
+    "declare_attack": _ship_side("attacker"),
+    "cancel_attack": _attack_side,
+    "roll_attack": _attack_side,
+    "concede": _conceding_side,
+}
+
+PHASES = {
+    "setup": "set-up: roll for placement, then place the ships by class",
+    "initiative": "roll initiative",
+    "movement": "movement: ships move by class, initiative loser first",
+    "combat": "combat: declare and roll attacks",
+    "end": "end of the turn",
+    "over": "the game is over",
+}
+
+
+def candidates(state: WarFleetState, side: str | None) -> Iterable[dict[str, Any]]:
+    """The actions worth offering now: the turn's steps, each ship's moves and attacks, each attack's roll."""
+    table = {"setup": "roll_placement", "initiative": "roll_initiative", "movement": "end_group",
+             "combat": "end_combat", "end": "end_turn"}.get(state.phase)
+    if table:
+        yield {"kind": table}
+    ships = [s for s in state.active_ships if side is None or s.side == side]
+    if state.phase == "movement":
+        for ship in ships:
+            for step in ("forward", "port", "starboard"):
+                yield {"kind": "step", "ship": ship.id, "step": step}
+            yield {"kind": "end_move", "ship": ship.id}
+    if state.phase == "combat":
+        for ship in ships:
+            for option in attack_options(state, ship.id, brackets=False):
+                for strike in option.strikes:
+                    yield {"kind": "declare_attack", "attacker": ship.id, "locations": list(option.locations),
+                           "target": option.target, "target_location": strike.location}
+        for attack in state.attacks:
+            if attack.result is None and (side is None or _attack_side({"attack": attack.id}, state) == side):
+                yield {"kind": "roll_attack", "attack": attack.id}
+
+
+WAR_FLEET = Ruleset(
+    id=RULESET,
+    name="War Fleet",
+    state_type=WarFleetState,
+    actions=TypeAdapter(A.WarFleetAction),
+    parse=parse_action,
+    handlers=HANDLERS,
+    after_over=AFTER_OVER,
+    table_actions=TABLE_ACTIONS,
+    side_of=SIDE_OF,
+    phases=PHASES,
+    scenario_format=WARFLEET_SCENARIO_FORMAT,
+    load_scenario=load_warfleet_scenario,
+    build_state=build_warfleet_state,
+    describe=summary,
+    candidates=candidates,
+    rule_errors=RULE_ERRORS,
+    readings="docs/rule-readings.md",
+)
