@@ -270,3 +270,20 @@ def test_the_engine_with_its_rulesets_still_imports_neither_flet_nor_tinydb():
             "print(sorted(m for m in ('flet', 'tinydb') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_server_refuses_the_other_sides_ship_with_the_kind_not_your_side():
+    from companion.app.sharing import Role, Sharing
+    from companion.engine.roller import Roller
+    from companion.store.game import MemoryStore
+
+    game = MemoryStore().new_game(starting_state(1), "shared", roller=Roller.from_seed(1))
+    sharing = Sharing()
+    table_ = sharing.table(game)
+    phone = sharing.connect(None, "10.0.0.5")
+    sharing.admit(phone, sharing.pin)
+    sharing.choose(phone, game, Role.holding("British"))
+    refused = table_.act(phone, {"kind": "end_move", "ship": "pelletier"})
+    assert (refused.ok, refused.kind) == (False, RefusalKind.SIDE) and "French" in refused.reason
+    refused = table_.act(phone, {"kind": "seize_initiative"})
+    assert (refused.ok, refused.kind) == (False, RefusalKind.SIDE) and game.entries == []
