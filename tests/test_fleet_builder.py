@@ -152,3 +152,18 @@ def test_only_the_host_changes_the_card_library():
     assert host.card_library() is not None
     with pytest.raises(PermissionError, match="Only the host changes the ship cards"):
         guest.card_library()
+
+
+def test_the_editor_compares_a_copy_with_the_printed_card(cards):
+    from companion.app.editor_model import CardEditor, compare_with_printed
+
+    editor = CardEditor.edit(cards["hml-raven"])  # the Lieutenant's Manual card: a player's copy
+    editor.set(("structural_integrity",), 13)
+    comparison = compare_with_printed(editor, cards)
+    assert comparison.printed.id == "hml-raven-2025" and comparison.problem is None
+    assert ("Structural Integrity", "13", str(cards["hml-raven-2025"].structural_integrity)) in comparison.rows
+    editor.set(("name",), "")
+    assert compare_with_printed(editor, cards).problem.startswith("Fix the card first: ")
+    unknown = CardEditor.new()
+    unknown.set(("name",), "HMS Nowhere")
+    assert compare_with_printed(unknown, cards).problem == "No printed card of HMS Nowhere is in the fleets to compare with."

@@ -620,3 +620,25 @@ def differences(card: Card, printed: Card) -> list[tuple[str, str, str]]:
     paths = list(mine) + [p for p in theirs if p not in mine]
     return [(_field_label(p), _shown(mine.get(p)), _shown(theirs.get(p)))
             for p in paths if mine.get(p) != theirs.get(p)]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The editor's "compare with the printed card": the printed card and the differing values,
+    or why there is nothing to compare (`problem`, in plain words)."""
+
+    printed: Card | None = None
+    rows: tuple[tuple[str, str, str], ...] = ()
+    problem: str | None = None
+
+
+def compare_with_printed(editor: "CardEditor", catalogue: dict[str, Card]) -> Comparison:
+    """The draft beside its printed card (issue 12), value by value."""
+    try:
+        card = editor.card()
+    except FormatError as exc:
+        return Comparison(problem=f"Fix the card first: {exc}")
+    printed = printed_card(card, catalogue)
+    if printed is None:
+        return Comparison(problem=f"No printed card of {card.name} is in the fleets to compare with.")
+    return Comparison(printed, tuple(differences(card, printed)))

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import flet as ft
 
-from ..editor_model import KIND_NAMES, TRAITS, TYPE_NAMES, CardEditor, dice_options
+from ..editor_model import KIND_NAMES, TRAITS, TYPE_NAMES, CardEditor, compare_with_printed, dice_options
 from ..session import Session
 from ..viewmodels import dice_chips, location_name
 from .home import host_only, page_width
@@ -157,6 +157,8 @@ class EditorView:
             origin.append(muted(f"Card id {e.card_id} (scenario files name the card by it)."))
         else:
             origin.append(muted("The card gets its id (my-...) from its name when it is first saved."))
+        origin.append(tag("editor-compare", ft.TextButton(
+            content="Compare with the printed card", icon=ft.Icons.COMPARE_ARROWS, on_click=self._compare)))
         stats = ft.Row([
             self._stepper(("structural_integrity",), "Structural Integrity"),
             self._stepper(("enter_hexes_before_turn",), "Hexes before a turn"),
@@ -425,6 +427,28 @@ class EditorView:
             return
         _EDITORS.pop(self.app, None)
         await self.app.navigate(Session("fleets", message=f"Saved {card.name} to your cards (id {card.id})."))
+
+    async def _compare(self, ev) -> None:
+        """The draft beside its printed card: every differing value side by side (issue 12)."""
+        comparison = compare_with_printed(self.editor, await self.app.catalogue())
+        if comparison.problem:
+            content: ft.Control = ft.Text(comparison.problem)
+        elif not comparison.rows:
+            content = ft.Text(f"Every value is as on the printed card of {comparison.printed.name}.")
+        else:
+            head = ft.Row([ft.Text("Value", weight=ft.FontWeight.W_600, expand=2),
+                           ft.Text("This card", weight=ft.FontWeight.W_600, expand=2),
+                           ft.Text("Printed card", weight=ft.FontWeight.W_600, expand=2)])
+            rows = [tag(f"compare-{n}", ft.Row([ft.Text(label, expand=2), ft.Text(mine, expand=2),
+                                                ft.Text(printed, expand=2)]),
+                        label=f"{label}: this card {mine}, printed card {printed}")
+                    for n, (label, mine, printed) in enumerate(comparison.rows)]
+            content = ft.Column([muted(f"{len(rows)} value{'s' if len(rows) != 1 else ''} differ from the printed "
+                                       f"card of {comparison.printed.name}:"), head, ft.Divider(height=1), *rows],
+                                spacing=6, tight=True, scroll=ft.ScrollMode.AUTO, width=560, height=420)
+        self.app.page.show_dialog(ft.AlertDialog(
+            title=ft.Text("Compare with the printed card"), content=tag("compare-dialog", content),
+            actions=[ft.TextButton(content="Close", on_click=lambda _: self.app.page.pop_dialog())]))
 
     async def _back(self, ev) -> None:
         if not self.editor.dirty or (self.editor.card_id is None and self.editor.version == 0):

@@ -85,7 +85,7 @@ class NewGameView:
             self.found_note,
             tag("card-picker", self.found),
         ], spacing=8, tight=True)
-        body = ft.Column([
+        fleets = [
             ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", self._home, "back"), heading("New game", 22)]),
             tag("quick-start-setup", ft.FilledButton(
                 content="Quick-Start set-up: Hertfordshire & Raven vs Pontbriand & Pelletier",
@@ -101,12 +101,18 @@ class NewGameView:
             tag("create-game", ft.FilledTonalButton(content="Create game", icon=ft.Icons.PLAY_ARROW,
                                                     on_click=self._create, height=52)),
             muted("Ships start on their side's edge, four hexes in; move them on the table screen to match your models."),
-            ft.Divider(),
-            picker,
-            ft.Container(height=24),
-        ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
+        ]
+        if app.wide:  # the fleets beside the cards
+            body = ft.Row([
+                ft.Column([*fleets, ft.Container(height=24)], spacing=12, scroll=ft.ScrollMode.AUTO, expand=3),
+                ft.Column([ft.Container(height=52), picker, ft.Container(height=24)], spacing=12,
+                          scroll=ft.ScrollMode.AUTO, expand=2),
+            ], spacing=20, vertical_alignment=ft.CrossAxisAlignment.START, expand=True)
+        else:
+            body = ft.Column([*fleets, ft.Divider(), picker, ft.Container(height=24)], spacing=12,
+                             scroll=ft.ScrollMode.AUTO, expand=True)
         self.control = ft.SafeArea(ft.Container(
-            content=ft.Row([ft.Container(content=body, width=page_width(app, 1040))],
+            content=ft.Row([ft.Container(content=body, width=page_width(app, 1400))],
                            alignment=ft.MainAxisAlignment.CENTER,
                            vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
             padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True), expand=True)
@@ -196,7 +202,8 @@ class NewGameView:
         points = f"{ship.card.points} pts" if ship.card.points is not None else "points unknown"
         return ft.Row([
             tag(f"ship-name-{index}-{n}", field, label=f"Name of ship {n + 1} of the {'first' if index == 0 else 'second'} side"),
-            ft.Column([muted(f"{ship.card.name} · Type {ship.card.type}", 11), muted(points, 11)], spacing=0, tight=True),
+            ft.Container(ft.Column([muted(f"{ship.card.name} · Type {ship.card.type}", 11), muted(points, 11)],
+                                   spacing=0, tight=True), width=120),
             icon_button(ft.Icons.REMOVE_CIRCLE_OUTLINE, f"Take {ship.name} out", self._remover(index, n),
                         f"remove-{index}-{n}"),
         ], spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER)
