@@ -167,3 +167,11 @@ def test_the_editor_compares_a_copy_with_the_printed_card(cards):
     unknown = CardEditor.new()
     unknown.set(("name",), "HMS Nowhere")
     assert compare_with_printed(unknown, cards).problem == "No printed card of HMS Nowhere is in the fleets to compare with."
+
+
+def test_the_picker_line_tells_the_quick_start_edition_from_the_printed_card(cards):
+    from companion.app.fleet_builder import card_line
+
+    assert card_line(cards["hml-raven"]).startswith("Quick-Start edition · D-class Destroyer · Type 1")
+    assert card_line(cards["hml-raven-2025"]).startswith("D-Class · Type 1")
+    assert card_line(cards["hml-hertfordshire-2025"]).endswith("points unknown")

@@ -223,4 +223,5 @@ def card_line(card: Card) -> str:
     """One line under a card's name in the picker."""
     parts = [card.ship_class, f"Type {card.type}", f"SI {card.structural_integrity}", f"{card.starting_mp} MP",
              f"{card.points} points" if card.points is not None else "points unknown"]
-    return mine_note(card) + " · ".join(p for p in parts if p)
+    edition = "Quick-Start edition · " if card.sources and (card.sources.model_extra or {}).get("edition") else ""
+    return mine_note(card) + edition + " · ".join(p for p in parts if p)
