@@ -182,6 +182,8 @@ def test_six_ships_two_copies_points_start_and_a_type_4_fires(server, browser):
     search(page, "Raven", "pick-first-hml-raven-2025").click()
     wait_text(page, "newgame-message", "HML Raven 2 joins British")
     shoot(page, "fleet-builder-phone")
+    page.mouse.wheel(0, 900)  # the card list under the fleets
+    shoot(page, "fleet-builder-phone-cards")
     open_app(page, f"{game}?ship={LEVIATHAN}&tab=ship")
     wait_text(page, f"card-{LEVIATHAN}", "HML Leviathan")
     shoot(page, "type4-card-phone")
