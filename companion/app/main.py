@@ -20,7 +20,7 @@ from ..engine.cards import Card
 from ..engine.game import Applied, Refused
 from ..engine.state import GameState
 from .session import Session, session_from_route
-from .theme import themes
+from .theme import FONTS, themes
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +56,7 @@ class App:
         page.title = "Leviathans companion"
         light, dark = themes()
         page.theme, page.dark_theme = light, dark
+        page.fonts = dict(FONTS)
         page.theme_mode = ft.ThemeMode.SYSTEM
         page.padding = 0
         page.spacing = 0

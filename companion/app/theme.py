@@ -33,6 +33,20 @@ def side_colour(sides: list[str], side: str) -> str:
     return SIDES[sides.index(side) % len(SIDES)] if side in sides else SIDES[-1]
 
 
+#: The printed cards' gun marks (▲, ■): no font of the offline web app has them, so the texts that
+#: show marks fall back on this one (assets/fonts/card-marks.ttf, made by tools/card_marks_font.py).
+MARKS_FONT = "CardMarks"
+FONTS = {MARKS_FONT: "fonts/card-marks.ttf"}
+
+
+def marks_style(struck: bool = False) -> ft.TextStyle:
+    """A text style that draws the gun marks, struck through when the slot is destroyed."""
+    if struck:
+        return ft.TextStyle(font_family_fallback=[MARKS_FONT], decoration=ft.TextDecoration.LINE_THROUGH,
+                            decoration_thickness=2)
+    return ft.TextStyle(font_family_fallback=[MARKS_FONT])
+
+
 def themes() -> tuple[ft.Theme, ft.Theme]:
     light = ft.Theme(color_scheme_seed=SEED_COLOUR, use_material3=True)
     dark = ft.Theme(color_scheme_seed=SEED_COLOUR, use_material3=True)

@@ -85,10 +85,25 @@ def type_into(page, ident: str, text: str) -> None:
     page.keyboard.insert_text(text)
 
 
+def on_screen(page, ident: str) -> None:
+    """Scroll the app (a wheel over the middle of the window) until the control is in view: a tap
+    on a control below the fold lands on whatever Flutter draws there (on a phone, the first
+    side's name field took the search words)."""
+    view = page.viewport_size
+    for _ in range(10):
+        box = by_id(page, ident).bounding_box()
+        if box is None or (box["y"] >= 0 and box["y"] + box["height"] <= view["height"]):
+            return
+        page.mouse.move(view["width"] / 2, view["height"] / 2)
+        page.mouse.wheel(0, box["y"] + box["height"] / 2 - view["height"] / 2)
+        time.sleep(0.5)
+
+
 def search(page, text: str, ident: str):
     """Type part of a name in the card search until the card's button shows (a field below the
     fold on a phone sometimes misses the first tap: try again)."""
     for _ in range(3):
+        on_screen(page, "filter-name")
         type_into(page, "filter-name", text)
         try:
             by_id(page, ident).wait_for(timeout=10000)

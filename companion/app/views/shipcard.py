@@ -16,7 +16,7 @@ from typing import Awaitable, Callable
 
 import flet as ft
 
-from ..theme import CIRCLED
+from ..theme import CIRCLED, marks_style
 from ..viewmodels import CardView, LocationView, SlotView
 from .widgets import muted, put, sent, show_chips, tag
 
@@ -92,7 +92,7 @@ class SlotCell:
         groups = self.dice.controls[:len(slot.dice)]
         groups += [ft.Row([], spacing=3, tight=True) for _ in range(len(slot.dice) - len(groups))]
         put(self.dice, [show_chips(row, colours, 12) for row, colours in zip(groups, slot.dice)])
-        _set(self.detail, value=slot.detail, style=title_style)
+        _set(self.detail, value=slot.detail, style=marks_style(struck))
         put(self.lines, [self.head, self.title] + ([self.dice] if slot.dice else []) + ([self.detail] if slot.detail else []))
         _set(self.body,
              bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST if struck else (
