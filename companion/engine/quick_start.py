@@ -9,14 +9,14 @@ ending movement or the turn, the rule-check switch) belong to the table.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from pydantic import TypeAdapter
 
 from . import actions as A
 from .combat import firing_solutions
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
-from .ruleset import Ruleset
+from .ruleset import Ruleset, attacker_side, conceding_side, ship_side
 from .scenario import SCENARIO_FORMAT, build_state, load_scenario
 from .state import GameState
 
@@ -25,32 +25,12 @@ TABLE_ACTIONS = frozenset({
     "roll_initiative", "set_initiative", "start_game", "end_movement", "end_turn", "set_bookkeeping",
 })
 
-
-def _ship_side(field: str):
-    def side(data: Mapping[str, Any], state: GameState) -> str | None:
-        ship = data.get(field)
-        return state.ship(ship).side if isinstance(ship, str) and state.has_ship(ship) else None
-    return side
-
-
-def _shot_side(data: Mapping[str, Any], state: GameState) -> str | None:
-    shot = next((s for s in state.shots if s.id == data.get("shot")), None)
-    if shot is None or not state.has_ship(shot.attacker):
-        return None
-    return state.ship(shot.attacker).side
-
-
-def _conceding_side(data: Mapping[str, Any], state: GameState) -> str | None:
-    side = data.get("side")
-    return side if isinstance(side, str) else None
-
-
 SIDE_OF = {
-    **{kind: _ship_side("ship") for kind in ("step", "place", "end_move", "mark_slot", "set_keel")},
-    "declare_shot": _ship_side("attacker"),
-    "resolve_shot": _shot_side,
-    "cancel_shot": _shot_side,
-    "concede": _conceding_side,
+    **{kind: ship_side("ship") for kind in ("step", "place", "end_move", "mark_slot", "set_keel")},
+    "declare_shot": ship_side("attacker"),
+    "resolve_shot": attacker_side("shots", "shot"),
+    "cancel_shot": attacker_side("shots", "shot"),
+    "concede": conceding_side,
 }
 
 PHASES = {

@@ -134,6 +134,34 @@ class Ruleset:
         return Refused(f"not an action of {self.name}: {kind!r}", RefusalKind.MALFORMED)
 
 
+# --- who owns an action: the pieces every ruleset's `side_of` is built from ------------------------
+
+
+def ship_side(field: str) -> Callable[[Mapping[str, Any], Any], str | None]:
+    """The side of the ship an action names in `field` (None for a ship not in the game)."""
+    def side(data: Mapping[str, Any], state: Any) -> str | None:
+        ship = data.get(field)
+        return state.ship(ship).side if isinstance(ship, str) and state.has_ship(ship) else None
+    return side
+
+
+def attacker_side(records: str, key: str) -> Callable[[Mapping[str, Any], Any], str | None]:
+    """The side of the attacker of the declared shot or attack (in `state.<records>`) that an
+    action names by its id in `key`."""
+    def side(data: Mapping[str, Any], state: Any) -> str | None:
+        record = next((r for r in getattr(state, records) if r.id == data.get(key)), None)
+        if record is None or not state.has_ship(record.attacker):
+            return None
+        return state.ship(record.attacker).side
+    return side
+
+
+def conceding_side(data: Mapping[str, Any], state: Any) -> str | None:
+    """The side that concedes is the one the action names."""
+    side = data.get("side")
+    return side if isinstance(side, str) else None
+
+
 def _registry() -> dict[str, Ruleset]:
     from .quick_start import QUICK_START
     from .warfleet.ruleset import WAR_FLEET

@@ -11,11 +11,11 @@ rule-check switch (docs/rule-readings.md, War Fleet).
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from pydantic import TypeAdapter
 
-from ..ruleset import Ruleset
+from ..ruleset import Ruleset, attacker_side, conceding_side, ship_side
 from . import actions as A
 from .combat import attack_options
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
@@ -28,32 +28,13 @@ TABLE_ACTIONS = frozenset({
 })
 
 
-def _ship_side(field: str):
-    def side(data: Mapping[str, Any], state: WarFleetState) -> str | None:
-        ship = data.get(field)
-        return state.ship(ship).side if isinstance(ship, str) and state.has_ship(ship) else None
-    return side
-
-
-def _attack_side(data: Mapping[str, Any], state: WarFleetState) -> str | None:
-    attack = next((a for a in state.attacks if a.id == data.get("attack")), None)
-    if attack is None or not state.has_ship(attack.attacker):
-        return None
-    return state.ship(attack.attacker).side
-
-
-def _conceding_side(data: Mapping[str, Any], state: WarFleetState) -> str | None:
-    side = data.get("side")
-    return side if isinstance(side, str) else None
-
-
 SIDE_OF = {
-    **{kind: _ship_side("ship") for kind in
+    **{kind: ship_side("ship") for kind in
        ("place", "step", "pivot", "end_move", "mark_location", "set_stats", "set_casualty")},
-    "declare_attack": _ship_side("attacker"),
-    "cancel_attack": _attack_side,
-    "roll_attack": _attack_side,
-    "concede": _conceding_side,
+    "declare_attack": ship_side("attacker"),
+    "cancel_attack": attacker_side("attacks", "attack"),
+    "roll_attack": attacker_side("attacks", "attack"),
+    "concede": conceding_side,
 }
 
 PHASES = {
