@@ -93,7 +93,8 @@ class FleetsView:
         ], wrap=True, spacing=8, run_spacing=8)
         body = ft.Column([
             ft.Row([back, heading("Fleets", 22)]),
-            muted("The shipped Quick-Start fleets and your own cards. Shipped cards are never changed: "
+            muted("Every printed ship card by faction, the Quick-Start scenario's four cards as the "
+                  "Lieutenant's Manual gives them, and your own cards. Shipped cards are never changed: "
                   "editing one makes your copy, which a newer shipped fleet will not replace."),
             actions,
             self.message,
