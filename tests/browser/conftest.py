@@ -112,6 +112,27 @@ def by_id(page, identifier: str):
     return page.locator(f"[flt-semantics-identifier='{identifier}']")
 
 
+def tap_until(page, tap: str, shown: str, timeout: float = 45) -> None:
+    """Tap the control `tap` until the control `shown` appears: on a busy machine a tap that lands
+    while Flutter is still laying the screen out can be lost, so tap again while `tap` is still there
+    (never once `shown` is).  Waits generously; fails naming both."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if by_id(page, shown).count():
+            return
+        if by_id(page, tap).count():
+            try:
+                by_id(page, tap).click(timeout=5000)
+            except Exception:  # gone meanwhile: the screen changed under the tap
+                pass
+        try:
+            by_id(page, shown).wait_for(timeout=5000)
+            return
+        except Exception:
+            continue
+    raise AssertionError(f"tapping {tap!r} never showed {shown!r}")
+
+
 def words_in(node) -> str:
     """Every label and text under a semantics node (a box whose lines are nodes of their own)."""
     return node.evaluate("""e => [e, ...e.querySelectorAll('*')].map(

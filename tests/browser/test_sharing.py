@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, SCREENSHOTS, Server, by_id, open_app
+from .conftest import DESKTOP, PHONE, SCREENSHOTS, Server, by_id, open_app, tap_until
 
 pytestmark = pytest.mark.browser
 
@@ -323,8 +323,7 @@ def test_a_role_change_and_a_waiting_device_wait_for_the_host(shared_server, bro
     # Change asks the host; the phone keeps British until the host approves
     by_id(phone, "change-role").click()
     by_id(phone, "role-needs-host").wait_for(timeout=10000)
-    by_id(phone, "role-side-French").click()
-    by_id(phone, "role-asked").wait_for(timeout=10000)
+    tap_until(phone, "role-side-French", "role-asked")
     assert "Asked the host for French" in label(by_id(phone, "role-asked"))
     assert "This device: British" in label(by_id(phone, "my-role"))
     approve = host.locator("[flt-semantics-identifier^='approve-']")
