@@ -266,6 +266,31 @@ def test_a_session_that_reconnects_comes_back(served):
 # --- what one connection can make the server do ------------------------------------------------------------
 
 
+def test_a_browser_gone_while_its_first_screen_is_built_comes_back(own_server):
+    """A phone that slept just as its screen was being built: its session must not crash (Flet's
+    run_task needs the connection; the home screen's background work used it) and must reconnect."""
+    async def go() -> None:
+        first = await Client.register(own_server.url(), own_server.origin())
+        assert await first.pump(lambda c: c.session_id is not None, 30)
+        await first.close()  # gone before the screen is drawn
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 90
+        while loop.time() < deadline:
+            await asyncio.sleep(1)
+            again = await Client.register(own_server.url(), own_server.origin(), session_id=first.session_id)
+            came = await again.pump(lambda c: c.session_id is not None and (JOIN_SCREEN in c.words()
+                                                                         or "Quick-Start" in c.words()), 30)
+            await again.close()
+            if again.session_id == first.session_id:
+                assert came, "the session came back without its screen"
+                return
+        pytest.fail("the session did not come back")
+
+    asyncio.run(go())
+    time.sleep(1)
+    assert "Unhandled error processing page session" not in own_server.log.read_text()
+
+
 def test_an_event_flood_leaves_the_table_answering(own_server):
     """20,000 events for controls the flooding session does not show (Flet looks for each one in the
     whole page), then another browser opens the app: it is answered (a generous wait; no speed asserted)."""

@@ -151,7 +151,7 @@ class App:
 
     def _heard(self, change) -> None:
         """A change to the shown game (or to who holds which side), from any session (any thread)."""
-        from .views.join import run_soon
+        from .tasks import run_soon
 
         table = self.table
         if table is not None:  # away or gone: it refreshes when it reconnects

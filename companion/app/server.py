@@ -279,6 +279,28 @@ def _guarded_flet_app_class():
             if self._session is None and queue is not None:
                 queue.put_nowait(None)
 
+        def dispose(self) -> None:
+            """Flet's forgets the session here; this keeps it. Flet's own start of a session reads it
+            again after the app's first screen is built, so a browser gone mid-build made that
+            start crash. The session, disconnected, drops what it is sent until a browser comes back;
+            this connection object is dropped once its socket and the start are done."""
+
+        async def _FletApp__send_loop(self) -> None:
+            """Flet's, but a browser gone while it was being sent to ends the loop quietly. Flet's
+            raised, so its `handle` never told the app manager the session had lost its socket: the
+            session kept a dead connection, a phone that slept could never come back to it, and it
+            was never cleared away (issue 11).  The rest of the queue is dropped until the receive
+            loop, which sees the same close, ends it; the reconnected browser is sent the page anew."""
+            try:
+                await FletApp._FletApp__send_loop(self)
+            except Exception:
+                log.info("connection from %s: gone while being sent to", self.guard.peer)
+                queue = getattr(self, "_FletApp__send_queue", None)
+                while queue is not None and await queue.get() is not None:
+                    pass
+                self._FletApp__websocket = None
+                self._FletApp__send_queue = None
+
         async def _FletApp__on_message(self, data) -> None:  # Flet's private dispatcher, wrapped
             if not (isinstance(data, (list, tuple)) and len(data) == 2 and isinstance(data[1], dict)):
                 log.info("connection from %s: a malformed message dropped", self.guard.peer)

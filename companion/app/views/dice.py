@@ -10,6 +10,7 @@ from ...engine.dice import parse_pool
 from ...engine.roller import Roller, roll_pool
 from ..session import Session
 from ..setup import new_seed
+from ..tasks import soon
 from ..viewmodels import dice_view
 from .home import page_width
 from .widgets import chips, faces, heading, icon_button, muted, tag
@@ -82,7 +83,7 @@ def build(app) -> ft.Control:
         message, rolled, heading("Distribution"), table,
         muted("Green 1-4, Blue 1-6, Yellow 1-8, Red 1-10, Black 1-12 (d12s with their colour's numbers); D6 is the slot die."),
     ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
-    app.page.run_task(show)
+    soon(app.page, show)
     return ft.SafeArea(ft.Container(
         content=ft.Row([ft.Container(content=body, width=page_width(app))], alignment=ft.MainAxisAlignment.CENTER,
                        vertical_alignment=ft.CrossAxisAlignment.START, expand=True),

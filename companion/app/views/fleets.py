@@ -27,6 +27,7 @@ from ...store.library import (
 )
 from ..editor_model import CardEditor
 from ..session import Session
+from ..tasks import soon
 from ..viewmodels import card_view
 from .editor import open_editor
 from .home import host_only, page_width
@@ -107,7 +108,7 @@ class FleetsView:
                            vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
             padding=ft.Padding.symmetric(horizontal=12, vertical=8), expand=True), expand=True)
         self.holder.controls = [muted("Reading the fleets…")]
-        app.page.run_task(self.fill)
+        soon(app.page, self.fill)
 
     # --- drawing -------------------------------------------------------------------------
 

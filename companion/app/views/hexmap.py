@@ -21,6 +21,7 @@ import flet.canvas as cv
 from ...engine.hexes import Hex
 from ...engine.state import GameState, ShipState
 from ..geometry import HexLayout
+from ..tasks import soon
 from ..theme import ARCS, CIRCLED, map_colours, side_colour
 from ..viewmodels import ArcShade
 
@@ -355,7 +356,7 @@ class HexMap:
         size = self.view_size = (e.width, e.height)
         if self._fitted or not (e.width > 0 and e.height > 0):
             return
-        self.box.page.run_task(self._fit_when_settled, size)
+        soon(self.box.page, self._fit_when_settled, size)
 
     async def _fit_when_settled(self, size) -> None:
         await asyncio.sleep(SETTLE)  # a screen being built resizes the map a few times: fit once it settles

@@ -8,6 +8,7 @@ import asyncio
 import flet as ft
 
 from ..session import Session
+from ..tasks import soon
 from ..viewmodels import game_rows
 from ..warfleet_model import tables_for, warfleet_rows
 from . import share
@@ -118,7 +119,7 @@ def build(app) -> ft.Control:
     starts = may_start(app) is None  # a guest joins the host's games; it starts none
     guest_of_war_fleet = may_play_war_fleet(app) is not None
     edits_cards = getattr(getattr(app, "device", None), "host", True)  # the card library is the host's (issue 11)
-    app.page.run_task(fill_games)
+    soon(app.page, fill_games)
 
     def tile(icon, title, subtitle, handler, ident):
         return tag(ident, ft.Card(content=ft.ListTile(

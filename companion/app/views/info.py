@@ -14,6 +14,7 @@ from ...engine.state import GameState, ShipState
 from ...files import MAX_FILE_BYTES, parse_json, read_text
 from ..session import Session
 from ..readings import ReadingsMissing, rule_readings_text
+from ..tasks import soon
 from ..viewmodels import ReadingSection, card_view, rule_readings
 from .home import host_only, may_start, page_width
 from .shipcard import card_control
@@ -47,7 +48,7 @@ def build_rules(app) -> ft.Control:
             holder.controls = [control for section in rule_readings(text) for control in _section(section)]
         app.page.update()
 
-    app.page.run_task(fill)
+    soon(app.page, fill)
     return _page(app, "Rule readings",
                  muted("If your group reads the printed rulebook differently, turn the rule checks off in the "
                        "game menu (bookkeeping mode) and the app records what you enter."),
@@ -85,7 +86,7 @@ def build_fleets(app) -> ft.Control:
             holder.controls.append(card_control(card_view(state, ship.id), app.dark, compact=not app.wide))
         app.page.update()
 
-    app.page.run_task(fill)
+    soon(app.page, fill)
     return _page(app, "Fleets", muted("The shipped fleet files; add more with `companion validate` and the fleets/ folder."), holder)
 
 

@@ -14,6 +14,7 @@ import logging
 import flet as ft
 
 from ..sharing import SCREEN, SIDE, TABLE, Role
+from ..tasks import run_soon
 from ..theme import side_colour
 from .widgets import mounted, muted, tag
 
@@ -56,19 +57,6 @@ async def keep_awake(app, on: bool) -> None:
         await asyncio.wait_for(lock.enable() if on else lock.disable(), 3)
     except Exception as exc:
         log.debug("wake lock: %s", exc)
-
-
-def run_soon(page, handler, *args) -> bool:
-    """Run `handler(*args)` on the page's own event loop, from any thread; False if the browser is away
-    (a disconnected session has no loop to run on: it refreshes when it reconnects)."""
-    session = getattr(page, "session", None)
-    if session is None or getattr(session, "connection", None) is None:
-        return False
-    try:
-        page.run_task(handler, *args)
-    except Exception:  # the session closed meanwhile
-        return False
-    return True
 
 
 async def remember_token(app) -> None:

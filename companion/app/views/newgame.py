@@ -21,6 +21,7 @@ from ...store.library import slug
 from ..fleet_builder import FleetBuilder, card_line, classes, factions, find
 from ..session import Session
 from ..setup import QUICK_START_SIDES, SetupError, build_setup, quick_start_picks
+from ..tasks import soon
 from .home import host_only, may_start, page_width
 from .widgets import heading, icon_button, muted, tag
 
@@ -117,7 +118,7 @@ class NewGameView:
                            vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
             padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True), expand=True)
         self.found.controls = [muted("Reading the fleets…")]
-        app.page.run_task(self._load)
+        soon(app.page, self._load)
 
     # --- drawing ----------------------------------------------------------------------------
 

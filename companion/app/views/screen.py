@@ -18,6 +18,7 @@ import flet.canvas as cv
 
 from ..geometry import HexLayout
 from ..screenmodel import ScreenModel, screen_model
+from ..tasks import soon
 from ..theme import CIRCLED, side_colour
 from .hexmap import HexMap
 from .widgets import die_face, muted, tag
@@ -55,7 +56,8 @@ class ScreenView:
         self.count = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
         self.control = ft.Container(expand=True, bgcolor=ft.Colors.SURFACE)
         self._layout()
-        from .join import keep_awake, run_soon
+        from ..tasks import run_soon
+        from .join import keep_awake
         run_soon(app.page, keep_awake, app, True)  # a TV by the table should not go dark
 
     # --- layout ----------------------------------------------------------------------------
@@ -135,7 +137,7 @@ class ScreenView:
 
     def retheme(self) -> None:
         self._layout()
-        self.app.page.run_task(self.refresh, True)
+        soon(self.app.page, self.refresh, True)
 
     def message(self, text: str | None, info: bool = False) -> None:
         """The shared screen shows no messages of its own: it does not act."""

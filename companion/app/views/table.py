@@ -17,6 +17,7 @@ from ...engine import actions as A
 from ...engine.hexes import Hex
 from ...engine.state import GameState
 from ..session import Session
+from ..tasks import soon
 from ..viewmodels import (
     Banner, arc_shades, banner, card_view, deployment_hexes, fire_panel, log_lines, move_panel, ship_rows,
     shot_views, table_dice_fields,
@@ -275,7 +276,7 @@ class TableView:
         self.map.retheme(self.app.dark)
         if mounted(self.map.grid):
             self.map.grid.update()
-        self.app.page.run_task(self.refresh, True)
+        soon(self.app.page, self.refresh, True)
 
     async def follow_session(self) -> None:
         """The session changed (selection, tab) within this game."""
@@ -485,7 +486,7 @@ class TableView:
         route = self.app.session.route
         if self.app.page.route != route:
             self.app.page.route = route
-            self.app.page.run_task(self.app.page.push_route, route)
+            soon(self.app.page, self.app.page.push_route, route)
 
     async def map_tapped(self, cell: Hex) -> None:
         state = self.game.state

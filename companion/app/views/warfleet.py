@@ -19,6 +19,7 @@ from ...engine.hexes import Hex
 from ...files import shipped_fleets_dir
 from .. import warfleet_model as M
 from ..session import Session
+from ..tasks import soon
 from ..theme import SIDES, map_colours
 from .hexmap import HexMap
 from .home import host_only, may_play_war_fleet, page_width
@@ -51,7 +52,7 @@ def build(app) -> ft.Control:
             show_route(app, game.id)
         app.page.update()
 
-    app.page.run_task(load)
+    soon(app.page, load)
     return holder
 
 
@@ -82,7 +83,7 @@ def show_route(app, game_id: str) -> None:
         app.page.route = session.route
         await app.page.push_route(session.route)
 
-    app.page.run_task(push)
+    soon(app.page, push)
 
 
 async def new_battle(app) -> tuple[M.WarFleetGame | None, str]:

@@ -1,0 +1,50 @@
+"""Work a screen starts in the background (reading saved games, laying out the map), started so
+that a browser going away mid-build cannot crash its session.
+
+Flet's `page.run_task` needs the session's connection: a phone that slept, or a socket closed,
+just as a screen was being built made it raise and ended the whole session, which then could
+not be reconnected (issue 11: seen as a reconnect that never came back).  On the server's own
+event loop a task needs no connection: what it draws is sent when the browser is back (Flet sends
+the whole page on a reconnect)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Awaitable, Callable
+
+log = logging.getLogger(__name__)
+
+_RUNNING: set[asyncio.Task] = set()  # strong references until done (the loop keeps only weak ones)
+
+
+def soon(page, handler: Callable[..., Awaitable[Any]], *args: Any) -> bool:
+    """Run `handler(*args)` as a task of the page's session, even while its browser is away; False
+    if it could not be started (from a worker thread, with the browser away: see `run_soon`)."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # a worker thread: only the connection knows the session's loop
+        return run_soon(page, handler, *args)
+    task = loop.create_task(handler(*args))
+    _RUNNING.add(task)
+    task.add_done_callback(_finished)
+    return True
+
+
+def run_soon(page, handler: Callable[..., Awaitable[Any]], *args: Any) -> bool:
+    """Run `handler(*args)` on the page's own event loop, from any thread; False if the browser is away
+    (a disconnected session has no loop to run on: it refreshes when it reconnects)."""
+    session = getattr(page, "session", None)
+    if session is None or getattr(session, "connection", None) is None:
+        return False
+    try:
+        page.run_task(handler, *args)
+    except Exception:  # the session closed meanwhile
+        return False
+    return True
+
+
+def _finished(task: asyncio.Task) -> None:
+    _RUNNING.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.error("a background task of a screen failed", exc_info=task.exception())
