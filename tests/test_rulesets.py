@@ -287,3 +287,62 @@ def test_the_server_refuses_the_other_sides_ship_with_the_kind_not_your_side():
     assert (refused.ok, refused.kind) == (False, RefusalKind.SIDE) and "French" in refused.reason
     refused = table_.act(phone, {"kind": "seize_initiative"})
     assert (refused.ok, refused.kind) == (False, RefusalKind.SIDE) and game.entries == []
+
+
+# --- the store holds games of every ruleset ------------------------------------------------------
+
+
+def _stored_game(store, ruleset: Ruleset, seed: int):
+    """A game of `ruleset` in `store`, played through its log (with an undo and a redo)."""
+    from companion.engine.roller import Roller
+
+    initial, log, _ = _random_game(ruleset, seed)
+    game = store.new_game(initial, f"{ruleset.name} {seed}", roller=initial.roller if initial.roller.seed != "00"
+                          else Roller.from_seed(seed))
+    for action in log[:40]:
+        assert game.act(action).ok, action
+    assert game.undo() and game.redo()
+    return game
+
+
+def test_the_store_keeps_a_game_of_every_ruleset_and_reopens_it(ruleset, tmp_path):
+    from companion.store import TinyDBStore
+
+    store = TinyDBStore(tmp_path)
+    game = _stored_game(store, ruleset, 3)
+    assert game.ruleset is ruleset
+    listed = {s.id: s for s in store.games()}
+    assert listed[game.id].ruleset == ruleset.id and listed[game.id].actions == 40
+    store.close()
+    again = TinyDBStore(tmp_path)
+    reopened = again.game(game.id)
+    assert reopened.ruleset is ruleset and reopened.state == game.state
+    assert {s.id: s.ruleset for s in again.games()} == {game.id: ruleset.id}
+    again.close()
+
+
+def test_export_import_and_verify_hold_for_every_ruleset(ruleset, tmp_path):
+    import json as json_module
+
+    from companion.store import MemoryStore
+    from companion.store.verify import verify_game
+
+    store = MemoryStore()
+    game = _stored_game(store, ruleset, 11)
+    document = json_module.loads(json_module.dumps(store.export_game(game.id)))
+    assert document["ruleset"] == ruleset.id
+    copy = MemoryStore().import_game(document)
+    assert copy.ruleset is ruleset and copy.state == game.state
+    checked = verify_game(store.stored(game.id))
+    assert not checked.mismatches and checked.commitment_ok
+
+
+def test_a_record_from_before_rulesets_reads_as_quick_start():
+    from companion.store.repository import GameRecord
+
+    doc = GameRecord("g", "old", 1.0, "c", starting_state()).to_doc()
+    del doc["ruleset"]
+    assert GameRecord.from_doc(doc).ruleset == "quick-start"
+    doc["ruleset"] = "chess"
+    with pytest.raises(ValueError, match="no ruleset 'chess'"):
+        GameRecord.from_doc(doc)

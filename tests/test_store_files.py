@@ -131,10 +131,10 @@ def test_loading_starts_from_the_newest_valid_snapshot(tmp_path, monkeypatch):
     store = TinyDBStore(tmp_path, segment_size=10)
     game = played_game(store, 1, actions=45, undo_rate=0)
     store.close()
-    import companion.store.game as game_module
+    import companion.engine.ruleset as ruleset_module  # every ruleset's apply goes through its dispatch
     applied = []
-    real_apply = game_module.apply
-    monkeypatch.setattr(game_module, "apply", lambda s, a: applied.append(a) or real_apply(s, a))
+    real_dispatch = ruleset_module.dispatch
+    monkeypatch.setattr(ruleset_module, "dispatch", lambda h, s, a, **k: applied.append(a) or real_dispatch(h, s, a, **k))
     again = reopened(tmp_path, 10)
     assert again.game(game.id).state == game.state
     assert len(applied) == len(game.entries) % 10  # only the entries after the last snapshot

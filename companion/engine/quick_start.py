@@ -17,8 +17,8 @@ from . import actions as A
 from .combat import firing_solutions
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
 from .ruleset import Ruleset, attacker_side, conceding_side, ship_side
-from .scenario import SCENARIO_FORMAT, build_state, load_scenario
-from .state import GameState
+from .scenario import SCENARIO_FORMAT, build_state, dump_scenario, load_scenario, scenario_of
+from .state import GameState, position_problem
 
 #: Actions that belong to no one side: the turn's steps every player takes together.
 TABLE_ACTIONS = frozenset({
@@ -86,5 +86,7 @@ QUICK_START = Ruleset(
     describe=describe,
     candidates=candidates,
     rule_errors=RULE_ERRORS,
+    state_problem=position_problem,
+    save_scenario=lambda state, name: dump_scenario(scenario_of(state, name=name)),
     readings="docs/rule-readings.md",
 )

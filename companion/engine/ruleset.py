@@ -57,6 +57,8 @@ class Ruleset:
     describe: Callable[[Any], str] = lambda state: ""  # a game's position in one line (validate, games)
     candidates: Callable[[Any, "str | None"], Iterable[dict[str, Any]]] = lambda state, side: ()
     rule_errors: tuple[type[Exception], ...] = ()
+    state_problem: Callable[[Any], "str | None"] = lambda state: None  # an impossible position, in words
+    save_scenario: Callable[[Any, str], dict[str, Any]] | None = None  # (state, name) -> a scenario file's data
     readings: str = ""
     variant_of: str | None = field(default=None)
 
@@ -174,6 +176,14 @@ def find_ruleset(ruleset_id: str) -> Ruleset:
     if ruleset_id not in rulesets:
         raise ValueError(f"no ruleset {ruleset_id!r}: the known rulesets are {', '.join(rulesets)}")
     return rulesets[ruleset_id]
+
+
+def ruleset_of_state(state: Any) -> Ruleset:
+    """The ruleset whose state type `state` is (a store's new game names its rules by its state)."""
+    for ruleset in _registry().values():
+        if type(state) is ruleset.state_type:
+            return ruleset
+    raise ValueError(f"no ruleset plays a {type(state).__name__}")
 
 
 def ruleset_for_format(tag: Any) -> Ruleset | None:

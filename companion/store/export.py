@@ -24,8 +24,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..engine.cards import FormatError, format_error
 from ..engine.roller import Roller
-from ..engine.scenario import dump_scenario, scenario_of
-from ..engine.state import GameState, position_problem
+from ..engine.ruleset import find_ruleset
 from .game import Game, LogEntry, state_after
 from .repository import GameRecord, StoredGame
 
@@ -53,7 +52,8 @@ class GameDocument(BaseModel):
     created: float = 0.0
     exported: float = 0.0
     commitment: str = ""
-    initial: GameState
+    ruleset: str = "quick-start"  # documents from before rulesets are Quick-Start games
+    initial: dict[str, Any]
     log: list[ExportedEntry] = []
 
 
@@ -61,7 +61,7 @@ def game_document(stored: StoredGame) -> dict[str, Any]:
     record = stored.record
     return {
         "format": GAME_FORMAT, "id": record.id, "name": record.name, "created": record.created,
-        "exported": time.time(), "commitment": record.commitment,
+        "exported": time.time(), "commitment": record.commitment, "ruleset": record.ruleset,
         "initial": record.initial.model_dump(mode="json"),
         "log": [entry.to_doc() for entry in stored.entries],
     }
@@ -81,7 +81,13 @@ def read_game_document(data: Any, source: str = "") -> tuple[GameRecord, list[Lo
         document = GameDocument.model_validate(data)
     except ValidationError as exc:
         raise format_error(exc).in_file(source) from None
-    problem = position_problem(document.initial)  # ships on the board, none sharing a hex
+    try:
+        ruleset = find_ruleset(document.ruleset)
+        initial = ruleset.state_type.model_validate(document.initial)
+    except ValueError as exc:  # an unknown ruleset, or a state its ruleset cannot play
+        raise (format_error(exc).in_file(source) if isinstance(exc, ValidationError)
+               else FormatError(str(exc), "ruleset", source)) from None
+    problem = ruleset.state_problem(initial)  # Quick-Start: ships on the board, none sharing a hex
     if problem:
         raise FormatError(problem, "initial.ships", source)
     for where, stamp in [("created", document.created), ("exported", document.exported)] + [
@@ -94,15 +100,15 @@ def read_game_document(data: Any, source: str = "") -> tuple[GameRecord, list[Lo
             raise FormatError(f"entry {position} has index {entry.index}: the log is out of order", f"log.{position}", source)
         if entry.kind == "action" and entry.action is None:
             raise FormatError("an action entry without its action", f"log.{position}", source)
-    roller: Roller = document.initial.roller
+    roller: Roller = initial.roller
     commitment = document.commitment or roller.commitment
     if commitment != roller.commitment:
         raise FormatError("the dice seed does not match its commitment (SHA-256)", "commitment", source)
     entries = [LogEntry(e.index, e.kind, e.action, e.events, e.at) for e in document.log]
     record = GameRecord(document.id, document.name or "Imported game", document.created or time.time(),
-                        commitment, document.initial)
+                        commitment, initial, ruleset.id)
     try:
-        game = Game(record.id, record.name, record.initial, entries, created=record.created)
+        game = Game(record.id, record.name, record.initial, entries, created=record.created, ruleset=ruleset)
     except ValueError as exc:
         raise FormatError(one_line(str(exc)), "log", source) from None
     return record, entries, game
@@ -128,6 +134,9 @@ def scenario_at(stored: StoredGame, count: int | None = None) -> dict[str, Any]:
     total = len(stored.entries)
     if count is not None and not 0 <= count <= total:
         raise ValueError(f"the game has {total} log entries: choose --to between 0 and {total}")
-    state = state_after(stored.record.initial, stored.entries, count)
+    ruleset = find_ruleset(stored.record.ruleset)
+    state = state_after(stored.record.initial, stored.entries, count, ruleset)
     where = "start" if count == 0 else ("now" if count in (None, total) else f"after {count} of {total} log entries")
-    return dump_scenario(scenario_of(state, name=f"{stored.record.name} ({where})"))
+    if ruleset.save_scenario is None:
+        raise ValueError(f"a {ruleset.name} position cannot be saved as a scenario")
+    return ruleset.save_scenario(state, f"{stored.record.name} ({where})")

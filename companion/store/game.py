@@ -22,9 +22,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol
 
-from ..engine.actions import ActionEnvelope
-from ..engine.game import Applied, Event, Refused, apply
-from ..engine.state import GameState
+from ..engine.kernel import Applied, Event, Refused, RefusalKind
+from ..engine.ruleset import Ruleset, find_ruleset
+
+#: A game's state: a GameState, a WarFleetState, ... (the state type of the game's ruleset).
+GameState = Any
 
 CHECKPOINT_EVERY = 50
 
@@ -66,27 +68,46 @@ def effective_actions(entries: list[LogEntry]) -> list[dict[str, Any]]:
 
 def undo_stacks(entries: Iterable[LogEntry]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(actions in effect, actions undone and not yet redone, latest last)."""
-    done, _, undone = _stacks(entries)
+    fold = UndoFold()
+    for entry in entries:
+        fold.step(entry)
+    return fold.done, fold.undone
+
+
+def counts_after(kind: str, done: int, undone: int) -> tuple[int, int]:
+    """The one rule of undo and redo, on counts: (actions in effect, actions undone) after a log
+    entry.  An action drops what was undone (no redo past a new branch); an undo with nothing done,
+    or a redo with nothing undone, changes nothing."""
+    if kind == "action":
+        return done + 1, 0
+    if kind == "undo" and done:
+        return done - 1, undone + 1
+    if kind == "redo" and undone:
+        return done + 1, undone - 1
     return done, undone
 
 
-def _stacks(entries: Iterable[LogEntry]):
-    """Actions in effect, their events (from the action or its redo), undone actions."""
-    done: list[dict[str, Any]] = []
-    done_events: list[list[dict[str, Any]]] = []
-    undone: list[dict[str, Any]] = []
-    for entry in entries:
+class UndoFold:
+    """The log's undos and redos folded (by `counts_after`): the actions in effect, with the events
+    they made (from the action or its redo), and the actions undone and not yet redone."""
+
+    def __init__(self) -> None:
+        self.done: list[dict[str, Any]] = []
+        self.done_events: list[list[dict[str, Any]]] = []
+        self.undone: list[dict[str, Any]] = []
+
+    def step(self, entry: LogEntry) -> None:
+        done, _ = counts_after(entry.kind, len(self.done), len(self.undone))
         if entry.kind == "action":
-            done.append(entry.action)
-            done_events.append(entry.events)
-            undone.clear()
-        elif entry.kind == "undo" and done:
-            undone.append(done.pop())
-            done_events.pop()
-        elif entry.kind == "redo" and undone:
-            done.append(undone.pop())
-            done_events.append(entry.events)
-    return done, done_events, undone
+            self.done.append(entry.action or {})
+            self.done_events.append(entry.events)
+            self.undone.clear()
+        elif done < len(self.done):  # an undo
+            self.undone.append(self.done.pop())
+            self.done_events.pop()
+        elif done > len(self.done):  # a redo
+            self.done.append(self.undone.pop())
+            self.done_events.append(entry.events)
 
 
 def done_lengths(entries: Iterable[LogEntry]) -> list[int]:
@@ -94,31 +115,28 @@ def done_lengths(entries: Iterable[LogEntry]) -> list[int]:
     done = undone = 0
     lengths = [0]
     for entry in entries:
-        if entry.kind == "action":
-            done, undone = done + 1, 0
-        elif entry.kind == "undo" and done:
-            done, undone = done - 1, undone + 1
-        elif entry.kind == "redo" and undone:
-            done, undone = done + 1, undone - 1
+        done, undone = counts_after(entry.kind, done, undone)
         lengths.append(done)
     return lengths
 
 
-def replay(initial: GameState, actions: list[dict[str, Any]]) -> GameState:
-    """Fold `apply` over logged actions. A logged action was applied once, so it applies again."""
+def replay(initial: GameState, actions: list[dict[str, Any]], ruleset: Ruleset | None = None) -> GameState:
+    """Fold the ruleset's `apply` over logged actions. A logged action was applied once, so it applies again."""
+    ruleset = ruleset or find_ruleset(getattr(initial, "ruleset", "quick-start"))
     state = initial
     for action in actions:
-        outcome = apply(state, action)
+        outcome = ruleset.apply(state, action)
         if isinstance(outcome, Refused):
             raise ValueError(f"the log does not replay: {outcome.reason}")
         state = outcome.state
     return state
 
 
-def state_after(initial: GameState, entries: list[LogEntry], count: int | None = None) -> GameState:
+def state_after(initial: GameState, entries: list[LogEntry], count: int | None = None,
+                ruleset: Ruleset | None = None) -> GameState:
     """The state the players saw after the first `count` log entries (all by default)."""
     chosen = entries if count is None else entries[:count]
-    return replay(initial, effective_actions(chosen))
+    return replay(initial, effective_actions(chosen), ruleset)
 
 
 class Game:
@@ -131,15 +149,19 @@ class Game:
     def __init__(self, game_id: str, name: str, initial: GameState,
                  entries: list[LogEntry] | None = None, sink: LogSink | None = None,
                  state: GameState | None = None, snapshots: dict[int, GameState] | None = None,
-                 created: float | None = None):
+                 created: float | None = None, ruleset: Ruleset | None = None):
         self.id = game_id
+        self.ruleset = ruleset or find_ruleset(getattr(initial, "ruleset", "quick-start"))
         self.name = name
         self.initial = initial
         self.created = created if created is not None else time.time()
         self.entries: list[LogEntry] = list(entries or [])
         self._sink = sink or _NoSink()
         self._lock = threading.RLock()
-        self._done, self._done_events, self._undone = _stacks(self.entries)
+        fold = UndoFold()
+        for entry in self.entries:
+            fold.step(entry)
+        self._done, self._done_events, self._undone = fold.done, fold.done_events, fold.undone
         self._checkpoints: dict[int, GameState] = {0: initial}
         self._revealed = any(e.get("kind") == "game_over" for entry in self.entries for e in entry.events)
         if state is None:
@@ -162,7 +184,7 @@ class Game:
                 self._checkpoints[start] = state
                 break
         for position in range(start, len(self._done)):
-            outcome = apply(state, self._done[position])
+            outcome = self.ruleset.apply(state, self._done[position])
             if isinstance(outcome, Refused):
                 raise ValueError(f"the log does not replay: {outcome.reason}")
             state = outcome.state
@@ -205,15 +227,15 @@ class Game:
         """Apply an action; it is logged (and saved by the sink) before this returns."""
         with self._lock:
             try:
-                data = _action_dict(action)
+                data = self.ruleset.dump_action(self.ruleset.parse_action(action))
             except ValueError as exc:
-                return Refused(f"not an action: {exc}")
-            outcome = apply(self.state, data)
+                return Refused(str(exc), RefusalKind.MALFORMED)
+            outcome = self.ruleset.apply(self.state, data)
             if isinstance(outcome, Refused):
                 return outcome
             events = [e.model_dump(mode="json") for e in outcome.events]
             if not self._record("action", data, events, outcome.state):
-                return Refused(f"not done, because it could not be saved: {self.save_problem}")
+                return Refused(f"not done, because it could not be saved: {self.save_problem}", RefusalKind.ILLEGAL)
             position = len(self._done)
             for stale in [k for k in self._checkpoints if k > position]:
                 del self._checkpoints[stale]  # a new branch: states past here are gone
@@ -241,7 +263,7 @@ class Game:
             if not self._undone:
                 return False
             action = self._undone[-1]
-            outcome = apply(self.state, action)
+            outcome = self.ruleset.apply(self.state, action)
             if isinstance(outcome, Refused):
                 return False
             events = [e.model_dump(mode="json") for e in outcome.events]
@@ -267,7 +289,7 @@ class Game:
     def _state_at(self, count: int) -> GameState:
         """The state after the first `count` actions in effect, from the nearest checkpoint."""
         base = max(k for k in self._checkpoints if k <= count)
-        return replay(self._checkpoints[base], self._done[base:count])
+        return replay(self._checkpoints[base], self._done[base:count], self.ruleset)
 
     def _keep_checkpoint(self, count: int, state: GameState) -> None:
         if count % CHECKPOINT_EVERY == 0:
@@ -294,12 +316,6 @@ class Game:
         return True
 
 
-def _action_dict(action) -> dict[str, Any]:
-    if isinstance(action, dict):
-        return ActionEnvelope(action=action).action.model_dump(mode="json")
-    return action.model_dump(mode="json")
-
-
 @dataclass
 class GameSummary:
     id: str
@@ -312,13 +328,15 @@ class GameSummary:
     result: str | None = None
     created: float = 0.0
     commitment: str = ""
+    ruleset: str = "quick-start"
 
 
 def summary_of(game: Game) -> GameSummary:
     state = game.state
     updated = game.entries[-1].at if game.entries else game.created
     return GameSummary(game.id, game.name, state.turn, state.phase, list(state.sides),
-                       updated, game.actions_in_effect, state.result, game.created, game.commitment)
+                       updated, game.actions_in_effect, state.result, game.created, game.commitment,
+                       game.ruleset.id)
 
 
 def __getattr__(name: str):

@@ -16,9 +16,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..engine.state import GameState, position_problem
+from ..engine.ruleset import find_ruleset
 from .atomic import StoreError
-from .game import LogEntry
+from .game import GameState, LogEntry, counts_after
 
 
 @dataclass
@@ -28,9 +28,10 @@ class GameRecord:
     created: float
     commitment: str
     initial: GameState
+    ruleset: str = "quick-start"  # the rules it is played with: a replay always uses them
 
     def to_doc(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "created": self.created,
+        return {"id": self.id, "name": self.name, "created": self.created, "ruleset": self.ruleset,
                 "commitment": self.commitment, "initial": self.initial.model_dump(mode="json")}
 
     @classmethod
@@ -38,11 +39,12 @@ class GameRecord:
         created = float(doc["created"])
         if not 0 <= created <= 253402300799.0:  # a date any clock can show (before the year 10000)
             raise ValueError(f"created: {created!r} is not a date")
-        initial = GameState.model_validate(doc["initial"])
-        problem = position_problem(initial)  # ships on the board, none sharing a hex
+        ruleset = find_ruleset(doc.get("ruleset", "quick-start"))  # records before rulesets were Quick-Start
+        initial = ruleset.state_type.model_validate(doc["initial"])
+        problem = ruleset.state_problem(initial)  # Quick-Start: ships on the board, none sharing a hex
         if problem:
             raise ValueError(f"initial: {problem}")
-        return cls(doc["id"], doc["name"], created, doc["commitment"], initial)
+        return cls(doc["id"], doc["name"], created, doc["commitment"], initial, ruleset.id)
 
 
 @dataclass
@@ -92,7 +94,8 @@ class Repository(Protocol):
 
 
 class CountingSink:
-    """Base of the sinks: follows how many actions are in effect, for the summaries."""
+    """Base of the sinks: follows how many actions are in effect (the log's undo rule, `counts_after`),
+    for the summaries."""
 
     def __init__(self, entries: list[LogEntry]):
         self.done = self.undone = 0
@@ -100,12 +103,7 @@ class CountingSink:
             self.count(entry)
 
     def count(self, entry: LogEntry) -> None:
-        if entry.kind == "action":
-            self.done, self.undone = self.done + 1, 0
-        elif entry.kind == "undo" and self.done:
-            self.done, self.undone = self.done - 1, self.undone + 1
-        elif entry.kind == "redo" and self.undone:
-            self.done, self.undone = self.done + 1, self.undone - 1
+        self.done, self.undone = counts_after(entry.kind, self.done, self.undone)
 
 
 class _MemorySink(CountingSink):

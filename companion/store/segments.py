@@ -110,12 +110,13 @@ class GameFolder:
     def snapshot_paths(self) -> list[tuple[int, Path]]:
         return sorted((int(m.group(1)), p) for p in self.path.iterdir() if (m := _SNAPSHOT.match(p.name)))
 
-    def read_snapshot(self, index: int, path: Path) -> GameState:
+    def read_snapshot(self, index: int, path: Path, state_type: type = GameState) -> Any:
+        """The state after log entry `index`, of the game's ruleset's `state_type`."""
         docs = _open(path, "snapshot").table("snapshot").all()
         if len(docs) != 1 or docs[0].get("index") != index:
             raise SaveFileError(path, "the file is damaged (it should hold the state after one log entry)")
         try:
-            return GameState.model_validate(docs[0]["state"])
+            return state_type.model_validate(docs[0]["state"])
         except (KeyError, ValidationError) as exc:
             raise SaveFileError(path, f"the saved state is damaged ({short_reason(exc)})") from None
 

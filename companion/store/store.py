@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.roller import Roller
+from ..engine.ruleset import Ruleset, find_ruleset, ruleset_of_state
 from ..engine.state import GameState
 from .atomic import StoreError
 from .game import Game, GameSummary, LogEntry, summary_of
@@ -33,7 +34,7 @@ class UnknownGame(StoreError, KeyError):
         return self.args[0] if self.args else "no such game"
 
 
-PLACEHOLDER_ROLLER = GameState().roller
+PLACEHOLDER_ROLLER = Roller(seed="00")  # the default roller of every state type: never a game's dice
 
 
 def secret_roller() -> Roller:
@@ -60,20 +61,23 @@ class Store:
 
     # --- games ------------------------------------------------------------------
 
-    def new_game(self, initial: GameState, name: str = "", *, roller: Roller | None = None) -> Game:
-        """A new game from a starting state, with its dice roller.
+    def new_game(self, initial: Any, name: str = "", *, roller: Roller | None = None,
+                 ruleset: Ruleset | None = None) -> Game:
+        """A new game from a starting state (of any ruleset: by default the one that plays its
+        state type; a house-rules variant is passed as `ruleset`), with its dice roller.
 
         The roller is `roller` if given, else the starting state's own if it has
         one (a seed chosen by the caller: tests, COMPANION_SEED), else a fresh
         256-bit secret seed from `secrets` (the default `GameState` roller is a
         placeholder and is always replaced).
         """
+        ruleset = ruleset or ruleset_of_state(initial)
         if roller is None:
             roller = initial.roller if initial.roller != PLACEHOLDER_ROLLER else secret_roller()
         initial = initial.model_copy(update={"roller": roller})
         with self._lock:
             record = GameRecord(self.repository.new_id(), name or default_name(), time.time(),
-                                roller.commitment, initial)
+                                roller.commitment, initial, ruleset.id)
             self.repository.create(record)
             return self._open(record, [], {})
 
@@ -96,7 +100,8 @@ class Store:
                 stored = self.repository.summary(game_id) or StoredSummary.of(record.initial, 0, record.created)
                 summaries.append(GameSummary(
                     record.id, record.name, stored.turn, stored.phase, list(record.initial.sides),
-                    stored.updated, stored.actions, stored.result, record.created, record.commitment))
+                    stored.updated, stored.actions, stored.result, record.created, record.commitment,
+                    record.ruleset))
         return sorted(summaries, key=lambda s: -s.updated)
 
     def game(self, game_id: str) -> Game:
@@ -175,7 +180,7 @@ class Store:
     def _open(self, record: GameRecord, entries: list[LogEntry], snapshots, state: GameState | None = None) -> Game:
         game = Game(record.id, record.name, record.initial, entries,
                     sink=self.repository.sink(record.id, entries), snapshots=snapshots,
-                    created=record.created, state=state)
+                    created=record.created, state=state, ruleset=find_ruleset(record.ruleset))
         self._games[record.id] = game
         return game
 

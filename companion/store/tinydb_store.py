@@ -32,6 +32,7 @@ import threading
 import time
 from pathlib import Path
 
+from ..engine.ruleset import find_ruleset
 from ..engine.state import GameState
 from .atomic import (FileLock, SaveFileError, StoreError, remove_temporary_files, set_aside, set_aside_bad_file,
                      sync_folder)
@@ -260,7 +261,7 @@ class TinyDBRepository:
             if index > len(entries):
                 continue
             try:
-                snapshots[index] = folder.read_snapshot(index, path)
+                snapshots[index] = folder.read_snapshot(index, path, find_ruleset(record.ruleset).state_type)
             except SaveFileError as exc:  # a snapshot only saves time: the game loads without it
                 moved = set_aside(exc.path).name
                 self.problems.append(f"{exc.path}: {exc.problem}. It was kept as {moved}; the game replays its log instead.")

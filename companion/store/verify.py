@@ -15,7 +15,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.game import Refused, apply
+from ..engine.kernel import Refused
+from ..engine.ruleset import find_ruleset
 from .repository import StoredGame
 
 DiceList = list[tuple[str, int]]
@@ -95,6 +96,7 @@ def verify_game(stored: StoredGame) -> Verification:
     result = Verification(record.name, len(stored.entries), record.commitment,
                           digest == record.commitment, over, seed)
     state = record.initial
+    ruleset = find_ruleset(record.ruleset)
     done: list[tuple[dict[str, Any], Any]] = []  # (action, state before it)
     undone: list[tuple[dict[str, Any], Any]] = []
     for entry in stored.entries:
@@ -110,7 +112,7 @@ def verify_game(stored: StoredGame) -> Verification:
             if not undone:
                 continue
             action, _ = undone.pop()
-        outcome = apply(state, action)
+        outcome = ruleset.apply(state, action)
         if isinstance(outcome, Refused):
             result.mismatches.append(f"log entry {entry.index} ({action.get('kind')}) does not replay: {outcome.reason}")
             break

@@ -19,7 +19,10 @@ from ..ruleset import Ruleset, attacker_side, conceding_side, ship_side
 from . import actions as A
 from .combat import attack_options
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
-from .scenario import WARFLEET_SCENARIO_FORMAT, build_warfleet_state, load_warfleet_scenario, summary
+from .scenario import (
+    WARFLEET_SCENARIO_FORMAT, build_warfleet_state, dump_warfleet_scenario, load_warfleet_scenario, scenario_of,
+    summary,
+)
 from .state import RULESET, WarFleetState
 
 TABLE_ACTIONS = frozenset({
@@ -87,5 +90,6 @@ WAR_FLEET = Ruleset(
     describe=summary,
     candidates=candidates,
     rule_errors=RULE_ERRORS,
+    save_scenario=lambda state, name: dump_warfleet_scenario(scenario_of(state, name=name)),
     readings="docs/rule-readings.md",
 )
