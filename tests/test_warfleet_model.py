@@ -13,11 +13,13 @@ from companion.engine.warfleet.stats import load_stats
 from companion.files import load_catalogue, shipped_fleets_dir
 from companion.store.store import MemoryStore
 
+from random_games import starting_state
+
 
 @pytest.fixture()
 def game():
     state = M.twenty_against_twenty(load_catalogue(), shipped_fleets_dir(), seed="model")
-    return M.WarFleetGame(state, "test")
+    return M.start_battle(MemoryStore(), state, "test")
 
 
 def test_the_game_is_a_log_with_undo_and_redo(game):
@@ -32,11 +34,13 @@ def test_the_game_is_a_log_with_undo_and_redo(game):
     assert any("wins the initiative" in line for line in M.log_lines(game))
 
 
-def test_tables_keep_one_game_per_device(game):
-    tables = M.Tables()
-    assert tables.get("phone") is None
-    started = tables.start("phone", game.state, "x")
-    assert tables.get("phone") is started and tables.get("laptop") is None
+def test_war_fleet_games_are_games_of_the_store_listed_apart(game):
+    store = MemoryStore()
+    battle = M.start_battle(store, game.state, "x")
+    quick = store.new_game(starting_state(), "a Quick-Start game")
+    assert {s.id: s.ruleset for s in store.games()} == {battle.id: "war-fleet", quick.id: "quick-start"}
+    assert battle.ruleset.id == M.WAR_FLEET and store.game(battle.id) is battle
+    assert [s.id for s in M.war_fleet_games(store)] == [battle.id]
 
 
 def test_the_map_draws_every_ship_and_crowds_share_a_hex(game):

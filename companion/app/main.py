@@ -99,6 +99,9 @@ class App:
         if not self.device.may_enter:  # a device on the network: the join PIN first
             self._set_screen(join.pin_screen(self))
             return
+        if session.screen == "game" and await self._is_war_fleet(session.game_id):
+            await self.navigate(Session("warfleet", session.game_id))  # its own table, for now
+            return
         if session.screen == "game":
             game = await self._open_game(session.game_id)
             if game is None:
@@ -127,6 +130,12 @@ class App:
         self.page.update()
 
     # --- games ---------------------------------------------------------------------
+
+    async def _is_war_fleet(self, game_id: str | None) -> bool:
+        try:
+            return bool(game_id) and (await asyncio.to_thread(self.store.game, game_id)).ruleset.id == "war-fleet"
+        except KeyError:
+            return False
 
     async def _open_game(self, game_id: str | None):
         if not game_id:

@@ -1,9 +1,8 @@
 """War Fleet in the app, without flet: the game's log, and everything its screen shows.
 
-`WarFleetGame` is a War Fleet game as a log of actions folded through the
-War Fleet `apply`, with undo and redo, saved after every change in the data
-folder (companion/store/warfleet_saves.py); `Tables` holds the live games of
-a server and the game each device shows (`tables_for(store)`).  The functions below turn a War Fleet state into plain rows for
+A War Fleet game is a game of the store like any other (its log folded
+through the War Fleet ruleset, with undo and redo, saved after every change).
+The functions below turn a War Fleet state into plain rows for
 the screen: the ships on the map, the phase and the next step, the moves of
 the selected ship, its attack options with exact odds, the declared attacks,
 the converted card beside its source, and the pocket battles.  The views only
@@ -12,13 +11,10 @@ draw these and send the actions they carry.
 
 from __future__ import annotations
 
-import threading
-import time
-import weakref
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..engine.cards import Card
 from ..engine.dice import Pool
@@ -36,12 +32,11 @@ from ..engine.warfleet.scenario import build_warfleet_state, load_warfleet_scena
 from ..engine.warfleet.state import WarFleetState, WarShip
 from ..engine.warfleet.stats import WarFleetStats
 from ..engine.warfleet.turn import to_move, to_place
-from ..store.warfleet_saves import (
-    Done, UnknownWarFleetGame, WarFleetRecord, WarFleetSaves, WarFleetSummary, saves_for,
-)
+from ..store.game import Game
 from .viewmodels import ArcShade, GameRow, ago, location_name, percent
 
 SCENARIO_FILE = "war-fleet-20v20.json"
+WAR_FLEET = "war-fleet"  # the ruleset id of War Fleet games in the store
 
 PHASES = {
     "setup": "Set-up", "initiative": "Initiative", "movement": "Movement", "combat": "Combat",
@@ -49,224 +44,17 @@ PHASES = {
 }
 
 
-# --- the game: a log of actions ------------------------------------------------------------
+# --- the games: War Fleet games in the store --------------------------------------------------
 
 
-class WarFleetGame:
-    """A War Fleet game: its start, the actions in effect, undo and redo.
-
-    Thread-safe: every change behind one lock (several taps may arrive at once).
-    `pockets` maps a pocket battle's number to the Quick-Start game fighting it.
-    With a `saver` (`WarFleetSaves.save`) every change is saved before it is
-    reported done; if it cannot be saved it is refused with the reason
-    (`save_problem`) and nothing changes.
-    """
-
-    def __init__(self, initial: WarFleetState, name: str, *, game_id: str = "", created: float | None = None,
-                 saver: Callable[[WarFleetRecord], None] | None = None):
-        self.id = game_id
-        self.initial = initial
-        self.name = name
-        self.created = created if created is not None else time.time()
-        self.updated = self.created
-        self.state = initial
-        self._done: list[Done] = []
-        self._undone: list[Any] = []
-        self._lock = threading.RLock()
-        self._saver = saver
-        self.pockets: dict[int, str] = {}
-        self.save_problem: str | None = None
-
-    @classmethod
-    def reopened(cls, record: WarFleetRecord, saver=None) -> "WarFleetGame":
-        """A saved game, its actions replayed from the start (the roller is in the state: the same dice).
-        ValueError if the log does not replay."""
-        game = cls(record.initial, record.name, game_id=record.id, created=record.created, saver=saver)
-        state = record.initial
-        for number, done in enumerate(record.done, 1):
-            outcome = apply(state, done.action)
-            if not outcome.ok:
-                raise ValueError(f"action {number} ({done.action.kind.replace('_', ' ')}) does not replay: "
-                                 f"{outcome.reason}")
-            state = outcome.state
-        game.state, game.updated = state, record.updated
-        game._done, game._undone, game.pockets = list(record.done), list(record.undone), dict(record.pockets)
-        return game
-
-    def record(self) -> WarFleetRecord:
-        with self._lock:
-            return self._record(self._done, self._undone, self.state, self.pockets, self.updated)
-
-    def _record(self, done, undone, state, pockets, updated: float) -> WarFleetRecord:
-        return WarFleetRecord(self.id, self.name, self.created, updated, self.initial, list(done), list(undone),
-                              dict(pockets), state)
-
-    def _commit(self, done, undone, state, pockets=None) -> bool:
-        """Save the game as it would be, then make it so; False (`save_problem` says why) if not saved."""
-        pockets = self.pockets if pockets is None else pockets
-        now = time.time()
-        if self._saver is not None:
-            try:
-                self._saver(self._record(done, undone, state, pockets, now))
-            except (OSError, ValueError) as exc:  # a full disk, a folder gone: StoreError is a ValueError
-                self.save_problem = (str(exc) if isinstance(exc, ValueError)
-                                     else f"{exc.strerror or exc} ({exc.filename or 'the data folder'})")
-                return False
-        self.save_problem = None
-        self._done, self._undone, self.state, self.pockets, self.updated = done, undone, state, pockets, now
-        return True
-
-    def act(self, action, pocket_game: str | None = None) -> Applied | Refused:
-        """Apply an action (saved before this returns); `pocket_game` links the pocket battle it
-        opens to its Quick-Start game in the same save."""
-        with self._lock:
-            if isinstance(action, dict):
-                try:
-                    action = A.WarFleetActionEnvelope(action=action).action
-                except ValueError as exc:
-                    return Refused(f"not a War Fleet action: {exc}")
-            outcome = apply(self.state, action)
-            if not outcome.ok:
-                return outcome
-            pockets = self.pockets
-            if pocket_game is not None and outcome.state.pockets:
-                pockets = {**pockets, outcome.state.pockets[-1].id: pocket_game}
-            done = self._done + [Done(action, list(outcome.events), time.time())]
-            if not self._commit(done, [], outcome.state, pockets):
-                return Refused(f"not done, because it could not be saved: {self.save_problem}")
-            return outcome
-
-    def undo(self) -> bool:
-        """Undo the last action in effect; False if there is none or it could not be saved (`save_problem`)."""
-        with self._lock:
-            self.save_problem = None
-            if not self._done:
-                return False
-            state = self.initial
-            for done in self._done[:-1]:
-                state = apply(state, done.action).state
-            return self._commit(self._done[:-1], self._undone + [self._done[-1].action], state)
-
-    def redo(self) -> bool:
-        """Redo the last action undone; False if there is none, it no longer applies, or it could not be saved."""
-        with self._lock:
-            self.save_problem = None
-            if not self._undone:
-                return False
-            outcome = apply(self.state, self._undone[-1])
-            if not outcome.ok:
-                return False
-            done = self._done + [Done(self._undone[-1], list(outcome.events), time.time())]
-            return self._commit(done, self._undone[:-1], outcome.state)
-
-    @property
-    def can_undo(self) -> bool:
-        return bool(self._done)
-
-    @property
-    def can_redo(self) -> bool:
-        return bool(self._undone)
-
-    @property
-    def actions_in_effect(self) -> int:
-        return len(self._done)
-
-    @property
-    def lock(self) -> threading.RLock:
-        """Held across several steps that must see the same state (opening a pocket battle)."""
-        return self._lock
-
-    def history(self) -> list[Event]:
-        with self._lock:
-            return [event for done in self._done for event in done.events]
-
-    def summary(self) -> WarFleetSummary:
-        with self._lock:
-            state = self.state
-            return WarFleetSummary(self.id, self.name, state.turn, state.phase, list(state.sides),
-                                   len(self._done), state.result, self.created, self.updated)
+def war_fleet_games(store) -> list:
+    """Every War Fleet game of the store, most recently played first (its summaries)."""
+    return [summary for summary in store.games() if summary.ruleset == WAR_FLEET]
 
 
-class Tables:
-    """The War Fleet games of a server: one live game per id, the game each device (by its token)
-    shows, and, with `saves`, the games saved in the data folder (see warfleet_saves.py)."""
-
-    def __init__(self, saves: WarFleetSaves | None = None):
-        self.saves = saves
-        self._games: dict[str, WarFleetGame] = {}
-        self._devices: dict[str, str] = {}
-        self._lock = threading.RLock()
-
-    @property
-    def problems(self) -> list[str]:
-        """Plain messages about War Fleet save files that could not be used."""
-        return list(self.saves.problems) if self.saves else []
-
-    def get(self, device: str) -> WarFleetGame | None:
-        """The game this device showed last (while the server runs)."""
-        with self._lock:
-            game_id = self._devices.get(device)
-            return self._games.get(game_id) if game_id else None
-
-    def start(self, device: str, state: WarFleetState, name: str) -> WarFleetGame:
-        """A new game, saved before it is shown (StoreError or OSError if it cannot be)."""
-        with self._lock:
-            game_id = self.saves.new_id() if self.saves else f"wf-{len(self._games) + 1}"
-            game = WarFleetGame(state, name, game_id=game_id, saver=self.saves.save if self.saves else None)
-            if self.saves:
-                self.saves.save(game.record())
-            self._games[game_id] = game
-            self._devices[device] = game_id
-            return game
-
-    def open(self, game_id: str, device: str | None = None) -> WarFleetGame:
-        """The live game (read and replayed the first time); UnknownWarFleetGame if it cannot be opened."""
-        with self._lock:
-            game = self._games.get(game_id)
-            if game is None:
-                if self.saves is None:
-                    raise UnknownWarFleetGame(f"no War Fleet game '{game_id}'")
-                record = self.saves.load(game_id)
-                try:
-                    game = WarFleetGame.reopened(record, saver=self.saves.save)
-                except ValueError as exc:
-                    raise UnknownWarFleetGame(self.saves.unusable(game_id, str(exc))) from None
-                self._games[game_id] = game
-            if device is not None:
-                self._devices[device] = game_id
-            return game
-
-    def latest(self, device: str | None = None) -> WarFleetGame | None:
-        """The most recently played game that opens (None if there is none)."""
-        for summary in self.summaries():
-            try:
-                return self.open(summary.id, device)
-            except UnknownWarFleetGame:
-                continue
-        return None
-
-    def summaries(self) -> list[WarFleetSummary]:
-        """Every War Fleet game, most recently played first (live games as they stand now)."""
-        with self._lock:
-            found = {s.id: s for s in self.saves.summaries()} if self.saves else {}
-            found.update({game_id: game.summary() for game_id, game in self._games.items()})
-        return sorted(found.values(), key=lambda s: -s.updated)
-
-
-_TABLES: "weakref.WeakKeyDictionary[Any, Tables]" = weakref.WeakKeyDictionary()
-_TABLES_LOCK = threading.Lock()
-
-
-def tables_for(store) -> Tables:
-    """The War Fleet games beside a store: saved in its data folder, or in memory for a store without one."""
-    with _TABLES_LOCK:
-        tables = _TABLES.get(store)
-        if tables is None:
-            tables = _TABLES[store] = Tables(saves_for(store))
-        return tables
-
-
-TABLES = Tables()  # memory only: for callers without a store
+def start_battle(store, state: WarFleetState, name: str) -> Game:
+    """A new War Fleet game in the store, saved before it is shown (StoreError or OSError if it cannot be)."""
+    return store.new_game(state, name)
 
 
 def twenty_against_twenty(catalogue: dict[str, Card], fleets_dir: Path, seed: str | None = None) -> WarFleetState:
@@ -418,7 +206,7 @@ def banner(state: WarFleetState) -> Banner:
     return Banner(title, "", ())
 
 
-def roll_all(game: WarFleetGame) -> list[Applied | Refused]:
+def roll_all(game: Game) -> list[Applied | Refused]:
     """Roll every declared attack not yet rolled, in the order declared."""
     outcomes = []
     for attack in list(game.state.attacks):
@@ -679,7 +467,7 @@ def near(state: WarFleetState, ship_id: str, reach: int = 1) -> list[str]:
             if s.placed and s.pocket is None and not s.casualty and s.hex.distance(ship.hex) <= reach]
 
 
-def pocket_rows(game: WarFleetGame) -> tuple[PocketRow, ...]:
+def pocket_rows(game: Game) -> tuple[PocketRow, ...]:
     rows = []
     for pocket in game.state.pockets:
         names = ", ".join(game.state.ship(s).name for s in pocket.ships)
@@ -690,13 +478,13 @@ def pocket_rows(game: WarFleetGame) -> tuple[PocketRow, ...]:
                                                        + " destroyed")
                     for s, o in pocket.outcome.items() if o.casualty or o.destroyed_locations]
             outcome = "; ".join(lost) or "no damage"
-        rows.append(PocketRow(pocket.id, names, pocket.open, game.pockets.get(pocket.id), outcome))
+        rows.append(PocketRow(pocket.id, names, pocket.open, pocket.game, outcome))
     return tuple(rows)
 
 
-def open_pocket(game: WarFleetGame, ship_ids: list[str], store, name: str) -> tuple[str | None, str]:
+def open_pocket(game: Game, ship_ids: list[str], store, name: str) -> tuple[str | None, str]:
     """Send the ships to a pocket battle: a Quick-Start game in the store with their full cards,
-    then the War Fleet action, saved with the link to that game.  (Quick-Start game id or None, a message)."""
+    then the War Fleet action naming that game.  (Quick-Start game id or None, a message)."""
     with game.lock:
         try:
             battle = pocket_battle(game.state, ship_ids)
@@ -706,16 +494,16 @@ def open_pocket(game: WarFleetGame, ship_ids: list[str], store, name: str) -> tu
         if not probe.ok:
             return None, probe.reason
         quick = store.new_game(battle.model_copy(update={"roller": Roller(seed="00")}), name)
-        outcome = game.act(A.OpenPocket(ships=ship_ids), pocket_game=quick.id)
+        outcome = game.act(A.OpenPocket(ships=ship_ids, game=quick.id))
         if not outcome.ok:  # not saved: the Quick-Start game goes too (to the store's deleted folder)
             store.delete(quick.id)
             return None, outcome.reason
         return quick.id, outcome.events[-1].text
 
 
-def bring_back(game: WarFleetGame, pocket_id: int, store) -> Applied | Refused:
+def bring_back(game: Game, pocket_id: int, store) -> Applied | Refused:
     """Read the pocket's Quick-Start game as it stands and bring its result into War Fleet."""
-    game_id = game.pockets.get(pocket_id)
+    game_id = next((p.game for p in game.state.pockets if p.id == pocket_id), None)
     if game_id is None:
         return Refused(f"pocket battle {pocket_id} has no Quick-Start game in this app")
     try:
@@ -737,13 +525,13 @@ def warfleet_rows(summaries, now: float | None = None) -> tuple[GameRow, ...]:
 # --- log ------------------------------------------------------------------------------------------------
 
 
-def log_lines(game: WarFleetGame) -> tuple[str, ...]:
+def log_lines(game: Game) -> tuple[str, ...]:
     return tuple(e.text for e in game.history() if e.kind != "warning") or ("Nothing yet.",)
 
 
 __all__ = [
-    "Banner", "ConvertedCard", "DeclaredRow", "MapShip", "Move", "OptionRow", "PocketRow", "TABLES", "Tables",
-    "WarFleetGame", "tables_for",
+    "Banner", "ConvertedCard", "DeclaredRow", "MapShip", "Move", "OptionRow", "PocketRow", "WAR_FLEET",
+    "start_battle", "war_fleet_games",
     "arc_shades", "banner", "bring_back", "converted_card", "declared_rows", "edited_stats", "map_ships", "moves",
     "near", "next_on_tap", "open_pocket", "option_rows", "pocket_rows", "roll_all", "twenty_against_twenty",
     "warfleet_rows",

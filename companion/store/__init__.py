@@ -3,8 +3,9 @@
 `Game` (game.py) is the live game every view and command acts through.
 `Store` (store.py) hands out games over a repository: `MemoryStore` keeps
 them in memory, `TinyDBStore` / `open_store()` on disk (tinydb_store.py,
-segments.py, atomic.py).  warfleet_saves.py keeps War Fleet games, one
-atomic file each, beside them.  export.py reads and writes whole games as one
+segments.py, atomic.py), games of every ruleset (Quick-Start, War Fleet) alike;
+import_warfleet.py brings in, once, the War Fleet games an older version kept
+in files of their own.  export.py reads and writes whole games as one
 file; verify.py re-derives every logged roll from the revealed seed.
 """
 

@@ -194,6 +194,11 @@ class Game:
     # --- reading -----------------------------------------------------------
 
     @property
+    def lock(self) -> threading.RLock:
+        """Held across several steps that must see the same state (opening a pocket battle)."""
+        return self._lock
+
+    @property
     def can_undo(self) -> bool:
         return bool(self._done)
 

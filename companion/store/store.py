@@ -206,6 +206,9 @@ class TinyDBStore(Store):
     def __init__(self, folder: str | Path | None = None, segment_size: int = SEGMENT_SIZE):
         self.folder = data_folder(folder)
         super().__init__(TinyDBRepository(self.folder, segment_size))
+        from .import_warfleet import import_war_fleet_saves  # the old War Fleet files, once
+
+        self.imported = import_war_fleet_saves(self.folder, self.repository)
 
 
 _OPEN: dict[Path, TinyDBStore] = {}

@@ -4,7 +4,6 @@ War Fleet tile and from the home screen's list.  Screenshots: tests/screenshots/
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -27,10 +26,23 @@ def roll_result(page) -> str:
     return re.search(ROLLED + r".*", text).group(0)
 
 
-def saved_file(server) -> dict:
-    files = list((server.data / "warfleet").glob("*.json"))
-    assert len(files) == 1, files
-    return json.loads(files[0].read_text())
+def saved_games(server) -> list:
+    """The War Fleet games in the server's data folder, read as another process would (a restart)."""
+    from companion.app import warfleet_model as M
+    from companion.store import TinyDBStore
+
+    store = TinyDBStore(server.data)
+    try:
+        return [(summary, store.game(summary.id).can_redo) for summary in M.war_fleet_games(store)]
+    finally:
+        store.close()
+
+
+def saved_game(server):
+    """(summary, can redo) of the one War Fleet game saved."""
+    games = saved_games(server)
+    assert len(games) == 1, games
+    return games[0]
 
 
 def test_a_war_fleet_game_survives_a_reload_and_a_restart(server, browser):
@@ -44,9 +56,9 @@ def test_a_war_fleet_game_survives_a_reload_and_a_restart(server, browser):
     rolled = roll_result(page)
     banner = wait_text(page, "wf-banner", r"Turn 1 · Combat")
     log = log_text(page)
-    saved = saved_file(server)
-    assert saved["summary"]["phase"] == "combat" and len(saved["done"]) == 7
-    game_id = saved["id"]
+    saved, _ = saved_game(server)
+    assert saved.phase == "combat" and saved.actions == 7 and saved.ruleset == "war-fleet"
+    game_id = saved.id
     assert re.search(rf"/warfleet/{game_id}$", page.url), page.url  # a reload comes back here
 
     open_app(page, page.url)  # a reload of the page
@@ -75,7 +87,7 @@ def test_a_war_fleet_game_survives_a_reload_and_a_restart(server, browser):
     assert wait_text(page, "wf-banner", r"Turn 1 · Combat") == banner
     tap(page, "wf-undo")
     wait_text(page, "wf-banner", r"1 attack declared, 1 to roll")
-    assert len(saved_file(server)["undone"]) == 1
+    assert saved_game(server)[1]  # the undone roll waits to be redone
     context.close()
     fresh.close()
 
@@ -90,7 +102,7 @@ def test_home_lists_war_fleet_games_and_a_new_battle_starts_beside_them(server, 
     tap(page, "wf-restart")
     wait_text(page, "wf-note", r"A new War Fleet battle")
     wait_text(page, "wf-banner", r"Turn 1 · Initiative")
-    assert len(list((server.data / "warfleet").glob("*.json"))) == 2
+    assert len(saved_games(server)) == 2
     tap(page, "wf-home")
     by_id(page, "war-fleet").wait_for(timeout=20000)
     tiles = page.locator("[flt-semantics-identifier^='wf-resume-']")
@@ -104,15 +116,17 @@ def test_home_lists_war_fleet_games_and_a_new_battle_starts_beside_them(server, 
 def test_a_damaged_war_fleet_file_is_named_on_home_and_the_other_game_still_opens(tmp_path, browser):
     from companion.app import warfleet_model as M
     from companion.files import load_catalogue, shipped_fleets_dir
-    from companion.store.warfleet_saves import WarFleetSaves
+    from companion.store import TinyDBStore
+    from companion.store.segments import GAME_FILE
 
     from .conftest import Server
 
     data = tmp_path / "data"
-    tables = M.Tables(WarFleetSaves(data))
+    store = TinyDBStore(data)
     state = M.twenty_against_twenty(load_catalogue(), shipped_fleets_dir(), seed="damaged")
-    bad, good = tables.start("a", state, "Cut short"), tables.start("b", state, "Still good")
-    path = tables.saves.path(bad.id)
+    bad, good = M.start_battle(store, state, "Cut short"), M.start_battle(store, state, "Still good")
+    store.close()
+    path = data / "games" / bad.id / GAME_FILE
     path.write_bytes(path.read_bytes()[:300])  # cut short, as by a full disk
 
     server = Server(data).start()
@@ -122,10 +136,10 @@ def test_a_damaged_war_fleet_file_is_named_on_home_and_the_other_game_still_open
         box = by_id(page, "store-problems")
         box.wait_for(timeout=15000)
         words = words_in(box)
-        assert f"{bad.id}.json" in words and "cut short" in words and "War Fleet game" in words
+        assert bad.id in words and "cut short" in words and "could not be opened" in words
         by_id(page, f"wf-resume-{good.id}").wait_for(timeout=15000)
         assert by_id(page, f"wf-resume-{bad.id}").count() == 0
-        assert list(path.parent.glob(f"{bad.id}.json.bad-*")), "the damaged file is kept, set aside"
+        assert not path.exists(), "the damaged file is set aside (kept under another name)"
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "warfleet-saved-damaged-home.png"), full_page=True)
         tap(page, f"wf-resume-{good.id}")

@@ -10,7 +10,7 @@ import flet as ft
 from ..session import Session
 from ..tasks import soon
 from ..viewmodels import game_rows
-from ..warfleet_model import tables_for, warfleet_rows
+from ..warfleet_model import WAR_FLEET, warfleet_rows
 from . import share
 from .widgets import heading, icon_button, muted, tag
 
@@ -103,10 +103,10 @@ def build(app) -> ft.Control:
     war_fleet = ft.Column(spacing=4)  # saved War Fleet games, most recently played first
 
     async def fill_games():
-        tables = await asyncio.to_thread(tables_for, app.store)  # reads the War Fleet saves the first time
-        rows = await asyncio.to_thread(lambda: game_rows(app.store.games()))
-        battles = await asyncio.to_thread(lambda: warfleet_rows(tables.summaries()))
-        damaged.controls = store_problems(app.store.problems + tables.problems)
+        games = await asyncio.to_thread(app.store.games)
+        rows = game_rows([g for g in games if g.ruleset != WAR_FLEET])
+        battles = warfleet_rows([g for g in games if g.ruleset == WAR_FLEET])
+        damaged.controls = store_problems(app.store.problems)
         war_fleet.controls = ([heading("War Fleet games", size=14), *[warfleet_tile(row) for row in battles[:8]]]
                               if battles and not guest_of_war_fleet else [])
         latest.controls = [game_tile(rows[0], f"resume-{rows[0].id}", "Continue")] if rows else []

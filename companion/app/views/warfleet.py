@@ -18,6 +18,7 @@ import flet.canvas as cv
 from ...engine.hexes import Hex
 from ...files import shipped_fleets_dir
 from .. import warfleet_model as M
+from ...store.game import Game
 from ..session import Session
 from ..tasks import soon
 from ..theme import SIDES, map_colours
@@ -28,11 +29,6 @@ from .widgets import TOUCH, icon_button, muted, tab_button, tag
 PANEL_WIDTH = 470
 TABS = (("ship", ft.Icons.DIRECTIONS_BOAT, "Ship"), ("attacks", ft.Icons.GPS_FIXED, "Attacks"),
         ("card", ft.Icons.STYLE, "Card"), ("pocket", ft.Icons.CALL_SPLIT, "Pocket"), ("log", ft.Icons.LIST, "Log"))
-
-
-def device_key(app) -> str:
-    device = getattr(app, "device", None)
-    return getattr(device, "token", None) or "this-app"
 
 
 def build(app) -> ft.Control:
@@ -56,17 +52,22 @@ def build(app) -> ft.Control:
     return holder
 
 
-def find_game(app) -> tuple[M.WarFleetGame | None, str]:
-    """The War Fleet game of the route (`/warfleet/<id>`), else the one this device showed last,
-    else the most recently played saved game; (None, why) when there is none to show."""
-    tables, device = M.tables_for(app.store), device_key(app)
+def find_game(app) -> tuple[Game | None, str]:
+    """The War Fleet game of the route (`/warfleet/<id>`), else the most recently played one that
+    opens; (None, why) when there is none to show."""
     wanted = app.session.game_id if app.session.screen == "warfleet" else None
-    if not wanted:
-        return tables.get(device) or tables.latest(device), ""
-    try:
-        return tables.open(wanted, device), ""
-    except M.UnknownWarFleetGame as exc:
-        return None, str(exc)
+    if wanted:
+        try:
+            game = app.store.game(wanted)
+        except KeyError as exc:
+            return None, str(exc)
+        return (game, "") if game.ruleset.id == M.WAR_FLEET else (None, f"'{wanted}' is not a War Fleet game")
+    for summary in M.war_fleet_games(app.store):
+        try:
+            return app.store.game(summary.id), ""
+        except KeyError:
+            continue
+    return None, ""
 
 
 def show_route(app, game_id: str) -> None:
@@ -86,7 +87,7 @@ def show_route(app, game_id: str) -> None:
     soon(app.page, push)
 
 
-async def new_battle(app) -> tuple[M.WarFleetGame | None, str]:
+async def new_battle(app) -> tuple[Game | None, str]:
     """A new 20-against-20 battle for this device, saved before it is shown: (the game, "") or (None, why not)."""
     refused = may_play_war_fleet(app)
     if refused:
@@ -95,7 +96,7 @@ async def new_battle(app) -> tuple[M.WarFleetGame | None, str]:
         catalogue = await app.catalogue()
         state = await asyncio.to_thread(M.twenty_against_twenty, catalogue, shipped_fleets_dir(), app.seed)
         name = "War Fleet " + time.strftime("%d %b %H:%M")
-        game = await asyncio.to_thread(M.tables_for(app.store).start, device_key(app), state, name)
+        game = await asyncio.to_thread(M.start_battle, app.store, state, name)
     except ValueError as exc:  # a broken or missing scenario file, or the save could not be written: say so
         return None, str(exc)
     except OSError as exc:
@@ -160,7 +161,7 @@ def _dice_row(dice: tuple[str, ...]) -> ft.Control:
 
 
 class WarFleetView:
-    def __init__(self, app, game: M.WarFleetGame):
+    def __init__(self, app, game: Game):
         self.app = app
         self.game = game
         self.selected: str | None = None

@@ -126,6 +126,8 @@ class OpenPocket(_Action):
 
     kind: Literal["open_pocket"] = "open_pocket"
     ships: list[str] = Field(min_length=1)
+    game: str | None = Field(default=None, max_length=64,
+                             description="the Quick-Start game the app opened to fight it, if any")
 
 
 class ResolvePocket(_Action):

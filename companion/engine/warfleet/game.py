@@ -401,7 +401,8 @@ def _open_pocket(work: Work[WarFleetState], action: A.OpenPocket) -> None:
             raise Refusal(f"{ship.name} is in declared attack {involved[0]}: cancel it first")
     if len({s.side for s in ships}) < 2:
         work.rule("a pocket battle needs ships of at least two sides")
-    pocket = Pocket(id=max((p.id for p in state.pockets), default=0) + 1, ships=[s.id for s in ships], turn=state.turn)
+    pocket = Pocket(id=max((p.id for p in state.pockets), default=0) + 1, ships=[s.id for s in ships], turn=state.turn,
+                    game=action.game)
     for ship in ships:
         work.state = work.state.with_ship(ship.model_copy(update={"pocket": pocket.id}))
     work.update(pockets=[*work.state.pockets, pocket])

@@ -222,6 +222,7 @@ class Pocket(BaseModel):
     turn: int
     open: bool = True
     outcome: dict[str, ShipOutcome] | None = None
+    game: str | None = None  # the Quick-Start game fighting it (the app's link, carried in the log)
 
 
 class Settings(BaseModel):
