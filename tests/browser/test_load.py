@@ -124,6 +124,23 @@ class Player:
             await asyncio.sleep(self.rng.uniform(0.3, 1.5))
 
 
+async def until_shown(wanted, tap_again, seconds: float = 90) -> None:
+    """Wait for `wanted`, tapping `tap_again` again while it is still there (on a busy machine a tap
+    made while the page was still busy drawing can be lost)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            await wanted.wait_for(timeout=10000)
+            return
+        except Exception:
+            try:
+                if await tap_again.count():
+                    await tap_again.click(timeout=10000)
+            except Exception:  # it went meanwhile: the wanted screen is coming
+                pass
+    await wanted.wait_for(timeout=1000)  # raises, naming what never came
+
+
 async def join(browser, url: str, pin: str, side: str):
     context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = await context.new_page()
@@ -145,7 +162,7 @@ async def join(browser, url: str, pin: str, side: str):
     await page.keyboard.type(pin)
     await by("pin-join").click()
     await by(f"role-side-{side}").click(timeout=30000)
-    await by("sync").wait_for(timeout=30000)
+    await until_shown(by("sync"), by(f"role-side-{side}"))
     # play from the Ships tab: the ship card and its move buttons (a map redrawn in software on
     # eight pages at once would measure this machine's drawing, not the sharing)
     await page.get_by_role("button", name="Ships").last.click(timeout=30000)
