@@ -10,7 +10,8 @@ from .board import Board
 from .cards import Card, Fleet, FormatError, load_card, load_fleet
 from .combat import FiringSolution, Odds, breach_odds, firing_solutions
 from .dice import Colour, Pool, PoolError, chance_at_least, distribution, parse_pool
-from .game import Applied, Event, Refused, apply
+from .game import apply
+from .kernel import Applied, Event, Refused
 from .hexes import Hex, PositionError, parse_facing, parse_label
 from .roller import DieRoll, Roller
 from .scenario import Scenario, build_state, load_scenario, scenario_of

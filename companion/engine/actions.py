@@ -51,7 +51,7 @@ class Place(_Action):
 
     @field_validator("facing", mode="before")
     @classmethod
-    def _facing(cls, value):
+    def _facing(cls, value: object) -> object:
         return facing_value(value)
 
 

@@ -32,7 +32,8 @@ ARC_DEGREES: dict[str, tuple[int, int]] = {
 }
 
 #: Corner k of a hex, at 30 + 60k degrees clockwise from north (y south).
-CORNERS = ((1, -1), (2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1))
+Corner = tuple[int, int]
+CORNERS: tuple[Corner, ...] = ((1, -1), (2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1))
 
 
 def wedge_for(location: str, facing: int) -> tuple[int, int]:
@@ -60,7 +61,9 @@ def offset_in_wedge(dq: int, dr: int, first: int, span: int) -> bool:
 
 
 @lru_cache(maxsize=6)
-def _separating_bounds(span: int):
+def _separating_bounds(
+    span: int,
+) -> tuple[Corner, int, Corner, int, tuple[tuple[int, int, int], ...]]:
     """The separating-axis tests of a wedge from corner 0, as linear bounds on a hex centre.
 
     Every hex has the same corners around its centre c, so "all six vertices
@@ -71,7 +74,7 @@ def _separating_bounds(span: int):
     d1, d2 = CORNERS[0], CORNERS[span % 6]
     spine_1 = max(_cross(*d1, x, y) for x, y in CORNERS)
     spine_2 = max(_cross(x, y, *d2) for x, y in CORNERS)
-    edges = []
+    edges: list[tuple[int, int, int]] = []
     for i in range(6):
         (ax, ay), (bx, by) = CORNERS[i], CORNERS[(i + 1) % 6]
         ex, ey = bx - ax, by - ay

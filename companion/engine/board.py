@@ -8,6 +8,8 @@ within four hexes of a map edge.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from .hexes import Hex, PositionError, parse_label
@@ -55,7 +57,7 @@ class Board(BaseModel):
         """Full hexes between this hex and the nearest edge (0 in the ring)."""
         return min(cell.column - 1, self.columns - cell.column, cell.row - 1, self.rows - cell.row)
 
-    def cells(self):
+    def cells(self) -> Iterator[Hex]:
         for column in range(1, self.columns + 1):
             for row in range(1, self.rows + 1):
                 yield Hex.at(column, row)

@@ -9,17 +9,18 @@ edge (CLI, app) adds the file name.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Final, Literal, Self, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, ValidationError, field_validator, model_validator
+from pydantic_core import ErrorDetails
 
 from .dice import Pool, PoolError, parse_pool
 from .footprint import LOCATION_HEX
 from .hexes import PositionError, parse_facing
 from .migrations import migrate_card, migrate_fleet
 
-CARD_FORMAT = "leviathans-card/1"
-FLEET_FORMAT = "leviathans-fleet/1"
+CARD_FORMAT: Final = "leviathans-card/1"
+FLEET_FORMAT: Final = "leviathans-fleet/1"
 SLOTS_PER_LOCATION = 6
 #: Bounds on a card's numbers (docs/formats.md "Limits"): far above any printed
 #: card, low enough that no number overflows the arithmetic built on it.
@@ -33,12 +34,12 @@ MAX_SATURATION = 20
 Whole = Annotated[int, Strict()]
 
 
-def facing_value(value):
+def facing_value(value: object) -> object:
     """A pydantic "before" check of a facing (N ... NW or 0-5), so that `true` is not NE."""
     if isinstance(value, bool):
         raise ValueError(f"{str(value).lower()} is not a facing: use N, NE, SE, S, SW or NW (or 0-5)")
     try:
-        parse_facing(value)
+        parse_facing(value if isinstance(value, (str, int)) else str(value))
     except PositionError as exc:
         raise ValueError(str(exc)) from None
     return value
@@ -116,7 +117,7 @@ class GunSlot(_Slot):
     marks: str = Field(default="", description="Symbols printed before the ranges: 'T' turret; '▲', '■' shown as printed")
 
     @model_validator(mode="after")
-    def _bands_in_order(self):
+    def _bands_in_order(self) -> Self:
         if self.long.range < self.short.range:
             raise ValueError(
                 f"long range {self.long.range} is shorter than short range {self.short.range}"
@@ -183,7 +184,7 @@ class Location(_Strict):
 
     @field_validator("slots")
     @classmethod
-    def _six_slots(cls, slots):
+    def _six_slots(cls, slots: list[Slot]) -> list[Slot]:
         if len(slots) != SLOTS_PER_LOCATION:
             raise ValueError(f"{len(slots)} slots, a location needs exactly {SLOTS_PER_LOCATION}")
         return slots
@@ -191,8 +192,15 @@ class Location(_Strict):
     def dice(self, moved: bool) -> Pool:
         return parse_pool(self.go if moved else self.stop)
 
-    def slot(self, number: int):
+    def slot(self, number: int) -> Slot:
         return self.slots[number - 1]
+
+    def gun(self, number: int) -> GunSlot:
+        """Slot `number`, which the caller knows to be a gun (a shot, a firing solution)."""
+        slot = self.slot(number)
+        if not isinstance(slot, GunSlot):
+            raise ValueError(f"slot {number} is a {slot.kind.replace('_', ' ')} slot, not a gun")
+        return slot
 
 
 class Sources(BaseModel):
@@ -226,7 +234,7 @@ class Card(_Strict):
     sources: Sources | None = None
 
     @model_validator(mode="after")
-    def _locations_match_type(self):
+    def _locations_match_type(self) -> Self:
         wanted = list(LOCATION_HEX[self.type])
         missing = [name for name in wanted if name not in self.locations]
         extra = [name for name in self.locations if name not in wanted]
@@ -283,8 +291,8 @@ class Fleet(_Strict):
     left_out: list[LeftOut] = Field(default=[], description="Printed cards not in play, each with the reason")
 
     @model_validator(mode="after")
-    def _unique_ids(self):
-        seen = set()
+    def _unique_ids(self) -> Self:
+        seen: set[str] = set()
         for card in self.ships:
             if card.id in seen:
                 raise ValueError(f"two cards share the id '{card.id}'")
@@ -295,7 +303,7 @@ class Fleet(_Strict):
 # --- turning pydantic errors into plain words -----------------------------
 
 
-def _json_path(loc: tuple) -> str:
+def _json_path(loc: tuple[int | str, ...]) -> str:
     parts: list[str] = []
     for i, item in enumerate(loc):
         if isinstance(item, str) and item in SLOT_KINDS and i > 0 and isinstance(loc[i - 1], int):
@@ -307,11 +315,11 @@ def _json_path(loc: tuple) -> str:
     return ".".join(parts)
 
 
-def _is_slot_index(loc: tuple, i: int) -> bool:
+def _is_slot_index(loc: tuple[int | str, ...], i: int) -> bool:
     return i > 0 and loc[i - 1] == "slots"
 
 
-def _plain(error: dict) -> str:
+def _plain(error: ErrorDetails) -> str:
     kind, msg = error["type"], error["msg"]
     if isinstance(error.get("input"), bool) and kind.endswith("_type"):
         return f"{str(error['input']).lower()} is not {_WANTED.get(kind, 'allowed here')}"
@@ -342,7 +350,7 @@ _WANTED = {"int_type": "a whole number", "bool_type": "true or false", "string_t
            "float_type": "a number", "model_type": "an object", "dict_type": "an object", "list_type": "a list"}
 
 
-def _shown(value) -> str:
+def _shown(value: object) -> str:
     """A bad value as the file wrote it, cut short."""
     text = repr(value) if isinstance(value, str) else str(value)
     return text if len(text) <= 24 else text[:20] + "..."

@@ -15,13 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol
 
 from .arcs import in_wedge, range_in_wedge, wedge_for
 from .dice import Colour, Pool, chance_at_least, parse_pool
 from .hexes import Hex
 from .roller import DieRoll, Roller, check_face, roll_die
-from .state import GameState, ShipState, ShotResult
+from .cards import GunSlot, RangeBand
+from .state import FiringBand, GameState, ShipState, ShotOutcome, ShotResult
 
 KEEL_DICE = parse_pool("2DRed")
 SLOT_DIE = Colour.D6
@@ -75,7 +77,7 @@ def struck_locations(target: ShipState, from_hex: Hex) -> list[str]:
     ]
 
 
-def band_for(gun, range_: int | None) -> str:
+def band_for(gun: GunSlot, range_: int | None) -> FiringBand | Literal["out"]:
     """`short` within the first number, `long` within the second, else `out`."""
     if range_ is None:
         return "out"
@@ -105,7 +107,7 @@ class Odds:
     def any_damage(self) -> Fraction:
         return 1 - self.no_effect
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "no_effect": str(self.no_effect),
             "slot_destroyed": {str(k): str(v) for k, v in self.slot_destroyed.items()},
@@ -141,12 +143,13 @@ def _fate(target: ShipState) -> bool | None:
 
 
 @lru_cache(maxsize=100_000)
-def _odds(pool_key, modifier, breaches, destroyed, armour, si, keel_modifier, fate) -> Odds:
+def _odds(pool_key: tuple[Colour, ...], modifier: int, breaches: tuple[int | None, ...],
+          destroyed: tuple[bool, ...], armour: int, si: int, keel_modifier: int, fate: bool | None) -> Odds:
     def hit(breach: int) -> Fraction:  # P(total >= breach)
         return chance_at_least(pool_key, breach - modifier)
 
-    numbers = range(1, len(breaches) + 1)
-    real = [n for n in numbers if breaches[n - 1] is not None]
+    printed = {n: breach for n, breach in enumerate(breaches, start=1) if breach is not None}
+    real = list(printed)
     broken = [n for n in real if destroyed[n - 1]]
     keel = chance_at_least(KEEL_DICE, si - keel_modifier)
     sixth = Fraction(1, 6)
@@ -157,8 +160,8 @@ def _odds(pool_key, modifier, breaches, destroyed, armour, si, keel_modifier, fa
         if destroyed[n - 1]:
             slot_destroyed[n] = Fraction(0)
         else:
-            slot_destroyed[n] = sixth * hit(breaches[n - 1] + armour) + reroll * hit(breaches[n - 1])
-    keel_break = reroll * keel * sum((hit(breaches[n - 1]) for n in broken), Fraction(0))
+            slot_destroyed[n] = sixth * hit(printed[n] + armour) + reroll * hit(printed[n])
+    keel_break = reroll * keel * sum((hit(printed[n]) for n in broken), Fraction(0))
     no_effect = 1 - sum(slot_destroyed.values(), Fraction(0)) - keel_break
     ship_destroyed = _ship_destroyed(slot_destroyed, keel_break, real, broken, fate)
     return Odds(no_effect, slot_destroyed, keel_break, ship_destroyed)
@@ -193,7 +196,7 @@ class Strike:
     modifier: int
     odds: Odds
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "location": self.location,
             "pool": self.pool.expanded,
@@ -213,7 +216,7 @@ class FiringSolution:
     target: str
     in_arc: bool
     range: int | None
-    band: str
+    band: FiringBand | Literal["out"]
     strikes: list[Strike] = field(default_factory=list)
 
     @property
@@ -223,7 +226,7 @@ class FiringSolution:
     def strike(self, location: str) -> Strike | None:
         return next((s for s in self.strikes if s.location == location), None)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "weapon": {"location": self.location, "slot": self.slot, "name": self.name},
             "target": self.target,
@@ -234,15 +237,15 @@ class FiringSolution:
         }
 
 
-def shot_pool(attacker: ShipState, location: str, slot: int, band: str, target: ShipState, target_location: str) -> Pool:
+def shot_pool(attacker: ShipState, location: str, slot: int, band: FiringBand, target: ShipState, target_location: str) -> Pool:
     """Weapon dice for the band, then crew dice, then the target location's dice."""
-    gun = attacker.card.locations[location].slot(slot)
-    weapon = getattr(gun, band).pool
-    return weapon + attacker.crew_dice(location) + target.location_dice(target_location)
+    gun = attacker.card.locations[location].gun(slot)
+    weapon: RangeBand = getattr(gun, band)
+    return weapon.pool + attacker.crew_dice(location) + target.location_dice(target_location)
 
 
 def firing_solution(attacker: ShipState, location: str, slot: int, target: ShipState) -> FiringSolution:
-    gun = attacker.card.locations[location].slot(slot)
+    gun = attacker.card.locations[location].gun(slot)
     in_arc, range_ = arc_and_range(attacker, location, target)
     band = band_for(gun, range_) if in_arc else "out"
     strikes: list[Strike] = []
@@ -330,7 +333,7 @@ def resolve_breach(
     armour = target.armour(location)
     chosen = slots[first - 1]
 
-    def finish(outcome: str, slot: int | None = None, keel_dice=()) -> ShotResult:
+    def finish(outcome: ShotOutcome, slot: int | None = None, keel_dice: Sequence[DieRoll] = ()) -> ShotResult:
         return ShotResult(
             pool=rolled, modifier=modifier, slot_rolls=slot_rolls, keel_dice=list(keel_dice),
             total=total, outcome=outcome, slot=slot,
@@ -344,16 +347,17 @@ def resolve_breach(
     while True:  # critical damage: re-roll, again on a miss slot
         again = dice.take(SLOT_DIE, "slot").face
         slot_rolls.append(again)
-        if slots[again - 1].kind != "miss":
+        struck = slots[again - 1]
+        if struck.kind != "miss":
             break
-    breach = slots[again - 1].breach
+    breach = struck.breach
     if total < breach:
         return finish("no_effect", again)
     if not target.is_destroyed(location, again):
         return finish("slot_destroyed", again)
     keel_dice = [dice.take(colour, "keel") for colour in KEEL_DICE]
     keel_total = sum(d.face for d in keel_dice) + keel_modifier(target, location)
-    outcome = "keel_break" if keel_total >= target.card.structural_integrity else "no_effect"
+    outcome: ShotOutcome = "keel_break" if keel_total >= target.card.structural_integrity else "no_effect"
     return finish(outcome, again, keel_dice)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
@@ -62,17 +63,18 @@ def mean(colour: Colour) -> Fraction:
     return Fraction(sum(faces), len(faces))
 
 
-class Pool(tuple):
+class Pool(tuple[Colour, ...]):
     """An ordered collection of dice, e.g. `DBlue & DGreen & DBlack`.
 
     Equal pools compare equal only when written in the same order; use
     `sorted_key` for order-free caching.
     """
 
-    def __new__(cls, dice=()):
+    def __new__(cls, dice: Iterable[Colour | str] = ()) -> Pool:
         return super().__new__(cls, tuple(Colour(d) for d in dice))
 
-    def __add__(self, other):
+    # tuple's `+` promises any tuple; a Pool plus dice is a Pool (mypy cannot say "narrower").
+    def __add__(self, other: tuple[Colour, ...]) -> Pool:  # type: ignore[override]
         return Pool(tuple(self) + tuple(other))
 
     @property
@@ -149,7 +151,7 @@ def _where(term: str, start: int, text: str) -> str:
     return f"'{_shown(term)}' (character {start + 1} of '{_shown(text)}')"
 
 
-def _terms(text: str):
+def _terms(text: str) -> Iterator[tuple[int, str]]:
     """(index of the first character, text) of each term between `&` and `+` separators."""
     start = 0
     for separator in _SEPARATOR.finditer(text):
@@ -197,8 +199,8 @@ def _tail_counts(key: tuple[Colour, ...]) -> tuple[dict[int, int], int]:
     return tail, outcomes
 
 
-def chance_at_least(pool: Pool, target: int) -> Fraction:
-    """Exact chance that the pool's total is at least `target`."""
+def chance_at_least(pool: Iterable[Colour], target: int) -> Fraction:
+    """Exact chance that the pool's total (a Pool, or its dice) is at least `target`."""
     tail, outcomes = _tail_counts(Pool(pool).sorted_key)
     if not tail:
         return Fraction(1 if target <= 0 else 0)

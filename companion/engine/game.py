@@ -12,8 +12,10 @@ from typing import Any, Callable
 from pydantic import ValidationError
 
 from . import actions as A
+from .cards import GunSlot, Slot
 from .combat import (
-    NeedDice, RollerDice, TableDice, firing_solution, keel_modifier, resolve_breach, shot_pool,
+    DiceSource, FiringSolution, NeedDice, RollerDice, TableDice, firing_solution, keel_modifier,
+    resolve_breach, shot_pool,
 )
 from .cards import format_error
 from .deployment import deployment_problem
@@ -25,7 +27,7 @@ from .movement import (
     step_problem, take_step,
 )
 from .roller import check_face, DieRoll, roll_pool
-from .state import GameState, InitiativeRoll, Shot, SlotStatus
+from .state import GameState, InitiativeRoll, ShipState, Shot, ShotResult, SlotStatus
 from .turn import INITIATIVE_DICE, game_end, harden_damage, initiative_winner, may_move_now, to_move
 
 
@@ -118,7 +120,7 @@ def _set_initiative(work: Work[GameState], action: A.SetInitiative) -> None:
 # --- movement -------------------------------------------------------------------
 
 
-def _movement_rule(work: Work[GameState], ship) -> None:
+def _movement_rule(work: Work[GameState], ship: ShipState) -> None:
     if work.state.phase != "movement":
         work.rule(f"ships move in the movement phase (now: {work.state.phase})", RefusalKind.PHASE)
         return
@@ -164,7 +166,7 @@ def _place(work: Work[GameState], action: A.Place) -> None:
     )
 
 
-def _placed_moved(state: GameState, ship, placement: Placement, said: bool | None) -> bool:
+def _placed_moved(state: GameState, ship: ShipState, placement: Placement, said: bool | None) -> bool:
     """Did a placed ship enter a new hex this turn (its location dice: go or stop)?
 
     As the players say when they say; else, in the movement phase, only if its
@@ -188,7 +190,7 @@ def _end_move(work: Work[GameState], action: A.EndMove) -> None:
     _after_movement_change(work)
 
 
-def _finish_move(work: Work[GameState], ship) -> None:
+def _finish_move(work: Work[GameState], ship: ShipState) -> None:
     ship = ship.model_copy(update={"move_done": True})
     work.event("end_move", f"{ship.card.name} ends its move at {ship.describe_position(work.state.board)}.", ship=ship.id)
     if ends_in_half_hexes(ship, work.state.board):
@@ -262,13 +264,13 @@ def _declare_shot(work: Work[GameState], action: A.DeclareShot) -> None:
     )
 
 
-def _why_not(solution, gun) -> str:
+def _why_not(solution: FiringSolution, gun: GunSlot) -> str:
     if not solution.in_arc:
         return f"{solution.target} is outside the firing arc of the {solution.location} {gun.name}"
     return f"{solution.target} is {solution.range} hexes away, beyond the {gun.name}'s range of {gun.long.range}"
 
 
-def _fallback_location(target) -> str:
+def _fallback_location(target: ShipState) -> str:
     return next(iter(target.card.locations))
 
 
@@ -297,7 +299,7 @@ def _resolve_shot(work: Work[GameState], action: A.ResolveShot) -> None:
     modifier = attacker.tesla_modifier
     if action.table is not None:
         t = action.table
-        dice = TableDice(list(t.pool), list(t.slot), list(t.keel))
+        dice: DiceSource = TableDice(list(t.pool), list(t.slot), list(t.keel))
         if len(t.pool) != len(pool):
             raise Refusal(f"the breach roll is {pool.expanded}: enter {len(pool)} faces, in that order")
     else:
@@ -310,7 +312,7 @@ def _resolve_shot(work: Work[GameState], action: A.ResolveShot) -> None:
         raise Refusal(str(exc)) from None
     if isinstance(dice, RollerDice):
         work.update(roller=dice.roller)
-    gun = attacker.card.locations[shot.location].slot(shot.slot)
+    gun = attacker.card.locations[shot.location].gun(shot.slot)
     result = result.model_copy(update={"text": _result_text(result, gun.name, target, shot.target_location)})
     done = shot.model_copy(update={"result": result})
     work.update(shots=[done if s.id == shot.id else s for s in work.state.shots])
@@ -318,8 +320,9 @@ def _resolve_shot(work: Work[GameState], action: A.ResolveShot) -> None:
     _apply_result(work, target, shot.target_location, result)
 
 
-def _apply_result(work: Work[GameState], target, location: str, result) -> None:
+def _apply_result(work: Work[GameState], target: ShipState, location: str, result: ShotResult) -> None:
     if result.outcome == "slot_destroyed":
+        assert result.slot is not None, "resolve_breach names the slot it destroyed"
         hit = target.with_status(location, result.slot, SlotStatus.DESTROYED_THIS_TURN)
         work.state = work.state.with_ship(hit)
         work.event("slot_destroyed", f"{target.card.name}: {location} slot {result.slot} destroyed (circled).",
@@ -329,7 +332,7 @@ def _apply_result(work: Work[GameState], target, location: str, result) -> None:
         work.event("keel_break", f"{target.card.name}'s keel breaks: the ship is destroyed.", ship=target.id)
 
 
-def _result_text(result, gun_name: str, target, location: str) -> str:
+def _result_text(result: ShotResult, gun_name: str, target: ShipState, location: str) -> str:
     dice = " + ".join(f"{d.colour.label} {d.face}" for d in result.pool)
     mod = f" {result.modifier:+d}" if result.modifier else ""
     rolls = result.slot_rolls
@@ -344,16 +347,17 @@ def _result_text(result, gun_name: str, target, location: str) -> str:
         return f"{head}: {target.card.name} {location} slot {result.slot} ({name}) destroyed."
     if result.keel_dice:
         keel = sum(d.face for d in result.keel_dice)
-        mod = keel_modifier(target, location)
+        keel_mod = keel_modifier(target, location)
         verdict = "the keel breaks, ship destroyed" if result.outcome == "keel_break" else "the keel holds"
         faces = " + ".join(str(d.face) for d in result.keel_dice)
-        return (f"{head}: critical! Keel roll 2DRed {faces} = {keel}; {keel} + {mod} = {keel + mod} "
+        return (f"{head}: critical! Keel roll 2DRed {faces} = {keel}; {keel} + {keel_mod} = {keel + keel_mod} "
                 f"against SI {target.card.structural_integrity}: {verdict}.")
     return f"{head}: no effect on {target.card.name}'s {location} ({name})."
 
 
-def _slot_name(slot) -> str:
-    return getattr(slot, "name", None) or getattr(slot, "label", None) or slot.kind.replace("_", " ")
+def _slot_name(slot: Slot) -> str:
+    name = slot.name if isinstance(slot, GunSlot) else ""
+    return name or slot.label or slot.kind.replace("_", " ")
 
 
 # --- marks by hand ------------------------------------------------------------------
@@ -376,7 +380,7 @@ def _mark_slot(work: Work[GameState], action: A.MarkSlot) -> None:
                ship=ship.id, location=action.location, slot=action.slot, status=action.status)
 
 
-def _turn_mp_after_mark(before, after, engine_mp: int) -> int:
+def _turn_mp_after_mark(before: ShipState, after: ShipState, engine_mp: int) -> int:
     """This turn's MP once an engine was marked by hand during the turn's movement or combat.
 
     Damage takes effect at the end of the turn however it was entered (seed

@@ -44,7 +44,7 @@ class Hex:
         for facing in range(6):
             yield self.neighbour(facing)
 
-    def distance(self, other: "Hex" = None) -> int:
+    def distance(self, other: "Hex | None" = None) -> int:
         """Hex distance (number of steps) to `other` (default: the origin)."""
         dq = self.q - (other.q if other else 0)
         dr = self.r - (other.r if other else 0)

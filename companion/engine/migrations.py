@@ -27,6 +27,9 @@ FLEET_FAMILY = "leviathans-fleet"
 CARD_VERSION = 1
 FLEET_VERSION = 1
 
+#: A file's data as JSON reads it, before validation: any values under string keys.
+JSONObject = dict[str, Any]
+
 
 def version_of(data: Any, family: str) -> int | None:
     """The version number of a `family/N` format tag, or None if it is not one."""
@@ -39,7 +42,7 @@ def version_of(data: Any, family: str) -> int | None:
     return int(version)
 
 
-def _rename(data: dict, old: str, new: str) -> dict:
+def _rename(data: JSONObject, old: str, new: str) -> JSONObject:
     """`old` renamed to `new`, keeping the key's place.  When both are present the
     old key stays, so validation names it ("unknown field") instead of guessing."""
     if old not in data or new in data:
@@ -50,7 +53,7 @@ def _rename(data: dict, old: str, new: str) -> dict:
 # --- one step per version ------------------------------------------------------
 
 
-def _card_0_to_1(data: dict) -> dict:
+def _card_0_to_1(data: JSONObject) -> JSONObject:
     data = copy.deepcopy(data)
     data["format"] = f"{CARD_FAMILY}/1"
     data = _rename(data, "class_name", "class")
@@ -65,7 +68,7 @@ def _card_0_to_1(data: dict) -> dict:
     return data
 
 
-def _fleet_0_to_1(data: dict) -> dict:
+def _fleet_0_to_1(data: JSONObject) -> JSONObject:
     data = copy.deepcopy(data)
     data["format"] = f"{FLEET_FAMILY}/1"
     ships = data.get("ships")
@@ -78,8 +81,8 @@ def _fleet_0_to_1(data: dict) -> dict:
 
 
 #: version N -> the function that turns version N into version N + 1.
-CARD_STEPS: dict[int, Callable[[dict], dict]] = {0: _card_0_to_1}
-FLEET_STEPS: dict[int, Callable[[dict], dict]] = {0: _fleet_0_to_1}
+CARD_STEPS: dict[int, Callable[[JSONObject], JSONObject]] = {0: _card_0_to_1}
+FLEET_STEPS: dict[int, Callable[[JSONObject], JSONObject]] = {0: _fleet_0_to_1}
 
 
 # --- the entry points load_card / load_fleet call ----------------------------------

@@ -7,18 +7,20 @@ fixes: a hex off the board, two ships sharing a hex, an unknown card id.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .board import Board
 from .cards import Card, FormatError, _check_format, format_error, facing_value
 from .footprint import Placement
-from .hexes import PositionError, facing_name, parse_facing
+from .hexes import Hex, PositionError, facing_name, parse_facing
 from .roller import Roller
 from .state import GameState, ShipState, SlotStatus, check_ship_count
 
-SCENARIO_FORMAT = "leviathans-scenario/1"
+SCENARIO_FORMAT: Final = "leviathans-scenario/1"
+#: A destroyed slot as a scenario file writes it: hashed, or circled this turn.
+Marked = Literal["destroyed", "destroyed_this_turn"]
 
 
 class ScenarioShip(BaseModel):
@@ -30,12 +32,12 @@ class ScenarioShip(BaseModel):
     bow: str
     facing: str | int
     moved: bool = Field(default=False, strict=True)
-    damage: dict[str, dict[str, Literal["destroyed", "destroyed_this_turn"]]] = {}
+    damage: dict[str, dict[str, Marked]] = {}
     keel_broken: bool = Field(default=False, strict=True)
 
     @field_validator("facing", mode="before")
     @classmethod
-    def _facing(cls, value):
+    def _facing(cls, value: object) -> object:
         return facing_value(value)
 
 
@@ -51,7 +53,7 @@ class Scenario(BaseModel):
 
     @field_validator("ships", mode="before")
     @classmethod
-    def _not_too_many(cls, ships):
+    def _not_too_many(cls, ships: object) -> object:
         return check_ship_count(ships)
 
 
@@ -68,7 +70,7 @@ def build_state(scenario: Scenario, catalogue: dict[str, Card], roller: Roller |
     board = scenario.board
     ships: list[ShipState] = []
     seen: set[str] = set()
-    held: dict = {}  # hex -> the ship holding it: one look-up per hex, not per pair of ships
+    held: dict[Hex, str] = {}  # hex -> the ship holding it: one look-up per hex, not per pair of ships
     for index, entry in enumerate(scenario.ships):
         path = f"ships.{index}"
         if entry.id in seen:
@@ -132,7 +134,7 @@ def scenario_of(state: GameState, name: str = "") -> Scenario:
         ScenarioShip(
             id=s.id, side=s.side, card=s.card, bow=state.board.label(s.bow),
             facing=facing_name(s.facing), moved=s.moved,
-            damage={loc: {str(n): st.value for n, st in slots.items()} for loc, slots in s.damage.items()},
+            damage={loc: {str(n): _marked(st) for n, st in slots.items()} for loc, slots in s.damage.items()},
             keel_broken=s.keel_broken,
         )
         for s in state.ships
@@ -141,5 +143,14 @@ def scenario_of(state: GameState, name: str = "") -> Scenario:
     return Scenario(name=name, board=state.board, turn=state.turn, ships=ships)
 
 
-def dump_scenario(scenario: Scenario) -> dict:
+def _marked(status: SlotStatus) -> Marked:
+    """How a scenario writes a slot's damage (a live slot is never in a ship's damage)."""
+    if status is SlotStatus.DESTROYED:
+        return "destroyed"
+    if status is SlotStatus.DESTROYED_THIS_TURN:
+        return "destroyed_this_turn"
+    raise ValueError(f"a {status.value} slot is not damage")
+
+
+def dump_scenario(scenario: Scenario) -> dict[str, Any]:
     return scenario.model_dump(mode="json", by_alias=True, exclude_none=True)

@@ -7,13 +7,14 @@ nothing from then on.  Rules-notes 6-8 fix the readings used here.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import Enum
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .board import Board
-from .cards import Card
+from .cards import ArmorSlot, Card, CrewSlot, EngineSlot, GunSlot, TeslaCoilSlot
 from .dice import Pool
 from .footprint import Placement
 from .hexes import Hex, facing_name
@@ -27,13 +28,15 @@ class SlotStatus(str, Enum):
 
 
 Damage = dict[str, dict[int, SlotStatus]]
+#: One kind of slot (a slot class of cards.py), for `ShipState.slots_of_kind`.
+SlotKind = TypeVar("SlotKind")
 
 #: Ships a scenario or an imported game may hold (docs/formats.md "Limits"): five
 #: times the 40 ships of the twenty-against-twenty War Fleet battle.
 MAX_SHIPS = 200
 
 
-def check_ship_count(ships):
+def check_ship_count(ships: object) -> object:
     """A pydantic "before" check: a list of more than MAX_SHIPS ships is refused
     before any is read (a 2,000-ship file gets its answer at once)."""
     if isinstance(ships, list) and len(ships) > MAX_SHIPS:
@@ -83,7 +86,7 @@ class ShipState(BaseModel):
     def hexes(self) -> tuple[Hex, ...]:
         return self.placement.hexes
 
-    def at(self, placement: Placement, **changes) -> "ShipState":
+    def at(self, placement: Placement, **changes: object) -> "ShipState":
         bow = placement.bow
         return self.model_copy(
             update={"column": bow.column, "row": bow.row, "facing": placement.facing, **changes}
@@ -114,11 +117,11 @@ class ShipState(BaseModel):
         damage = {loc: slots for loc, slots in damage.items() if slots}
         return self.model_copy(update={"damage": damage})
 
-    def slots_of_kind(self, kind: str):
-        """(location, slot number, slot) for every slot of one kind."""
+    def slots_of_kind(self, kind: type[SlotKind]) -> Iterator[tuple[str, int, SlotKind]]:
+        """(location, slot number, slot) for every slot of one kind (GunSlot, CrewSlot, ...)."""
         for location, loc in self.card.locations.items():
             for number, slot in enumerate(loc.slots, start=1):
-                if slot.kind == kind:
+                if isinstance(slot, kind):
                     yield location, number, slot
 
     # --- derived values (seed 001 pp. 8-20) ----------------------------
@@ -138,7 +141,7 @@ class ShipState(BaseModel):
     @property
     def engine_mp(self) -> int:
         """MP of every engine not destroyed in an earlier turn, counted now."""
-        return sum(slot.mp for loc, n, slot in self.slots_of_kind("engine") if self.works(loc, n))
+        return sum(slot.mp for loc, n, slot in self.slots_of_kind(EngineSlot) if self.works(loc, n))
 
     @property
     def mp_left(self) -> int:
@@ -147,13 +150,13 @@ class ShipState(BaseModel):
     @property
     def tesla_modifier(self) -> int:
         """-1 per Tesla Coil Trim Tank destroyed in an earlier turn (seed 001 p. 20)."""
-        return -sum(1 for loc, n, _ in self.slots_of_kind("tesla_coil") if not self.works(loc, n))
+        return -sum(1 for loc, n, _ in self.slots_of_kind(TeslaCoilSlot) if not self.works(loc, n))
 
     def armour(self, location: str) -> int:
         """Breach modifier of every working armour slot of a location (seed 001 p. 19)."""
         return sum(
             slot.breach_modifier
-            for loc, n, slot in self.slots_of_kind("armor")
+            for loc, n, slot in self.slots_of_kind(ArmorSlot)
             if loc == location and self.works(loc, n)
         )
 
@@ -168,7 +171,7 @@ class ShipState(BaseModel):
     def crew_dice(self, location: str) -> Pool:
         """Dice of every working crew slot in a location."""
         pool = Pool()
-        for loc, n, slot in self.slots_of_kind("crew"):
+        for loc, n, slot in self.slots_of_kind(CrewSlot):
             if loc == location and self.works(loc, n):
                 pool = pool + slot.pool
         return pool
@@ -208,7 +211,7 @@ class ShipState(BaseModel):
 
     @property
     def working_guns(self) -> list[tuple[str, int]]:
-        return [(loc, n) for loc, n, _ in self.slots_of_kind("gun") if self.works(loc, n)]
+        return [(loc, n) for loc, n, _ in self.slots_of_kind(GunSlot) if self.works(loc, n)]
 
 
 class InitiativeRoll(BaseModel):
@@ -220,6 +223,10 @@ class InitiativeRoll(BaseModel):
         return sum(d.face for d in self.dice)
 
 
+#: What one breach roll did (seed 001 "Breach Roll", "Critical Damage").
+ShotOutcome = Literal["miss", "no_effect", "slot_destroyed", "keel_break"]
+
+
 class ShotResult(BaseModel):
     """Every die of one breach roll and what it did."""
 
@@ -228,9 +235,13 @@ class ShotResult(BaseModel):
     slot_rolls: list[int]
     keel_dice: list[DieRoll] = []
     total: int
-    outcome: Literal["miss", "no_effect", "slot_destroyed", "keel_break"]
+    outcome: ShotOutcome
     slot: int | None = None
     text: str = ""
+
+
+#: The range band a declared shot rolls (seed 001 "Range").
+FiringBand = Literal["short", "long"]
 
 
 class Shot(BaseModel):
@@ -242,7 +253,7 @@ class Shot(BaseModel):
     slot: int
     target: str
     target_location: str
-    band: Literal["short", "long"] = "long"
+    band: FiringBand = "long"
     result: ShotResult | None = None
 
 
