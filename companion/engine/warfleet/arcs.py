@@ -20,6 +20,7 @@ Range (reading): the number of War Fleet hexes between the two ships' hexes
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from functools import lru_cache
 
 from ..arcs import ARC_DEGREES, CORNERS, in_wedge, offset_in_wedge, wedge_for
@@ -94,7 +95,7 @@ def in_degrees(origin: Hex, target: Hex, start: int, end: int, facing: int) -> b
     return offset_in_degrees(d.q, d.r, start + turn, end + turn)
 
 
-def turret_degrees(location: str, locations=()) -> tuple[int, int]:
+def turret_degrees(location: str, locations: Collection[str] = ()) -> tuple[int, int]:
     """The turret arc of a location of a ship with these `locations`.
 
     On a six-location ship (Type 4) the bow and stern turrets reach only the
@@ -107,7 +108,7 @@ def turret_degrees(location: str, locations=()) -> tuple[int, int]:
 
 
 def in_firing_arc(origin: Hex, facing: int, location: str, target: Hex, turret: bool = False,
-                  locations=()) -> str | None:
+                  locations: Collection[str] = ()) -> str | None:
     """`arc` when the target hex is in the location's own arc, `turret` when only
     the turret's extended arc reaches it, `point blank` when they share the hex,
     else None."""
@@ -127,7 +128,7 @@ def war_fleet_range(origin: Hex, target: Hex) -> int:
     return origin.distance(target)
 
 
-def struck_locations(target_hex: Hex, target_facing: int, locations, attacker_hex: Hex) -> list[str]:
+def struck_locations(target_hex: Hex, target_facing: int, locations: Iterable[str], attacker_hex: Hex) -> list[str]:
     """The target's locations whose own (non-turret) arc holds the attacker's hex.
 
     Seed 000 "Aim For the Big One!": "The standard, arc of a location that can

@@ -26,17 +26,20 @@ Every probability here is an exact fraction.
 from __future__ import annotations
 
 import math
+from collections.abc import Set
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
+from typing import Any, Literal
 
-from ..combat import NeedDice, RollerDice
+from ..combat import DiceSource, NeedDice, RollerDice
 from ..dice import Colour, Pool, chance_at_least
 from ..roller import DieRoll, check_face
 from .arcs import in_firing_arc, struck_locations, war_fleet_range
 from .dialup import canonical, dial_up, top
 from .state import AttackResult, AttackRoll, SITest, WarFleetState, WarShip
+from .stats import AttackStat, Band
 
 SI_DIE = Pool([Colour.RED])
 
@@ -71,7 +74,7 @@ class AttackOdds:
     casualty: Fraction
     hit_each_roll: Fraction
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "pool": self.pool.expanded,
             "rolls": self.rolls,
@@ -91,7 +94,8 @@ def si_failure(si: int, modifier: int) -> Fraction:
 
 
 @lru_cache(maxsize=100_000)
-def _odds(pool_key, rolls, intact, destroyed_res, destroyed, si, modifier):
+def _odds(pool_key: tuple[Colour, ...], rolls: int, intact: int, destroyed_res: int, destroyed: bool,
+          si: int, modifier: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
     """(no effect, location destroyed, casualty, chance of the first roll's hit), exact.
 
     Roll by roll: a hit on the intact location destroys it, every hit forces an SI
@@ -150,7 +154,7 @@ class Strike:
     location: str
     odds: AttackOdds
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"location": self.location, **self.odds.as_json()}
 
 
@@ -183,7 +187,7 @@ class AttackOption:
     def strike(self, location: str) -> Strike | None:
         return next((s for s in self.strikes if s.location == location), None)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "attacker": self.attacker,
             "locations": list(self.locations),
@@ -201,7 +205,9 @@ class AttackOption:
         }
 
 
-def attack_pool(attacker: WarShip, locations: tuple[str, ...], bands: dict[str, str], target: WarShip):
+def attack_pool(
+    attacker: WarShip, locations: tuple[str, ...], bands: dict[str, str], target: WarShip,
+) -> tuple[Pool, int, str, tuple[tuple[str, int], ...]]:
     """(dice of one roll, number of rolls, base location, dial-ups) of an attack.
 
     The base gun of a bracket is the participant with the best dice for its
@@ -210,8 +216,8 @@ def attack_pool(attacker: WarShip, locations: tuple[str, ...], bands: dict[str, 
     of the base gun.
     """
     def dice(loc: str) -> Pool:
-        attack = attacker.locations[loc].attack
-        return canonical(getattr(attack, bands[loc]).dice)
+        band: Band = getattr(armed_attack(attacker, loc), bands[loc])
+        return canonical(band.dice)
 
     base = max(locations, key=lambda loc: (top(dice(loc)), -locations.index(loc)))
     steps: list[tuple[str, int]] = []
@@ -220,8 +226,16 @@ def attack_pool(attacker: WarShip, locations: tuple[str, ...], bands: dict[str, 
     if target.rear_destroyed:
         steps.append(("target's rear destroyed", 1))
     pool = dial_up(dice(base), sum(n for _, n in steps))
-    rolls = 1 + attacker.locations[base].attack.boxes
+    rolls = 1 + armed_attack(attacker, base).boxes
     return pool, rolls, base, tuple(steps)
+
+
+def armed_attack(ship: WarShip, loc: str) -> AttackStat:
+    """The attack of a location known to have one (`_location_problem` refused the others)."""
+    attack = ship.locations[loc].attack
+    if attack is None:
+        raise ValueError(f"the {loc_name(loc)} of {ship.name} has no attack")
+    return attack
 
 
 def _located(ship: WarShip) -> bool:
@@ -230,7 +244,7 @@ def _located(ship: WarShip) -> bool:
 
 def attack_option(
     state: WarFleetState, attacker: WarShip, locations: tuple[str, ...] | list[str] | str,
-    target: WarShip, used: set[str] = frozenset(),
+    target: WarShip, used: Set[str] = frozenset(),
 ) -> AttackOption:
     """An attack by one location (or a bracket of locations) at a target, with its
     odds at every location it can strike, or the reason it cannot be made.
@@ -243,10 +257,8 @@ def attack_option(
     locations = tuple(locations)
     first = attacker.locations.get(locations[0]) if locations else None
     name = first.attack.name if first is not None and first.attack else ""
-    base = dict(attacker=attacker.id, locations=locations, name=name, target=target.id)
-
-    def refuse(problem: str, **more) -> AttackOption:
-        return AttackOption(**base, **more, problem=problem)
+    def refuse(problem: str) -> AttackOption:
+        return AttackOption(attacker=attacker.id, locations=locations, name=name, target=target.id, problem=problem)
 
     if not locations:
         return refuse("name the location that attacks")
@@ -272,12 +284,12 @@ def _placed_option(attacker: WarShip, locations: tuple[str, ...], name: str, tar
     reach: dict[str, str | None] = {}
     bands: dict[str, str] = {}
     for loc in locations:
-        attack = attacker.locations[loc].attack
+        attack = armed_attack(attacker, loc)
         reach[loc] = in_firing_arc(attacker.hex, attacker.facing, loc, target.hex, attack.turret,
                                    attacker.locations)
         bands[loc] = attack.band(range_) if reach[loc] else "out"
     for loc in locations:
-        attack = attacker.locations[loc].attack
+        attack = armed_attack(attacker, loc)
         gun = f"{loc_name(loc)} {attack.name}".strip()
         problem = None
         if not reach[loc]:
@@ -305,7 +317,7 @@ def _ships_problem(state: WarFleetState, attacker: WarShip, target: WarShip) -> 
     return None
 
 
-def _location_problem(attacker: WarShip, loc: str, used) -> str | None:
+def _location_problem(attacker: WarShip, loc: str, used: Set[str]) -> str | None:
     stats = attacker.locations.get(loc)
     if stats is None:
         return f"{attacker.name} has no location '{loc}'"
@@ -320,7 +332,7 @@ def _location_problem(attacker: WarShip, loc: str, used) -> str | None:
 
 def _bracket_problem(attacker: WarShip, locations: tuple[str, ...]) -> str | None:
     """Seed 000 "Gunner's Primer on Coordination": bracket guns, all of one name."""
-    attacks = [attacker.locations[loc].attack for loc in locations]
+    attacks = [armed_attack(attacker, loc) for loc in locations]
     for loc, attack in zip(locations, attacks):
         if not attack.bracket:
             return f"the {loc_name(loc)} {attack.name} has no bracket fire trait".replace("  ", " ")
@@ -330,7 +342,7 @@ def _bracket_problem(attacker: WarShip, locations: tuple[str, ...]) -> str | Non
 
 
 def _option(attacker: WarShip, locations: tuple[str, ...], name: str, target: WarShip, range_: int,
-            reach: dict, bands: dict) -> AttackOption:
+            reach: dict[str, str | None], bands: dict[str, str]) -> AttackOption:
     """The unchecked fast path: an attack known to be legal, with its odds."""
     pool, rolls, base_loc, steps = attack_pool(attacker, locations, bands, target)
     struck = struck_locations(target.hex, target.facing, target.locations, attacker.hex)
@@ -372,7 +384,7 @@ def attack_options(state: WarFleetState, attacker_id: str, brackets: bool = True
             ships = _ships_problem(state, attacker, target)
             for loc in named:
                 problem = ships or _location_problem(attacker, loc, used)
-                name = attacker.locations[loc].attack.name
+                name = armed_attack(attacker, loc).name
                 options.append(AttackOption(attacker=attacker.id, locations=(loc,), name=name, target=target.id,
                                             problem=problem) if problem
                                else _placed_option(attacker, (loc,), name, target))
@@ -380,14 +392,14 @@ def attack_options(state: WarFleetState, attacker_id: str, brackets: bool = True
             options += _brackets(state, attacker, firing, enemies, options, used)
         return options
     origin, facing, stats = attacker.hex, attacker.facing, attacker.locations
-    longest = max((stats[loc].attack.long.range for loc in firing), default=-1)
+    longest = max((armed_attack(attacker, loc).long.range for loc in firing), default=-1)
     for target in enemies:
         cell = target.hex
         range_ = origin.distance(cell)
         if range_ > longest or _ships_problem(state, attacker, target):
             continue
         for loc in firing:
-            attack = stats[loc].attack
+            attack = armed_attack(attacker, loc)
             if range_ > attack.long.range:
                 continue
             reach = in_firing_arc(origin, facing, loc, cell, attack.turret, stats)
@@ -399,14 +411,15 @@ def attack_options(state: WarFleetState, attacker_id: str, brackets: bool = True
     return options
 
 
-def _brackets(state, attacker: WarShip, firing, enemies, singles, used) -> list[AttackOption]:
+def _brackets(state: WarFleetState, attacker: WarShip, firing: list[str], enemies: list[WarShip],
+              singles: list[AttackOption], used: Set[str]) -> list[AttackOption]:
     """Every bracket of two or more guns of one name that each reach the target alone."""
     groups: dict[str, list[str]] = {}
     for loc in firing:
-        attack = attacker.locations[loc].attack
+        attack = armed_attack(attacker, loc)
         if attack.bracket and attack.name:
             groups.setdefault(attack.name, []).append(loc)
-    found = []
+    found: list[AttackOption] = []
     for members in groups.values():
         if len(members) < 2:
             continue
@@ -451,7 +464,7 @@ class TableRolls:
         return DieRoll(colour=colour, face=face)
 
 
-def resolve_attack(pool: Pool, rolls: int, target: WarShip, location: str, dice) -> tuple[AttackResult, WarShip]:
+def resolve_attack(pool: Pool, rolls: int, target: WarShip, location: str, dice: DiceSource) -> tuple[AttackResult, WarShip]:
     """Roll (or read) an attack's dice, in order, and apply each roll to the target.
 
     All the attack's dice are taken first (they are rolled together); each roll
@@ -473,6 +486,7 @@ def resolve_attack(pool: Pool, rolls: int, target: WarShip, location: str, dice)
         if not hit:
             results.append(AttackRoll(dice=faces, total=total, resilience=res, hit=False, effect="miss"))
             continue
+        effect: Literal["destroyed_location_hit", "location_destroyed"]
         if ship.is_destroyed(location):
             effect = "destroyed_location_hit"
         else:
@@ -510,6 +524,7 @@ def describe(result: AttackResult, target: WarShip, location: str) -> str:
         else:
             what = f"{where} destroyed" if roll.effect == "location_destroyed" else f"hit on the destroyed {loc_name(location)}"
             t = roll.si_test
+            assert t is not None, "every hit forces an SI test (resolve_attack)"
             verdict = f"{target.name} is a casualty" if t.casualty else "she holds together"
             parts.append(f"{head}: {what}; SI test DRed {t.die.face} + {t.modifier} = {t.total} against SI {t.si}: {verdict}")
     return "; ".join(parts) + "."

@@ -169,7 +169,7 @@ def _within(prefix: str, error: FormatError) -> FormatError:
     return FormatError(error.problem, f"{prefix}.{error.path}" if error.path else prefix, error.source)
 
 
-def _strength(attack: AttackStat) -> tuple:
+def _strength(attack: AttackStat) -> tuple[int, int, int, int, int, int]:
     return (
         top(attack.short.pool), top(attack.long.pool), attack.long.range, attack.short.range,
         attack.boxes, len(attack.traits),

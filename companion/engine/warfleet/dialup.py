@@ -43,9 +43,9 @@ def _canonical_text(text: str) -> Pool:
 
 
 @lru_cache(maxsize=1024)
-def _canonical_dice(dice: tuple) -> Pool:
-    pool = _check(Pool(dice))
-    return Pool(sorted(pool, key=lambda d: -_RANK[d]))
+def _canonical_dice(dice: tuple[Colour, ...]) -> Pool:
+    largest_first: list[Colour] = sorted(_check(Pool(dice)), key=lambda d: -_RANK[d])
+    return Pool(largest_first)
 
 
 def dial_up(pool: Pool | str, steps: int = 1) -> Pool:

@@ -31,6 +31,8 @@ Readings (docs/rule-readings.md, War Fleet):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..board import MAX_SIDE, Board
 from ..cards import Card
 from ..footprint import Placement
@@ -62,15 +64,21 @@ def pocket_ships(state: WarFleetState, ship_ids: list[str]) -> list[WarShip]:
         ship = state.ship(ship_id)
         if ship.removed or not ship.placed:
             raise PocketError(f"{ship.name} is not on the map")
-        if ship.source is None:
-            raise PocketError(f"{ship.name} has no Quick-Start card to fight a pocket battle with")
+        _source(ship)  # refuses a ship without a Quick-Start card
         ships.append(ship)
     return ships
 
 
+def _source(ship: WarShip) -> Card:
+    """The ship's Quick-Start card: a pocket battle is fought with the cards."""
+    if ship.source is None:
+        raise PocketError(f"{ship.name} has no Quick-Start card to fight a pocket battle with")
+    return ship.source
+
+
 def _card_for(ship: WarShip) -> Card:
     """The ship's source card, named after the ship (two Ravens stay two ships)."""
-    card = ship.source
+    card = _source(ship)
     if ship.ship_name and ship.ship_name != card.name:
         card = card.model_copy(update={"name": ship.ship_name})
     return card
@@ -78,16 +86,17 @@ def _card_for(ship: WarShip) -> Card:
 
 def _damage_in(ship: WarShip) -> dict[str, dict[int, SlotStatus]]:
     damage: dict[str, dict[int, SlotStatus]] = {}
+    source = _source(ship)
     for location in ship.destroyed:
-        if location not in ship.source.locations:
+        if location not in source.locations:
             continue
-        for slots in prioritised_slots(ship.source.locations[location]).values():
+        for slots in prioritised_slots(source.locations[location]).values():
             for n in slots:
                 damage.setdefault(location, {})[n] = SlotStatus.DESTROYED
     return damage
 
 
-def _spots(wanted: Hex):
+def _spots(wanted: Hex) -> Iterator[Hex]:
     """Candidate bow hexes, nearest `wanted` first (the hex itself, then ring by ring)."""
     yield wanted
     radius = 1
@@ -109,7 +118,7 @@ def _placements(ships: list[WarShip]) -> list[Placement]:
         offset = ship.hex - origin
         wanted = Hex(SCALE * offset.q, SCALE * offset.r)
         for bow in _spots(wanted):
-            placement = Placement(bow, ship.facing, ship.source.type)
+            placement = Placement(bow, ship.facing, _source(ship).type)
             if not taken.intersection(placement.hexes):
                 break
         taken.update(placement.hexes)

@@ -11,7 +11,7 @@ passes the catalogue of cards.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -22,10 +22,10 @@ from ..hexes import PositionError, facing_name, parse_facing
 from ..roller import Roller
 from ..state import check_ship_count
 from .convert import convert_card
-from .state import RULESET, Settings, WarFleetState, WarShip
+from .state import RULESET, Phase, Settings, WarFleetState, WarShip
 from .stats import WarFleetStats
 
-WARFLEET_SCENARIO_FORMAT = "leviathans-warfleet-scenario/1"
+WARFLEET_SCENARIO_FORMAT: Final = "leviathans-warfleet-scenario/1"
 
 
 class ScenarioWarShip(BaseModel):
@@ -42,11 +42,11 @@ class ScenarioWarShip(BaseModel):
 
     @field_validator("facing", mode="before")
     @classmethod
-    def _facing(cls, value):
+    def _facing(cls, value: object) -> object:
         return facing_value(value)
 
     @model_validator(mode="after")
-    def _card_or_stats(self):
+    def _card_or_stats(self) -> Self:
         if self.card is None and self.stats is None:
             raise ValueError("a ship needs a card (id or inline) or War Fleet stats")
         return self
@@ -67,12 +67,12 @@ class WarFleetScenario(BaseModel):
 
     @field_validator("ships", mode="before")
     @classmethod
-    def _not_too_many(cls, ships):
+    def _not_too_many(cls, ships: object) -> object:
         return check_ship_count(ships)
 
     @field_validator("initiative_dice")
     @classmethod
-    def _pool(cls, value):
+    def _pool(cls, value: str) -> str:
         try:
             parse_pool(value)
         except PoolError as exc:
@@ -108,7 +108,7 @@ def build_warfleet_state(
             raise FormatError(f"two ships share the id '{entry.id}'", f"{path}.id")
         seen.add(entry.id)
         card = _card_for(entry, catalogue, path)
-        stats = entry.stats or convert_card(card)
+        stats = _stats_for(entry, card, path)
         ship = WarShip(id=entry.id, side=entry.side, ship_name=entry.name, stats=stats, source=card,
                        facing=parse_facing(entry.facing))
         if entry.hex is not None:
@@ -123,7 +123,7 @@ def build_warfleet_state(
             ship = ship.with_location(location, "destroyed")
         ships.append(ship)
     sides = list(dict.fromkeys(s.side for s in ships))
-    phase = "initiative" if all(s.placed for s in ships) else "setup"
+    phase: Phase = "initiative" if all(s.placed for s in ships) else "setup"
     return WarFleetState(
         name=scenario.name, board=board, turn=scenario.turn, phase=phase, ships=ships, sides=sides,
         roller=roller or Roller(seed="00"), settings=Settings(initiative_dice=scenario.initiative_dice),
@@ -137,6 +137,15 @@ def _card_for(entry: ScenarioWarShip, catalogue: dict[str, Card], path: str) -> 
         known = ", ".join(sorted(catalogue)) or "none loaded"
         raise FormatError(f"unknown card id '{entry.card}' (known: {known})", f"{path}.card")
     return catalogue[entry.card]
+
+
+def _stats_for(entry: ScenarioWarShip, card: Card | None, path: str) -> WarFleetStats:
+    """The ship's own stats, else its card's conversion (`_card_or_stats`: it has one)."""
+    if entry.stats is not None:
+        return entry.stats
+    if card is None:
+        raise FormatError("a ship needs a card (id or inline) or War Fleet stats", path)
+    return convert_card(card)
 
 
 def scenario_of(state: WarFleetState, name: str = "") -> WarFleetScenario:
@@ -163,7 +172,7 @@ def scenario_of(state: WarFleetState, name: str = "") -> WarFleetScenario:
     )
 
 
-def dump_warfleet_scenario(scenario: WarFleetScenario) -> dict:
+def dump_warfleet_scenario(scenario: WarFleetScenario) -> dict[str, Any]:
     data = scenario.model_dump(mode="json", by_alias=True, exclude_none=True)
     data["cards"] = [card.dump() for card in scenario.cards]
     return data

@@ -11,7 +11,7 @@ Quick-Start card, and players may edit them by hand.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -64,7 +64,7 @@ class AttackStat(_Strict):
                             description="Saturation boxes: extra dice, each a separate hit")
 
     @model_validator(mode="after")
-    def _bands_in_order(self):
+    def _bands_in_order(self) -> Self:
         if self.long.range < self.short.range:
             raise ValueError(f"long range {self.long.range} is shorter than short range {self.short.range}")
         return self
@@ -136,7 +136,7 @@ class WarFleetStats(_Strict):
 
     @field_validator("locations")
     @classmethod
-    def _known_locations(cls, locations):
+    def _known_locations(cls, locations: dict[str, LocationStats]) -> dict[str, LocationStats]:
         if not locations:
             raise ValueError("a ship needs at least one location")
         unknown = [name for name in locations if name not in ARC_DEGREES]
