@@ -312,8 +312,8 @@ def test_a_device_holding_british_becomes_french_only_when_the_host_approves(tab
 @pytest.mark.parametrize("route, refusal", [
     ("/new", "Only the host starts games"),
     ("/load", "Only the host starts games"),
-    ("/warfleet", "War Fleet is played on the host's own screen"),
-    ("/warfleet/war-fleet-1", "War Fleet is played on the host's own screen"),
+    ("/warfleet", "Only the host starts games"),  # no War Fleet game to join: none is started
+    ("/warfleet/war-fleet-1", "There is no saved game"),  # an old War Fleet address of no game
     ("/fleets", "Only the host changes the ship cards"),
     ("/editor", "Only the host changes the ship cards"),
 ])

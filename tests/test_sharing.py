@@ -370,15 +370,43 @@ def test_the_shared_screen_cannot_make_itself_a_side():
     assert not sharing.table(game).act(tv, {"kind": "roll_initiative"}).ok
 
 
-def test_only_the_host_starts_games_and_plays_war_fleet():
-    """Issue 11.4: the shared screen opened War Fleet and started a battle on the host."""
+def test_only_the_host_starts_games():
+    """Issue 11.4: the shared screen started a War Fleet battle on the host."""
     sharing = Sharing()
     host = sharing.connect(None, "127.0.0.1")
     tv = sharing.connect(None, "10.0.0.9")
     sharing.admit(tv, sharing.pin)
-    assert sharing.may_start(host) is None and sharing.may_play_war_fleet(host) is None
+    assert sharing.may_start(host) is None
     assert sharing.may_start(tv).startswith("Only the host starts games")
-    assert sharing.may_play_war_fleet(tv).startswith("War Fleet is played on the host's own screen")
+
+
+def test_a_war_fleet_battle_is_shared_by_sides_checked_on_the_server():
+    """Issue 13: War Fleet gets the same roles as Quick-Start, decided through its ruleset: a side
+    moves and fires its own ships only, the table's steps are anyone's, the shared screen changes
+    nothing, and every device hears each change."""
+    from companion.app import warfleet_model as M
+    from companion.engine.kernel import RefusalKind
+    from companion.files import load_catalogue, shipped_fleets_dir
+
+    state = M.twenty_against_twenty(load_catalogue(), shipped_fleets_dir(), seed="shared")
+    game = M.start_battle(MemoryStore(), state, "shared battle")
+    sharing = Sharing()
+    british, french, tv = (sharing.connect(None, f"10.0.0.{n}") for n in (5, 6, 9))
+    for device, role in ((british, Role.holding("British")), (french, Role.holding("French")), (tv, Role.screen())):
+        sharing.admit(device, sharing.pin)
+        assert sharing.choose(device, game, role) is None
+    table = sharing.table(game)
+    heard = []
+    table.subscribe(heard.append)
+    assert table.act(french, {"kind": "set_initiative", "side": "French"}).ok  # a step of the whole table
+    refused = table.act(french, {"kind": "step", "ship": "hml-leviathan", "step": "starboard"})
+    assert (refused.ok, refused.kind) == (False, RefusalKind.SIDE)
+    assert "HML Leviathan is a British ship: only a device holding British can move" in refused.reason
+    assert table.act(british, {"kind": "step", "ship": "hml-leviathan", "step": "starboard"}).ok
+    assert table.undo(french).startswith("Not undone. HML Leviathan is a British ship")
+    assert not table.act(tv, {"kind": "end_movement"}).ok and table.undo(tv).startswith("This is the shared screen")
+    assert not table.act(british, {"kind": "no_such_kind"}).ok
+    assert [e.action["kind"] for e in game.entries] == ["set_initiative", "step"] and len(heard) == 2
 
 
 # --- the shared table ------------------------------------------------------------------------------

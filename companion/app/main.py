@@ -75,8 +75,6 @@ class App:
         wanted = session_from_route(self.page.route)
         if wanted.route == self.session.route:
             return
-        if wanted == Session("warfleet") and self.session.screen == "warfleet":
-            return  # `/warfleet` is "this device's War Fleet game", already shown as `/warfleet/<id>`
         await self.show(wanted)
 
     async def navigate(self, session: Session) -> None:
@@ -99,8 +97,8 @@ class App:
         if not self.device.may_enter:  # a device on the network: the join PIN first
             self._set_screen(join.pin_screen(self))
             return
-        if session.screen == "game" and await self._is_war_fleet(session.game_id):
-            await self.navigate(Session("warfleet", session.game_id))  # its own table, for now
+        if session.screen == "warfleet" and session.game_id:  # an old address: every game is /game/<id> now
+            await self.navigate(Session("game", session.game_id))
             return
         if session.screen == "game":
             game = await self._open_game(session.game_id)
@@ -113,6 +111,11 @@ class App:
                 self._set_screen(join.role_screen(self, game))
                 return
             self.role = role
+            if game.ruleset.id == "war-fleet":  # its own body under the same role bar
+                self.table = warfleet.WarFleetView(self, game, read_only=role.read_only)
+                self._set_screen(join.framed(self, game, self.table.control))
+                await self.table.refresh(force=True)
+                return
             self.table = (screen.ScreenView if role.read_only else table.TableView)(self, game)
             self._set_screen(self.table.control if role.read_only else join.framed(self, game, self.table.control))
             await self.table.refresh(force=True)
@@ -130,12 +133,6 @@ class App:
         self.page.update()
 
     # --- games ---------------------------------------------------------------------
-
-    async def _is_war_fleet(self, game_id: str | None) -> bool:
-        try:
-            return bool(game_id) and (await asyncio.to_thread(self.store.game, game_id)).ruleset.id == "war-fleet"
-        except KeyError:
-            return False
 
     async def _open_game(self, game_id: str | None):
         if not game_id:

@@ -35,6 +35,7 @@ from typing import Any, Callable
 from ..engine.game import Refused
 from ..engine.kernel import RefusalKind
 from ..engine.quick_start import QUICK_START
+from ..engine.ruleset import Ruleset
 from ..engine.state import GameState
 from ..store.game import Game, LogEntry, undo_stacks
 
@@ -44,17 +45,14 @@ log = logging.getLogger(__name__)
 
 TABLE, SIDE, SCREEN = "table", "side", "screen"
 
-#: The rules shared here; who each action belongs to is the ruleset's (engine/quick_start.py).
-RULESET = QUICK_START
-
-#: Actions that belong to no one side: the turn's steps every player takes together.
-TABLE_ACTIONS = RULESET.table_actions
-
-#: What an action of a side does, in words: "only a device holding British can <verb> it".
+#: What an action of a side does, in words: "only a device holding British can <verb> it".  Who
+#: each action belongs to is the game's ruleset's (`Ruleset.side_of`, `table_actions`).
 _VERBS = {
-    "step": "move", "place": "move", "end_move": "move", "declare_shot": "fire its guns",
-    "resolve_shot": "roll its shots", "cancel_shot": "cancel its shots",
-    "mark_slot": "mark its ship card", "set_keel": "mark its ship card",
+    "step": "move", "place": "move", "end_move": "move", "pivot": "move", "declare_shot": "fire its guns",
+    "declare_attack": "fire its guns", "resolve_shot": "roll its shots", "cancel_shot": "cancel its shots",
+    "roll_attack": "roll its attacks", "cancel_attack": "cancel its attacks",
+    "mark_slot": "mark its ship card", "set_keel": "mark its ship card", "mark_location": "mark its ship card",
+    "set_stats": "change its stats", "set_casualty": "mark its ship card",
 }
 
 
@@ -109,27 +107,28 @@ def _action_data(action) -> dict[str, Any]:
     return action.model_dump(mode="json")
 
 
-def action_side(action, state: GameState) -> str | None:
+def action_side(action, state: GameState, ruleset: Ruleset = QUICK_START) -> str | None:
     """The side an action belongs to, or None for a table action, a shot no longer in play or an unknown kind."""
     data = _action_data(action)
-    if data.get("kind") not in RULESET.side_of:
+    if data.get("kind") not in ruleset.side_of:
         return None
-    return RULESET.side(data, state)
+    return ruleset.side(data, state)
 
 
 def _subject(data: dict[str, Any], state: GameState, side: str) -> str:
     """'HML Raven is a British ship' / 'shot 3 is a British shot': what the action touches."""
     kind = data.get("kind")
-    ship = data.get("attacker") if kind == "declare_shot" else data.get("ship")
+    ship = data.get("attacker") if kind in ("declare_shot", "declare_attack") else data.get("ship")
     if kind in ("resolve_shot", "cancel_shot"):
         shot = next((s for s in state.shots if s.id == data.get("shot")), None)
         ship = shot.attacker if shot else None
-    if ship and state.has_ship(ship):
-        return f"{state.ship(ship).card.name} is a {side} ship"
+    if isinstance(ship, str) and state.has_ship(ship):
+        found = state.ship(ship)
+        return f"{found.card.name if hasattr(found, 'card') else found.name} is a {side} ship"
     return f"that belongs to {side}"
 
 
-def may(role: Role | None, action, state: GameState) -> str | None:
+def may(role: Role | None, action, state: GameState, ruleset: Ruleset = QUICK_START) -> str | None:
     """Why `role` may not take `action` now, in plain words; None if it may.
 
     Only who may act is decided here; whether the rules allow the action is
@@ -146,11 +145,11 @@ def may(role: Role | None, action, state: GameState) -> str | None:
         return None
     data = _action_data(action)
     kind = data.get("kind")
-    if kind in TABLE_ACTIONS:
+    if kind in ruleset.table_actions:
         return None
-    if kind not in RULESET.side_of:  # fail closed: a kind the rules give to no side and not to the table
-        return f"This device holds {role.side}: {kind!r} is not an action of {RULESET.name} it can take."
-    side = action_side(data, state)
+    if kind not in ruleset.side_of:  # fail closed: a kind the rules give to no side and not to the table
+        return f"This device holds {role.side}: {kind!r} is not an action of {ruleset.name} it can take."
+    side = action_side(data, state, ruleset)
     if side is None or side == role.side:
         return None
     if kind == "concede":
@@ -159,24 +158,26 @@ def may(role: Role | None, action, state: GameState) -> str | None:
     return f"{_subject(data, state, side)}: only a device holding {side} can {verb}. This device holds {role.side}."
 
 
-def may_undo(role: Role | None, entries: list[LogEntry], state: GameState) -> str | None:
+def may_undo(role: Role | None, entries: list[LogEntry], state: GameState,
+             ruleset: Ruleset = QUICK_START) -> str | None:
     """You may undo what you may do: the last action in effect must be one `role` could take."""
     done, _ = undo_stacks(entries)
     if role is not None and role.kind == SCREEN:
         return may(role, {}, state)
     if not done:
         return None  # nothing to undo: the game says so
-    problem = may(role, done[-1], state)
+    problem = may(role, done[-1], state, ruleset)
     return None if problem is None else f"Not undone. {problem}"
 
 
-def may_redo(role: Role | None, entries: list[LogEntry], state: GameState) -> str | None:
+def may_redo(role: Role | None, entries: list[LogEntry], state: GameState,
+             ruleset: Ruleset = QUICK_START) -> str | None:
     _, undone = undo_stacks(entries)
     if role is not None and role.kind == SCREEN:
         return may(role, {}, state)
     if not undone:
         return None
-    problem = may(role, undone[-1], state)
+    problem = may(role, undone[-1], state, ruleset)
     return None if problem is None else f"Not redone. {problem}"
 
 
@@ -414,7 +415,7 @@ class Table:
         """The action, if this device may take it; else a `Refused` saying why (nothing changes)."""
         with self._act_lock:
             problem = self.sharing.refusal(device, self.id) or may(
-                self.sharing.role(device, self.id), action, self.game.state)
+                self.sharing.role(device, self.id), action, self.game.state, self.game.ruleset)
             if problem:
                 log.info("game %s refused %s from %s: %s", self.id, _action_data(action).get("kind"), device.name, problem)
                 return Refused(problem, RefusalKind.SIDE)
@@ -436,7 +437,8 @@ class Table:
     def _change(self, device: Device, check, change, nothing: str) -> str | None:
         with self._act_lock:
             role = self.sharing.role(device, self.id)
-            problem = self.sharing.refusal(device, self.id) or check(role, self.game.entries, self.game.state)
+            problem = self.sharing.refusal(device, self.id) or check(role, self.game.entries, self.game.state,
+                                                                     self.game.ruleset)
             if problem:
                 return problem
             before = len(self.game.entries)
@@ -670,13 +672,6 @@ class Sharing:
             return None
         return ("Only the host changes the ship cards, on the computer running the app: "
                 "the fleets and the card editor open on the host's screen.")
-
-    def may_play_war_fleet(self, device: Device) -> str | None:
-        """Why this device may not open War Fleet, or None: War Fleet has no sides to hand to other
-        devices yet, so it is played on the host's own screen."""
-        if device.host:
-            return None
-        return "War Fleet is played on the host's own screen: it cannot be opened from another device yet."
 
     # --- roles --------------------------------------------------------------------------------
 

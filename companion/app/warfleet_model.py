@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..engine.cards import Card
 from ..engine.dice import Pool
@@ -37,6 +37,7 @@ from .viewmodels import ArcShade, GameRow, ago, location_name, percent
 
 SCENARIO_FILE = "war-fleet-20v20.json"
 WAR_FLEET = "war-fleet"  # the ruleset id of War Fleet games in the store
+Act = Callable[[Any], Any]  # an action -> Applied | Refused: a device's checked act, or the game's own
 
 PHASES = {
     "setup": "Set-up", "initiative": "Initiative", "movement": "Movement", "combat": "Combat",
@@ -206,12 +207,14 @@ def banner(state: WarFleetState) -> Banner:
     return Banner(title, "", ())
 
 
-def roll_all(game: Game) -> list[Applied | Refused]:
-    """Roll every declared attack not yet rolled, in the order declared."""
+def roll_all(game: Game, act: Act | None = None) -> list[Applied | Refused]:
+    """Roll every declared attack not yet rolled, in the order declared (through `act`: a device's
+    checked act on a shared table; the game's own by default)."""
+    act = act or game.act
     outcomes = []
     for attack in list(game.state.attacks):
         if attack.result is None:
-            outcomes.append(game.act(A.RollAttack(attack=attack.id)))
+            outcomes.append(act(A.RollAttack(attack=attack.id)))
     return outcomes
 
 
@@ -482,7 +485,7 @@ def pocket_rows(game: Game) -> tuple[PocketRow, ...]:
     return tuple(rows)
 
 
-def open_pocket(game: Game, ship_ids: list[str], store, name: str) -> tuple[str | None, str]:
+def open_pocket(game: Game, ship_ids: list[str], store, name: str, act: Act | None = None) -> tuple[str | None, str]:
     """Send the ships to a pocket battle: a Quick-Start game in the store with their full cards,
     then the War Fleet action naming that game.  (Quick-Start game id or None, a message)."""
     with game.lock:
@@ -494,14 +497,14 @@ def open_pocket(game: Game, ship_ids: list[str], store, name: str) -> tuple[str 
         if not probe.ok:
             return None, probe.reason
         quick = store.new_game(battle.model_copy(update={"roller": Roller(seed="00")}), name)
-        outcome = game.act(A.OpenPocket(ships=ship_ids, game=quick.id))
+        outcome = (act or game.act)(A.OpenPocket(ships=ship_ids, game=quick.id))
         if not outcome.ok:  # not saved: the Quick-Start game goes too (to the store's deleted folder)
             store.delete(quick.id)
             return None, outcome.reason
         return quick.id, outcome.events[-1].text
 
 
-def bring_back(game: Game, pocket_id: int, store) -> Applied | Refused:
+def bring_back(game: Game, pocket_id: int, store, act: Act | None = None) -> Applied | Refused:
     """Read the pocket's Quick-Start game as it stands and bring its result into War Fleet."""
     game_id = next((p.game for p in game.state.pockets if p.id == pocket_id), None)
     if game_id is None:
@@ -510,7 +513,7 @@ def bring_back(game: Game, pocket_id: int, store) -> Applied | Refused:
         quick = store.game(game_id)
     except KeyError:
         return Refused(f"the Quick-Start game of pocket battle {pocket_id} is gone")
-    return game.act(A.ResolvePocket(pocket=pocket_id, ships=pocket_outcome(quick.state)))
+    return (act or game.act)(A.ResolvePocket(pocket=pocket_id, ships=pocket_outcome(quick.state)))
 
 
 # --- home: the saved War Fleet games --------------------------------------------------------------

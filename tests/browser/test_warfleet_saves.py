@@ -59,7 +59,7 @@ def test_a_war_fleet_game_survives_a_reload_and_a_restart(server, browser):
     saved, _ = saved_game(server)
     assert saved.phase == "combat" and saved.actions == 7 and saved.ruleset == "war-fleet"
     game_id = saved.id
-    assert re.search(rf"/warfleet/{game_id}$", page.url), page.url  # a reload comes back here
+    assert re.search(rf"/game/{game_id}$", page.url), page.url  # a reload comes back here
 
     open_app(page, page.url)  # a reload of the page
     assert wait_text(page, "wf-banner", r"Turn 1 · Combat") == banner
@@ -82,7 +82,7 @@ def test_a_war_fleet_game_survives_a_reload_and_a_restart(server, browser):
     assert roll_result(other) == rolled  # the same dice
     shoot(other, "saved-after-restart")
 
-    # the page open before the restart reconnects to the same game; undo is saved too
+    # the page open before the restart, at the old address of War Fleet games: the same game; undo is saved too
     open_app(page, server.url + f"warfleet/{game_id}")
     assert wait_text(page, "wf-banner", r"Turn 1 · Combat") == banner
     tap(page, "wf-undo")

@@ -41,11 +41,6 @@ def may_start(app) -> str | None:
     return sharing.may_start(device) if sharing is not None and device is not None else None
 
 
-def may_play_war_fleet(app) -> str | None:
-    sharing, device = getattr(app, "sharing", None), getattr(app, "device", None)
-    return sharing.may_play_war_fleet(device) if sharing is not None and device is not None else None
-
-
 def store_problems(problems: list[str]) -> list[ft.Control]:
     """The store's plain messages about files it set aside (a damaged or newer save), so the player
     knows a game is missing and where its file went; nothing when every file could be read."""
@@ -77,7 +72,7 @@ def build(app) -> ft.Control:
 
     def resume_warfleet(game_id):
         async def handler(e):
-            await app.navigate(Session("warfleet", game_id))
+            await app.navigate(Session("game", game_id))
         return handler
 
     def warfleet_tile(row) -> ft.Control:
@@ -108,7 +103,7 @@ def build(app) -> ft.Control:
         battles = warfleet_rows([g for g in games if g.ruleset == WAR_FLEET])
         damaged.controls = store_problems(app.store.problems)
         war_fleet.controls = ([heading("War Fleet games", size=14), *[warfleet_tile(row) for row in battles[:8]]]
-                              if battles and not guest_of_war_fleet else [])
+                              if battles else [])
         latest.controls = [game_tile(rows[0], f"resume-{rows[0].id}", "Continue")] if rows else []
         saved.controls = [game_tile(row, f"resume-{row.id}") for row in rows[1:9]] or [
             muted("No other saved games. Games are saved as you play." if rows
@@ -117,7 +112,6 @@ def build(app) -> ft.Control:
         app.page.update()
 
     starts = may_start(app) is None  # a guest joins the host's games; it starts none
-    guest_of_war_fleet = may_play_war_fleet(app) is not None
     edits_cards = getattr(getattr(app, "device", None), "host", True)  # the card library is the host's (issue 11)
     soon(app.page, fill_games)
 
@@ -157,7 +151,7 @@ def build(app) -> ft.Control:
                 *([ft.Column([tile(ft.Icons.UPLOAD_FILE, "Load a scenario", "A leviathans-scenario/1 file", go("load"), "load-scenario")], col={"xs": 12, "md": 6})] if starts else []),
                 *([ft.Column([tile(ft.Icons.DIRECTIONS_BOAT, "Fleets", "Ship cards: the shipped fleets and your own; edit, import, print", go("fleets"), "fleets")], col={"xs": 12, "md": 6})] if edits_cards else []),
                 ft.Column([tile(ft.Icons.MENU_BOOK, "Rule readings", "What the app assumes where the text is silent", go("rules"), "rule-readings")], col={"xs": 12, "md": 6}),
-                *([ft.Column([tile(ft.Icons.SAILING, "War Fleet", "Twenty against twenty, one hex per ship; pockets at Quick-Start scale", go("warfleet"), "war-fleet")], col={"xs": 12, "md": 6})] if not guest_of_war_fleet else []),
+                ft.Column([tile(ft.Icons.SAILING, "War Fleet", "Twenty against twenty, one hex per ship; pockets at Quick-Start scale", go("warfleet"), "war-fleet")], col={"xs": 12, "md": 6}),
             ], spacing=8, run_spacing=0),
             heading("Saved games"),
             damaged,

@@ -233,7 +233,7 @@ def role_screen(app, game) -> ft.Control:
             cards.append(_role_card("role-table", ft.Icons.TABLE_RESTAURANT, "#5d6b7a", "Whole table" + mark,
                                     ["Every side on this device: pass it round the table."], pick(role)))
         elif role.kind == SIDE:
-            ships = [s.card.name for s in state.ships if s.side == role.side]
+            ships = [s.card.name if hasattr(s, "card") else s.name for s in state.ships if s.side == role.side]
             cards.append(_role_card(f"role-side-{role.side}", ft.Icons.FLAG, side_colour(state.sides, role.side),
                                     role.side + mark, [f"Move, fire and roll for {', '.join(ships)}", holders(role)],
                                     pick(role)))

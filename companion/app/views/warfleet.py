@@ -23,29 +23,30 @@ from ..session import Session
 from ..tasks import soon
 from ..theme import SIDES, map_colours
 from .hexmap import HexMap
-from .home import host_only, may_play_war_fleet, page_width
+from .home import host_only, may_start, page_width
 from .widgets import TOUCH, icon_button, muted, tab_button, tag
 
 PANEL_WIDTH = 470
+SCREEN_TABS = ("card", "log")  # what the shared screen shows beside the map
 TABS = (("ship", ft.Icons.DIRECTIONS_BOAT, "Ship"), ("attacks", ft.Icons.GPS_FIXED, "Attacks"),
         ("card", ft.Icons.STYLE, "Card"), ("pocket", ft.Icons.CALL_SPLIT, "Pocket"), ("log", ft.Icons.LIST, "Log"))
 
 
 def build(app) -> ft.Control:
-    """The War Fleet screen: a moment's spinner while the game is found (and, the first time, read
-    and replayed from its file in a worker thread), then the table or the start screen."""
-    refused = host_only(app, "War Fleet", may_play_war_fleet(app))
-    if refused:  # decided on the server from the device it holds: no game is read or started
-        return refused
+    """The War Fleet tile's screen: the game of an old `/warfleet/<id>` address, else the most
+    recently played War Fleet game, opened at `/game/<id>` like every game (with its sides, PIN and
+    shared screen); the start screen when there is none.  Found in a worker thread."""
     holder = ft.Container(content=ft.Row([ft.ProgressRing()], alignment=ft.MainAxisAlignment.CENTER), expand=True)
 
     async def load():
         game, problem = await asyncio.to_thread(find_game, app)
         if app.screen is not holder:  # the player went elsewhere meanwhile
             return
-        holder.content = WarFleetView(app, game).control if game else start_screen(app, problem)
-        if game:
-            show_route(app, game.id)
+        if game is not None:
+            await app.navigate(Session("game", game.id))
+            return
+        # no War Fleet game to join: a new battle is the host's to start
+        holder.content = host_only(app, "War Fleet", may_start(app)) or start_screen(app, problem)
         app.page.update()
 
     soon(app.page, load)
@@ -53,7 +54,7 @@ def build(app) -> ft.Control:
 
 
 def find_game(app) -> tuple[Game | None, str]:
-    """The War Fleet game of the route (`/warfleet/<id>`), else the most recently played one that
+    """The War Fleet game of an old route (`/warfleet/<id>`), else the most recently played one that
     opens; (None, why) when there is none to show."""
     wanted = app.session.game_id if app.session.screen == "warfleet" else None
     if wanted:
@@ -70,26 +71,10 @@ def find_game(app) -> tuple[Game | None, str]:
     return None, ""
 
 
-def show_route(app, game_id: str) -> None:
-    """Put the game's route in the address bar without showing it again (a reload, or a restart of
-    the server, then comes back to this game)."""
-    session = Session("warfleet", game_id)
-    if app.session.route == session.route:
-        return
-    app.session = session
-
-    async def push():
-        if app.session != session:  # the player went elsewhere first: leave their route alone
-            return
-        app.page.route = session.route
-        await app.page.push_route(session.route)
-
-    soon(app.page, push)
-
-
 async def new_battle(app) -> tuple[Game | None, str]:
-    """A new 20-against-20 battle for this device, saved before it is shown: (the game, "") or (None, why not)."""
-    refused = may_play_war_fleet(app)
+    """A new 20-against-20 battle, saved before it is shown: (the game, "") or (None, why not).
+    Only the host starts games (decided on the server from the device it holds)."""
+    refused = may_start(app)
     if refused:
         return None, refused
     try:
@@ -116,7 +101,7 @@ def start_screen(app, problem: str = "") -> ft.Control:
             message.value = why
             app.page.update()
             return
-        await app.navigate(Session("warfleet", game.id))
+        await app.navigate(Session("game", game.id))
 
     async def home(e):
         await app.navigate(Session())
@@ -161,11 +146,12 @@ def _dice_row(dice: tuple[str, ...]) -> ft.Control:
 
 
 class WarFleetView:
-    def __init__(self, app, game: Game):
+    def __init__(self, app, game: Game, read_only: bool = False):
         self.app = app
         self.game = game
+        self.read_only = read_only  # the shared screen: it shows the battle and changes nothing
         self.selected: str | None = None
-        self.tab = "ship"
+        self.tab = "log" if read_only else "ship"
         self.reach = 2  # hexes around the selected ship that make its pocket
         self.note_text: str | None = None
         self.note_bad = False
@@ -182,9 +168,10 @@ class WarFleetView:
             icon_button(ft.Icons.HOME_OUTLINED, "Home", self._home, "wf-home"),
             ft.Text(game.name, size=16, weight=ft.FontWeight.W_600, expand=True, max_lines=1,
                     overflow=ft.TextOverflow.ELLIPSIS),
-            icon_button(ft.Icons.UNDO, "Undo", self._undo, "wf-undo"),
-            icon_button(ft.Icons.REDO, "Redo", self._redo, "wf-redo"),
-            icon_button(ft.Icons.RESTART_ALT, "A new War Fleet battle", self._restart, "wf-restart"),
+            *([] if read_only else [
+                icon_button(ft.Icons.UNDO, "Undo", self._undo, "wf-undo"),
+                icon_button(ft.Icons.REDO, "Redo", self._redo, "wf-redo"),
+                icon_button(ft.Icons.RESTART_ALT, "A new War Fleet battle", self._restart, "wf-restart")]),
         ], spacing=0), padding=ft.Padding.only(left=4, right=4), bgcolor=ft.Colors.SURFACE_CONTAINER)
         wide = (app.page.width or 1280) >= 900
         side = ft.Container(content=ft.Column([self.tabs, self.panel], spacing=8, expand=True),
@@ -219,7 +206,7 @@ class WarFleetView:
         self.note.color = ft.Colors.ERROR if self.note_bad else None
         self.note_box.visible = bool(self.note_text)
         self.tabs.controls = [tab_button(f"wf-tab-{key}", icon, label, key == self.tab, self._tab(key))
-                              for key, icon, label in TABS]
+                              for key, icon, label in TABS if not self.read_only or key in SCREEN_TABS]
         self.panel.controls = {"ship": self._ship_panel, "attacks": self._attack_panel, "card": self._card_panel,
                                "pocket": self._pocket_panel, "log": self._log_panel}[self.tab]()
 
@@ -228,8 +215,8 @@ class WarFleetView:
         self.banner_box.content = ft.Column([
             ft.Text(banner.title, size=17, weight=ft.FontWeight.BOLD),
             ft.Text(banner.detail, size=13),
-            ft.Row([_button(step.ident, step.label, self._step(step), filled=True) for step in banner.steps],
-                   spacing=8, wrap=True, run_spacing=6),
+            ft.Row([_button(step.ident, step.label, self._step(step), filled=True)
+                    for step in (() if self.read_only else banner.steps)], spacing=8, wrap=True, run_spacing=6),
         ], spacing=4, tight=True)
 
     def _ships(self) -> None:
@@ -477,7 +464,7 @@ class WarFleetView:
     def _step(self, step: M.Step):
         async def handler(e):
             if step.action == "roll-all":
-                outcomes = await asyncio.to_thread(M.roll_all, self.game)
+                outcomes = await asyncio.to_thread(M.roll_all, self.game, self._table_act)
                 bad = next((o for o in outcomes if not o.ok), None)
                 n = len(outcomes)
                 self._said(bad.reason if bad else f"{n} attack{'s' if n != 1 else ''} rolled.", bad is not None)
@@ -486,9 +473,13 @@ class WarFleetView:
             await self.send(step.action)
         return handler
 
+    def _table_act(self, action):
+        """Act as this device, checked on the server: its role in the game decides (sharing.py)."""
+        return self.app.sharing.table(self.game).act(self.app.device, action)
+
     async def send(self, action) -> None:
         before = self.state.phase
-        outcome = await asyncio.to_thread(self.game.act, action)
+        outcome = await asyncio.to_thread(self._table_act, action)
         if outcome.ok:
             self._said(outcome.events[-1].text if outcome.events else None, False)
             if self.state.phase != before:
@@ -524,7 +515,8 @@ class WarFleetView:
     def _open_pocket(self, ships: list[str]):
         async def handler(e):
             name = f"Pocket battle {len(self.state.pockets) + 1} · {self.game.name}"
-            game_id, text = await asyncio.to_thread(M.open_pocket, self.game, ships, self.app.store, name)
+            game_id, text = await asyncio.to_thread(M.open_pocket, self.game, ships, self.app.store, name,
+                                                    self._table_act)
             self._said(text, game_id is None)
             self.tab = "pocket"
             await self.refresh()
@@ -537,26 +529,29 @@ class WarFleetView:
 
     def _bring_back(self, pocket_id: int):
         async def handler(e):
-            outcome = await asyncio.to_thread(M.bring_back, self.game, pocket_id, self.app.store)
+            outcome = await asyncio.to_thread(M.bring_back, self.game, pocket_id, self.app.store, self._table_act)
             self._said(outcome.events[-1].text if outcome.ok else outcome.reason, not outcome.ok)
             await self.refresh()
         return handler
 
     async def _undo(self, e) -> None:
-        self._undone_or_redone(await asyncio.to_thread(self.game.undo), "undo", "Not undone")
+        table = self.app.sharing.table(self.game)
+        self._undone_or_redone(await asyncio.to_thread(table.undo, self.app.device), "Not undone")
         await self.refresh()
 
     async def _redo(self, e) -> None:
-        self._undone_or_redone(await asyncio.to_thread(self.game.redo), "redo", "Not redone")
+        table = self.app.sharing.table(self.game)
+        self._undone_or_redone(await asyncio.to_thread(table.redo, self.app.device), "Not redone")
         await self.refresh()
 
-    def _undone_or_redone(self, done: bool, verb: str, refused: str) -> None:
-        if done:
+    def _undone_or_redone(self, problem: str | None, refused: str) -> None:
+        """None: done.  Else the reason: nothing to undo, another side's action, or it could not be saved."""
+        if problem is None:
             self._said(None, False)
-        elif self.game.save_problem:  # it could not be saved: nothing changed
-            self._said(f"{refused}, because it could not be saved: {self.game.save_problem}", True)
+        elif problem == self.game.save_problem:  # it could not be saved: nothing changed
+            self._said(f"{refused}, because it could not be saved: {problem}", True)
         else:
-            self._said(f"Nothing to {verb}.", False)
+            self._said(problem, not problem.startswith("There is nothing"))
 
     async def _home(self, e) -> None:
         await self.app.navigate(Session())
@@ -567,13 +562,17 @@ class WarFleetView:
             self._said(why, True)
             await self.refresh()
             return
-        self.game = game
-        show_route(self.app, game.id)
-        self.selected, self.tab = None, "ship"
-        self._said("A new War Fleet battle: twenty against twenty (the last one is saved: see Home).", False)
+        await self.app.navigate(Session("game", game.id))
+        view = self.app.table
+        if isinstance(view, WarFleetView):
+            view._said("A new War Fleet battle: twenty against twenty (the last one is saved: see Home).", False)
+            await view.refresh()
+
+    async def follow_session(self) -> None:
         await self.refresh()
 
-    async def refresh(self) -> None:
+    async def refresh(self, force: bool = False) -> None:
+        """Draw the game as it stands (after this device's action, or another device's: live)."""
         self.render()
         self.app.page.update()
 
