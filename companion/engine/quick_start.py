@@ -61,7 +61,7 @@ def candidates(state: GameState, side: str | None) -> Iterable[dict[str, Any]]:
                     yield {"kind": "declare_shot", "attacker": ship.id, "location": solution.location,
                            "slot": solution.slot, "target": solution.target, "target_location": strike.location}
         for shot in state.shots:
-            if shot.result is None and (side is None or _shot_side({"shot": shot.id}, state) == side):
+            if shot.result is None and (side is None or SIDE_OF["resolve_shot"]({"shot": shot.id}, state) == side):
                 yield {"kind": "resolve_shot", "shot": shot.id}
 
 

@@ -69,7 +69,7 @@ def candidates(state: WarFleetState, side: str | None) -> Iterable[dict[str, Any
                     yield {"kind": "declare_attack", "attacker": ship.id, "locations": list(option.locations),
                            "target": option.target, "target_location": strike.location}
         for attack in state.attacks:
-            if attack.result is None and (side is None or _attack_side({"attack": attack.id}, state) == side):
+            if attack.result is None and (side is None or SIDE_OF["roll_attack"]({"attack": attack.id}, state) == side):
                 yield {"kind": "roll_attack", "attack": attack.id}
 
 
