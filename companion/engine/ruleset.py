@@ -80,7 +80,8 @@ class Ruleset:
         """An action as JSON data, as the log keeps it."""
         if isinstance(action, Mapping):
             return dict(action)
-        return self.actions.dump_python(action, mode="json")
+        data: dict[str, Any] = self.actions.dump_python(action, mode="json")
+        return data
 
     def side(self, action: Any, state: Any) -> str | None:
         """The side `action` belongs to; None for a table action or a thing no longer in play.
@@ -154,7 +155,8 @@ def attacker_side(records: str, key: str) -> Callable[[Mapping[str, Any], Any], 
         record = next((r for r in getattr(state, records) if r.id == data.get(key)), None)
         if record is None or not state.has_ship(record.attacker):
             return None
-        return state.ship(record.attacker).side
+        owner: str = state.ship(record.attacker).side
+        return owner
     return side
 
 

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..combat import NeedDice, RollerDice
-from ..dice import parse_pool
+from ..combat import DiceSource, NeedDice, RollerDice
+from ..dice import Pool, parse_pool
 from ..kernel import Applied, Event, Refusal, RefusalKind, Refused, Work, dispatch
 from ..hexes import PositionError, facing_name, parse_facing
 from ..roller import DieRoll, check_face, roll_pool
 from . import actions as A
 from .arcs import war_fleet_range
-from .combat import TableRolls, attack_option, attack_pool, declared_locations, loc_name, resolve_attack
-from .state import Attack, AttackResult, InitiativeRoll, Pocket, WarFleetState
+from .combat import (
+    TableRolls, armed_attack, attack_option, attack_pool, declared_locations, loc_name, resolve_attack,
+)
+from .state import Attack, AttackResult, InitiativeRoll, Pocket, WarFleetState, WarShip
 from .turn import (
     game_end, may_move_now, pivot_problem, placement_problem, ranking, reset_for_turn, step_problem,
     to_move,
@@ -41,7 +43,7 @@ def parse_action(action: Any) -> Any:
     """A War Fleet action object from data in a log or a file; a MALFORMED `Refusal` otherwise."""
     if isinstance(action, dict):
         try:
-            action = A.WarFleetActionEnvelope(action=action).action
+            action = A.WarFleetActionEnvelope.model_validate({"action": action}).action
         except Exception as exc:  # malformed action data
             raise Refusal(f"not a War Fleet action: {exc}", RefusalKind.MALFORMED) from None
     if getattr(action, "kind", None) not in HANDLERS:
@@ -159,7 +161,8 @@ def _roll_initiative(work: Work[WarFleetState], action: A.RollInitiative) -> Non
         _won(work, order, rolls, f"Initiative: {_text(rolls)}. {order[-1]} wins the initiative.", data)
 
 
-def _won(work: Work[WarFleetState], order: list[str], rolls, text: str, data: dict) -> None:
+def _won(work: Work[WarFleetState], order: list[str], rolls: list[InitiativeRoll], text: str,
+         data: dict[str, Any]) -> None:
     work.update(initiative=order[-1], initiative_order=order, initiative_rolls=rolls, phase="movement")
     work.event("initiative", text, winner=order[-1], order=order, **data)
     _after_movement_change(work)
@@ -176,8 +179,8 @@ def _set_initiative(work: Work[WarFleetState], action: A.SetInitiative) -> None:
 # --- movement -------------------------------------------------------------------------
 
 
-def _mover(work: Work[WarFleetState], ship_id: str):
-    ship = work.ship(ship_id)
+def _mover(work: Work[WarFleetState], ship_id: str) -> WarShip:
+    ship: WarShip = work.ship(ship_id)
     if ship.removed:
         raise Refusal(f"{ship.name} has left play")
     if not ship.placed:
@@ -312,7 +315,7 @@ def _cancel_attack(work: Work[WarFleetState], action: A.CancelAttack) -> None:
     work.event("cancel_attack", f"Attack {attack.id} cancelled.", attack=attack.id)
 
 
-def declared_pool(state: WarFleetState, attack: Attack):
+def declared_pool(state: WarFleetState, attack: Attack) -> tuple[Pool, int, tuple[tuple[str, int], ...]]:
     """(dice of one roll, rolls, dial-ups) of a declared attack, as the target stands now.
 
     The attacker's guns are those it ended movement with; the target's rear
@@ -320,9 +323,9 @@ def declared_pool(state: WarFleetState, attack: Attack):
     """
     attacker, target = state.ship(attack.attacker), state.ship(attack.target)
     range_ = war_fleet_range(attacker.hex, target.hex)
-    bands = {}
+    bands: dict[str, str] = {}
     for loc in attack.locations:
-        band = attacker.locations[loc].attack.band(range_)
+        band = armed_attack(attacker, loc).band(range_)
         bands[loc] = band if band != "out" else "long"  # bookkeeping: rolled as the table says
     pool, rolls, _, steps = attack_pool(attacker, tuple(attack.locations), bands, target)
     return pool, rolls, steps
@@ -345,7 +348,7 @@ def _roll_attack(work: Work[WarFleetState], action: A.RollAttack) -> None:
         if len(action.table.attack) != need:
             how = f"{rolls} rolls of {pool.expanded}" if rolls > 1 else pool.expanded
             raise Refusal(f"the attack is {how}: enter {need} face{'s' if need > 1 else ''}, in that order")
-        dice = TableRolls(list(action.table.attack), list(action.table.si))
+        dice: DiceSource = TableRolls(list(action.table.attack), list(action.table.si))
     else:
         dice = RollerDice(state.roller)
     try:
@@ -369,7 +372,7 @@ def _roll_attack(work: Work[WarFleetState], action: A.RollAttack) -> None:
                    ship=target.id)
 
 
-def _record(work: Work[WarFleetState], attack: Attack, result: AttackResult, attacker) -> None:
+def _record(work: Work[WarFleetState], attack: Attack, result: AttackResult, attacker: WarShip) -> None:
     done = attack.model_copy(update={"result": result})
     work.update(attacks=[done if a.id == attack.id else a for a in work.state.attacks], firing=True)
     work.event("attack", f"{attacker.name} {' and '.join(map(loc_name, attack.locations))}: {result.text}",

@@ -12,7 +12,7 @@ end of combat it becomes `destroyed` and casualties leave.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -29,7 +29,7 @@ def _hex_at(column: int, row: int) -> Hex:
 
 LocationStatus = Literal["destroyed", "destroyed_this_combat"]
 Phase = Literal["setup", "initiative", "movement", "combat", "end", "over"]
-RULESET = "war-fleet"
+RULESET: Final = "war-fleet"
 
 
 class WarShip(BaseModel):
@@ -76,7 +76,7 @@ class WarShip(BaseModel):
             raise ValueError(f"{self.name} has not been placed")
         return _hex_at(self.column, self.row)
 
-    def at(self, cell: Hex, facing: int | None = None, **changes) -> "WarShip":
+    def at(self, cell: Hex, facing: int | None = None, **changes: object) -> "WarShip":
         update = {"column": cell.column, "row": cell.row, **changes}
         if facing is not None:
             update["facing"] = facing % 6
