@@ -24,7 +24,10 @@ only the server can know, so this module wraps it (issue 11):
   counted and logged on the host.
 - **A crash** shows a plain message on the device; the traceback goes to the host's log only.
 
-Flet's private names (`_FletApp__on_message`, `_FletApp__session`) are used where Flet offers no
+- **A browser gone mid-send** ends its connection quietly, so its session can be reconnected.
+
+Flet's private names (`_FletApp__on_message`, `_FletApp__receive_loop`, `_FletApp__send_loop`,
+`_FletApp__session`, `_FletApp__send_queue`, `_FletApp__websocket`) are used where Flet offers no
 seam; they are those of flet-web 1.0.5, the version this project pins.
 """
 
