@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
+from companion.commands import main
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGALRM") or not hasattr(os, "mkfifo"),
                                 reason="the hang guard needs SIGALRM and FIFOs (Linux, macOS)")

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from companion.cli import build_parser, main
+from companion.commands import build_parser, main
 from cards_for_tests import card, gun, filler, location
 
 TYPE1 = card("destroyer", ship_type=1, si=16, enter=1).dump()
@@ -210,7 +210,7 @@ def test_a_pydantic_error_reaching_the_command_line_is_one_line_without_a_url(mo
     """A model error no loader translated printed pydantic's several lines and its URL."""
     from pydantic import BaseModel
 
-    import companion.cli as cli
+    import companion.commands.files as cli
 
     class Gun(BaseModel):
         dice: int
@@ -225,7 +225,7 @@ def test_a_pydantic_error_reaching_the_command_line_is_one_line_without_a_url(mo
 
 
 def test_an_unexpected_error_is_one_plain_line(monkeypatch, capsys):
-    import companion.cli as cli
+    import companion.commands.files as cli
 
     def broken(args):
         raise KeyError("bow")

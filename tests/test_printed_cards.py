@@ -327,7 +327,7 @@ def test_the_fleets_screen_names_each_card_left_out_and_why(fleets):
 
 
 def test_companion_validate_names_the_cards_left_out(capsys):
-    from companion.cli import main
+    from companion.commands import main
     assert main(["validate", str(shipped_fleets_dir() / "printed-generic.json")]) == 0
     assert "0 ships; not in play: Troop Transport (Type 8)" in capsys.readouterr().out
 

@@ -22,7 +22,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from companion.app.cli import lan_address
+from companion.app.network import lan_address
 
 ROOT = Path(__file__).resolve().parents[1]
 REGISTER, PATCH, EVENT, PROPS, INVOKE, CRASHED = 1, 2, 3, 4, 5, 6

@@ -23,7 +23,7 @@ from fractions import Fraction
 import pytest
 
 from cards_for_tests import armor, card, crew, engine, gun, location, miss, other, position, ship, tesla
-from companion.cli import main
+from companion.commands import main
 from companion.engine.combat import RollerDice, breach_odds, firing_solutions, resolve_breach
 from companion.engine.dice import FACES, Colour, Pool
 from companion.engine.game import apply

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
+from companion.commands import main
 from companion.store import TinyDBStore
 
 from store_helpers import played_game

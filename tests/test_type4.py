@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from companion.cli import main
+from companion.commands import main
 from companion.engine.arcs import in_wedge, wedge_for
 from companion.engine.combat import arc_and_range, firing_solution, struck_locations, weapon_hex
 from companion.engine.footprint import Placement

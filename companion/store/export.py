@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from ..engine.cards import FormatError, format_error
 from ..engine.roller import Roller
 from ..engine.ruleset import find_ruleset
+from ..messages import one_line
 from .game import Game, LogEntry, state_after
 from .repository import GameRecord, StoredGame
 
@@ -120,13 +121,6 @@ def check_readable(data: Any, source: str = "") -> None:
     from ..files import check_nesting_and_numbers  # files reads the engine's formats; no cycle at import
 
     check_nesting_and_numbers(data, source)
-
-
-def one_line(text: str) -> str:
-    """A possibly multi-line reason (a pydantic error) as one plain line."""
-    lines = [line.strip() for line in text.splitlines()
-             if line.strip() and not line.strip().startswith("For further information")]
-    return " ".join(line.split(" [type=")[0] for line in lines)
 
 
 def scenario_at(stored: StoredGame, count: int | None = None) -> dict[str, Any]:

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def network_address() -> str | None:
-    from companion.app.cli import lan_address
+    from companion.app.network import lan_address
 
     return lan_address()
 

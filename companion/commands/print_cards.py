@@ -1,18 +1,14 @@
-"""`companion print FILE... [--out OUT.html|OUT.pdf]`: printable ship cards.
-
-Registers itself with the `companion` command (cli.py loads this module as a
-plugin).  Errors reach cli.main, which prints one plain line and exits 1.
-"""
+"""`companion print FILE... [--out OUT.html|OUT.pdf]`: printable ship cards (docs/printing.md)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from . import printing
-from .cli import CommandError, command
-from .engine.cards import Card, Fleet
-from .files import load_file
+from .. import printing
+from ..engine.cards import Card, Fleet
+from ..files import load_file
+from .common import CommandError, command
 
 OUTPUT_SUFFIXES = (".html", ".htm", ".pdf")
 

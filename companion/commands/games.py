@@ -1,8 +1,7 @@
-"""Store commands: `companion games | export | import | replay | verify` (all take --data DIR).
+"""The store's games: `companion games | export | import | replay | verify` (all take --data DIR).
 
-Registered with the `@command` decorator of companion/cli.py, which imports
-this module.  Errors are ValueError subclasses: cli.main prints one plain
-line and exits with code 1.
+Games of every ruleset alike: the record names its ruleset, and export,
+replay and verify read the game through it (store/export.py, verify.py).
 """
 
 from __future__ import annotations
@@ -10,29 +9,22 @@ from __future__ import annotations
 import json
 import os
 import stat
-import sys
 import time
 from pathlib import Path
 
-from ..cli import command
 from ..files import MAX_EXPORT_BYTES, read_json
-from .atomic import write_atomic
-from .export import scenario_at
-from .store import TinyDBStore
-from .tinydb_store import ENVIRONMENT_VARIABLE
-from .verify import verify_game
-
-DATA_HELP = f"the data folder (default: ${ENVIRONMENT_VARIABLE}, else the user's data folder)"
+from ..store.atomic import write_atomic
+from ..store.export import scenario_at
+from ..store.store import TinyDBStore
+from ..store.verify import verify_game
+from .common import command, data_option, warn
 
 
-def _data_option(parser) -> None:
-    parser.add_argument("--data", metavar="DIR", help=DATA_HELP)
-
-
-def _open(args) -> TinyDBStore:
+def open_data(args) -> TinyDBStore:
+    """The store of --data (else $COMPANION_DATA, else the user's data folder); its problems on stderr."""
     store = TinyDBStore(args.data)
     for problem in store.problems:
-        print(f"warning: {problem}", file=sys.stderr)
+        warn(f"warning: {problem}")
     return store
 
 
@@ -45,14 +37,14 @@ def _when(stamp: float) -> str:
 
 @command
 def games(sub) -> None:
-    p = sub.add_parser("games", help="list the saved games")
-    _data_option(p)
+    p = sub.add_parser("games", help="list the saved games (of every ruleset)")
+    data_option(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_games)
 
 
 def run_games(args) -> int:
-    store = _open(args)
+    store = open_data(args)
     found = store.games()
     if args.json:
         print(json.dumps([vars(s) for s in found], indent=2, ensure_ascii=False))
@@ -60,11 +52,10 @@ def run_games(args) -> int:
     if not found:
         print(f"no games in {store.folder}")
         return 0
-    print(f"{'id':<22}  {'updated':<16}  {'turn':>4}  {'phase':<10}  {'actions':>7}  name")
+    print(f"{'id':<22}  {'updated':<16}  {'rules':<11}  {'turn':>4}  {'phase':<10}  {'actions':>7}  name")
     for s in found:
-        status = s.result or s.phase
-        print(f"{s.id:<22}  {_when(s.updated):<16}  {s.turn:>4}  {s.phase:<10}  {s.actions:>7}  {s.name}"
-              + (f"  ({status})" if s.result else ""))
+        print(f"{s.id:<22}  {_when(s.updated):<16}  {s.ruleset:<11}  {s.turn:>4}  {s.phase:<10}  {s.actions:>7}"
+              f"  {s.name}" + (f"  ({s.result})" if s.result else ""))
     return 0
 
 
@@ -76,12 +67,12 @@ def export(sub) -> None:
     p = sub.add_parser("export", help="write a whole game (its start and its log) to one JSON file")
     p.add_argument("game", metavar="GAME", help="game id, the start of one, or the game's name")
     p.add_argument("file", metavar="FILE")
-    _data_option(p)
+    data_option(p)
     p.set_defaults(run=run_export)
 
 
 def run_export(args) -> int:
-    store = _open(args)
+    store = open_data(args)
     game_id = store.find(args.game)
     document = store.export_game(game_id)
     payload = json.dumps(document, indent=1, ensure_ascii=False).encode("utf-8")
@@ -93,8 +84,7 @@ def run_export(args) -> int:
     over = any(e.get("kind") == "game_over" for entry in document["log"] for e in entry["events"])
     print(f"exported {document['name']} ({game_id}), {len(document['log'])} log entries, to {args.file}")
     if not over:
-        print("note: the file holds the secret dice seed of an unfinished game: keep it from the players",
-              file=sys.stderr)
+        warn("note: the file holds the secret dice seed of an unfinished game: keep it from the players")
     return 0
 
 
@@ -123,7 +113,7 @@ def export_target(text: str) -> Path:
 def import_(sub) -> None:
     p = sub.add_parser("import", help="add a game exported with `companion export`")
     p.add_argument("file", metavar="FILE")
-    _data_option(p)
+    data_option(p)
     p.set_defaults(run=run_import)
 
 
@@ -132,7 +122,7 @@ def run_import(args) -> int:
         data = read_json(args.file, limit=MAX_EXPORT_BYTES)  # a log grows with the game: more than a card file
     except RecursionError:
         raise ValueError(f"{args.file}: nested too deep to be an exported game") from None
-    store = _open(args)
+    store = open_data(args)
     game = store.import_game(data, source=args.file)
     print(f"imported {game.name} as {game.id} ({len(game.entries)} log entries, turn {game.state.turn}, {game.state.phase})")
     return 0
@@ -147,12 +137,12 @@ def replay(sub) -> None:
     p.add_argument("game", metavar="GAME")
     p.add_argument("--to", type=int, metavar="N",
                    help="how many log entries (actions, undos, redos) to replay (default: all)")
-    _data_option(p)
+    data_option(p)
     p.set_defaults(run=run_replay)
 
 
 def run_replay(args) -> int:
-    store = _open(args)
+    store = open_data(args)
     stored = store.stored(store.find(args.game))
     print(json.dumps(scenario_at(stored, args.to), indent=2, ensure_ascii=False))
     return 0
@@ -162,12 +152,12 @@ def run_replay(args) -> int:
 def verify(sub) -> None:
     p = sub.add_parser("verify", help="re-derive every logged roll from the dice seed and check it")
     p.add_argument("game", metavar="GAME")
-    _data_option(p)
+    data_option(p)
     p.set_defaults(run=run_verify)
 
 
 def run_verify(args) -> int:
-    store = _open(args)
+    store = open_data(args)
     result = verify_game(store.stored(store.find(args.game)))
     for line in result.lines():
         print(line)

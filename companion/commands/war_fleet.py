@@ -1,22 +1,15 @@
-"""War Fleet commands: `companion convert CARD --to war-fleet`, `companion attacks SCENARIO`.
-
-A plugin of the `companion` command (registered in cli.py's plugin list).
-Errors are FormatError / CommandError, turned into one plain line by cli.main.
-"""
+"""War Fleet commands: `companion convert CARD --to war-fleet`, `companion attacks SCENARIO`."""
 
 from __future__ import annotations
 
-import sys
-from fractions import Fraction
 from pathlib import Path
 
-from .cli import CommandError, _json, _out, _percent, command
-from .engine.cards import Card, Fleet, FormatError
-from .engine.warfleet.combat import AttackOption, all_attack_options, attack_options
-from .engine.warfleet.convert import convert_card, working
-from .engine.warfleet.scenario import WarFleetScenario, build_warfleet_state, summary
-from .files import load_catalogue, load_file
-
+from ..engine.cards import Card, Fleet, FormatError
+from ..engine.warfleet.combat import AttackOption, all_attack_options, attack_options
+from ..engine.warfleet.convert import convert_card, working
+from ..engine.warfleet.scenario import WarFleetScenario, build_warfleet_state
+from ..files import load_catalogue, load_file
+from .common import CommandError, command, json_out, out, percent
 
 # --- convert ---------------------------------------------------------------------------
 
@@ -53,11 +46,11 @@ def run_convert(args) -> int:
     cards = cards_named(args.card, args.fleet)
     if args.json:
         converted = [convert_card(card).as_json() for card in cards]
-        _json(converted[0] if len(converted) == 1 and not _is_fleet(args.card) else converted)
+        json_out(converted[0] if len(converted) == 1 and not _is_fleet(args.card) else converted)
         return 0
     for i, card in enumerate(cards):
         if i:
-            _out()
+            out()
         _print_stats(card)
     return 0
 
@@ -71,8 +64,8 @@ def _is_fleet(what: str) -> bool:
 
 def _print_stats(card: Card) -> None:
     stats = convert_card(card)
-    _out(f"{card.name} (War Fleet): class {stats.ship_class}, SI {stats.si} "
-         f"(half of {card.structural_integrity}, rounded up), MP {stats.mp}")
+    out(f"{card.name} (War Fleet): class {stats.ship_class}, SI {stats.si} "
+        f"(half of {card.structural_integrity}, rounded up), MP {stats.mp}")
     for step in working(card):
         loc = step.stats
         attack = loc.attack
@@ -83,23 +76,10 @@ def _print_stats(card: Card) -> None:
             boxes = f" +{attack.boxes} saturation" if attack.boxes else ""
             gun = (f"{attack.name} {attack.short.dice} to {attack.short.range}, "
                    f"{attack.long.dice} to {attack.long.range}{traits}{boxes}")
-        _out(f"  {step.location.replace('_', ' ')}: resilience {loc.resilience}, destroyed {loc.destroyed_resilience}, "
-             f"SI modifier {loc.si_modifier}; {gun}")
+        out(f"  {step.location.replace('_', ' ')}: resilience {loc.resilience}, destroyed {loc.destroyed_resilience}, "
+            f"SI modifier {loc.si_modifier}; {gun}")
         for line in step.lines():
-            _out(f"      {line}")
-
-
-# --- validate (called by `companion validate`) ------------------------------------------
-
-
-def check_scenario(scenario: WarFleetScenario, path: str, fleets: list[str]) -> str:
-    """Build the War Fleet game a scenario describes; its one-line summary."""
-    catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
-    try:
-        state = build_warfleet_state(scenario, catalogue)
-    except FormatError as exc:
-        raise exc.in_file(path) from None
-    return summary(state)
+            out(f"      {line}")
 
 
 # --- attacks -------------------------------------------------------------------------------
@@ -139,22 +119,18 @@ def run_attacks(args) -> int:
         found = all_attack_options(state, impossible=args.all)
     shown = [o for o in found if o.possible or args.all]
     if args.json:
-        _json([o.as_json() for o in shown])
+        json_out([o.as_json() for o in shown])
         return 0
     if not shown:
-        _out("no attack can be made from this position" + ("" if args.all else " (--all lists why)"))
+        out("no attack can be made from this position" + ("" if args.all else " (--all lists why)"))
     for option in shown:
-        _out(_line(state, option))
+        out(_line(state, option))
         for strike in option.strikes:
             odds = strike.odds
-            _out(f"      {strike.location.replace('_', ' ')} (resilience {odds.resilience}): "
-                 f"destroyed {_pct(odds.location_destroyed)}, casualty {_pct(odds.casualty)}  "
-                 f"[{odds.location_destroyed} / {odds.casualty}]")
+            out(f"      {strike.location.replace('_', ' ')} (resilience {odds.resilience}): "
+                f"destroyed {percent(odds.location_destroyed)}, casualty {percent(odds.casualty)}  "
+                f"[{odds.location_destroyed} / {odds.casualty}]")
     return 0
-
-
-def _pct(p: Fraction) -> str:
-    return _percent(p)
 
 
 def _line(state, option: AttackOption) -> str:
@@ -166,9 +142,3 @@ def _line(state, option: AttackOption) -> str:
     extra = f", {option.rolls} rolls" if option.rolls > 1 else ""
     ups = "".join(f", dialled up {n} ({why})" for why, n in option.dial_ups)
     return f"{head}: range {option.range} ({'/'.join(sorted(set(option.bands.values())))}), {option.pool.expanded}{extra}{ups}"
-
-
-if __name__ == "__main__":  # pragma: no cover
-    from .cli import main
-
-    sys.exit(main())

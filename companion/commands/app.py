@@ -1,53 +1,17 @@
 """`companion`, `companion app`, `companion web` and `companion desktop`: start the table app.
 
-Registered with the main CLI by `companion.cli._load_plugins`.  The app is
-served by Flet's web mode with no CDN, so it runs with no internet; phones on
-the same network open the printed address.
+The app is served by Flet's web mode with no CDN, so it runs with no
+internet; phones on the same network open the printed address.  Flet is
+imported only when a command starts the app.
 """
 
 from __future__ import annotations
 
 import os
-import socket
 import sys
 
-from ..cli import CommandError, command
-
-DEFAULT_PORT = 8550
-
-
-def open_app_store(folder: str | None):
-    """The saving store of the data folder (--data, else $COMPANION_DATA, else the user's data folder)."""
-    from ..store import open_store
-    from ..store.tinydb_store import data_folder
-
-    if folder is not None and not folder.strip():  # issue 11: "" silently meant the default folder
-        raise CommandError("--data names no folder (it is empty): give a folder, or leave --data out")
-    path = data_folder(folder)
-    return open_store(path), f"games are saved in {path}"
-
-
-def lan_address() -> str | None:
-    """This computer's address on the local network, for phones (no traffic is sent)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.255.255.255", 1))
-            address = s.getsockname()[0]
-    except OSError:
-        return None
-    return None if address.startswith("127.") else address
-
-
-def free_port(host: str, wanted: int) -> int:
-    for port in (wanted, 0):
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will: a just-closed port is free
-            try:
-                s.bind((host if host not in ("", "0.0.0.0") else "0.0.0.0", port))
-            except OSError:
-                continue
-            return s.getsockname()[1]
-    raise CommandError(f"no free port to serve on (tried {wanted})")
+from ..app.network import DEFAULT_PORT, free_port, join_address, open_app_store
+from .common import CommandError, command
 
 
 def _common(p) -> None:
@@ -82,19 +46,9 @@ def desktop(sub) -> None:
     p.set_defaults(run=run_desktop)
 
 
-def join_address(host: str, port: int) -> str | None:
-    """The address other devices open, or None when the server listens on this computer only."""
-    if host in ("127.0.0.1", "localhost", "::1") or host.startswith("127."):
-        return None
-    if host in ("0.0.0.0", "", "*", "::"):
-        lan = lan_address()
-        return f"http://{lan}:{port}/" if lan else None
-    return f"http://{host}:{port}/"
-
-
 def _serve(args, open_browser: bool) -> int:
-    from .main import serve
-    from .sharing import Sharing
+    from ..app.main import serve
+    from ..app.sharing import Sharing
 
     if os.environ.get("COMPANION_LOG"):  # e.g. info: every change, with the device that made it
         import logging
@@ -136,7 +90,7 @@ def run_desktop(args) -> int:
         ) from None
     import flet as ft
 
-    from .main import create_app
+    from ..app.main import create_app
 
     store, where = open_app_store(args.data)
     print(f"Leviathans companion: opening the desktop window ({where})", flush=True)

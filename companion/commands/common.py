@@ -1,0 +1,82 @@
+"""What every command module shares: the registry, CommandError, output helpers, plain messages.
+
+A command module registers its sub-commands with `@command` and imports only
+this module, never the entry point (`companion.commands.main`): the entry
+point imports the command modules, so the registry lives below both
+(ruleset-design.md step 6, like pluggy's hook spec that plugins receive).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from fractions import Fraction
+from typing import Any, Callable
+
+from ..engine.cards import FormatError
+from ..engine.hexes import PositionError
+from ..messages import MAX_MESSAGE, one_line
+
+__all__ = ["COMMANDS", "CommandError", "MAX_MESSAGE", "command", "data_option", "json_out", "one_line",
+           "out", "percent", "plain_message", "warn"]
+
+#: name of the registering function -> the function that adds its sub-command to the parser.
+COMMANDS: dict[str, Callable[[argparse._SubParsersAction], None]] = {}
+
+
+def command(register: Callable) -> Callable:
+    """Register a function that adds one sub-command to the parser."""
+    COMMANDS[register.__name__] = register
+    return register
+
+
+class CommandError(ValueError):
+    """A plain-words failure of a command."""
+
+
+def out(text: str = "") -> None:
+    print(text)
+
+
+def json_out(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def warn(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def percent(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+def data_option(parser: argparse.ArgumentParser) -> None:
+    """`--data DIR`: the data folder of the store commands."""
+    from ..store.tinydb_store import ENVIRONMENT_VARIABLE
+
+    parser.add_argument("--data", metavar="DIR",
+                        help=f"the data folder (default: ${ENVIRONMENT_VARIABLE}, else the user's data folder)")
+
+
+def plain_message(exc: BaseException) -> str:
+    """One plain line for any failure: a pydantic error condensed to its field path and problem
+    (no URL), an unexpected one named by its kind; never more than MAX_MESSAGE characters."""
+    from pydantic import ValidationError
+
+    from ..engine.cards import format_error
+
+    if isinstance(exc, ValidationError):
+        text = format_error(exc).message
+    elif isinstance(exc, (FormatError, CommandError, PositionError, ValueError)):
+        text = str(exc)
+    elif isinstance(exc, RecursionError):
+        text = "the input is nested too deeply to read"
+    elif isinstance(exc, MemoryError):
+        text = "the input is too large to hold in memory"
+    elif isinstance(exc, OSError):
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        text = f"{where}{exc.strerror or exc.__class__.__name__}"
+    else:
+        text = f"unexpected {exc.__class__.__name__}: {exc} (please report this)"
+    return one_line(text)

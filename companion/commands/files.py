@@ -1,0 +1,126 @@
+"""Files and dice: `companion validate | schema | dist | roll` (formats.md "Command line")."""
+
+from __future__ import annotations
+
+import secrets
+from fractions import Fraction
+
+from ..engine.cards import Card, Fleet, FormatError
+from ..engine.dice import distribution, parse_pool
+from ..engine.roller import Roller, roll_pool
+from ..engine.ruleset import ruleset_for_format
+from ..engine.scenario import Scenario
+from ..files import load_catalogue, load_file
+from .common import command, json_out, one_line, out, percent, plain_message, warn
+
+# --- validate ----------------------------------------------------------------
+
+
+@command
+def validate(sub) -> None:
+    p = sub.add_parser("validate", help="check card, fleet and scenario files")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--fleet", action="append", default=[], metavar="FILE",
+                   help="more cards for scenarios that name card ids")
+    p.set_defaults(run=run_validate)
+
+
+def run_validate(args) -> int:
+    failures = 0
+    for path in args.files:
+        try:
+            loaded = load_file(path)
+            what = _check_loaded(loaded, path, args.fleet)
+            out(f"ok: {path} ({what})")
+        except FormatError as exc:
+            failures += 1
+            warn(one_line(exc.in_file(exc.source or path).message))
+        except (KeyboardInterrupt, BrokenPipeError):
+            raise
+        except Exception as exc:  # one line per file, and the other files are still checked
+            failures += 1
+            warn(f"{path}: {plain_message(exc)}")
+    return 1 if failures else 0
+
+
+def _check_loaded(loaded, path: str, fleets: list[str]) -> str:
+    if isinstance(loaded, Card):
+        return f"card {loaded.name}"
+    if isinstance(loaded, Fleet):
+        left_out = f"; not in play: {', '.join(f'{c.name} (Type {c.type})' for c in loaded.left_out)}" \
+            if loaded.left_out else ""
+        return f"fleet {loaded.name}, {len(loaded.ships)} ships{left_out}"
+    ruleset = ruleset_for_format(loaded.format)  # the scenario's format names its ruleset
+    catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
+    try:
+        state = ruleset.build_state(loaded, catalogue)
+    except FormatError as exc:
+        raise exc.in_file(path) from None
+    return ruleset.describe(state)
+
+
+# --- schema --------------------------------------------------------------------
+
+
+@command
+def schema(sub) -> None:
+    p = sub.add_parser("schema", help="print the JSON Schema of a file format")
+    p.add_argument("kind", choices=["card", "fleet", "scenario"])
+    p.set_defaults(run=run_schema)
+
+
+def run_schema(args) -> int:
+    model = {"card": Card, "fleet": Fleet, "scenario": Scenario}[args.kind]
+    json_out(model.model_json_schema(by_alias=True))
+    return 0
+
+
+# --- dist and roll ---------------------------------------------------------------
+
+
+@command
+def dist(sub) -> None:
+    p = sub.add_parser("dist", help="exact distribution of a dice pool's total")
+    p.add_argument("pool", nargs="+", metavar="POOL", help="e.g. 'DBlue & DBlack' or 2DRed")
+    p.add_argument("--json", action="store_true", help="exact fractions as JSON")
+    p.set_defaults(run=run_dist)
+
+
+def run_dist(args) -> int:
+    pool = parse_pool(" ".join(args.pool))
+    outcomes = distribution(pool)
+    if args.json:
+        json_out({"pool": pool.notation, "outcomes": {str(t): str(p) for t, p in outcomes.items()}})
+        return 0
+    out(f"{pool.notation}: {len(pool)} dice, totals {min(outcomes)} to {max(outcomes)}")
+    out(f"{'total':>5}  {'exactly':>14}  {'':>6}  {'at least':>7}")
+    remaining = Fraction(1)
+    for total, p in outcomes.items():
+        out(f"{total:>5}  {str(p):>14}  {percent(p):>6}  {percent(remaining):>7}")
+        remaining -= p
+    return 0
+
+
+@command
+def roll(sub) -> None:
+    p = sub.add_parser("roll", help="roll a dice pool: each die's face and the total")
+    p.add_argument("pool", nargs="+", metavar="POOL")
+    p.add_argument("--seed", help="the same seed gives the same faces")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_roll)
+
+
+def run_roll(args) -> int:
+    pool = parse_pool(" ".join(args.pool))
+    seed = args.seed if args.seed is not None else str(secrets.randbits(63))
+    rolls, _ = roll_pool(Roller.from_seed(seed), pool)
+    total = sum(d.face for d in rolls)
+    if args.json:
+        json_out({"pool": pool.notation, "seed": seed,
+                  "dice": [{"die": d.colour.label, "face": d.face} for d in rolls], "total": total})
+        return 0
+    for d in rolls:
+        out(f"{d.colour.label:>8}  {d.face}")
+    out(f"{'total':>8}  {total}")
+    out(f"(seed {seed})")
+    return 0

@@ -1,0 +1,130 @@
+"""Play a game from a shell, like a chess engine: `companion new | act | options` (issue 13).
+
+    GAME=$(companion new fleets/war-fleet-20v20.json --seed 7)
+    companion options "$GAME" --side British --json
+    companion act "$GAME" '{"kind": "roll_initiative"}'
+
+`new` builds the scenario through the ruleset its format names and starts a
+game in the store; `act` sends one action (JSON as in the log) through the
+game's ruleset; `options` lists what could be done now, with the engine's
+reason for what cannot (`Ruleset.options`).  A refusal is printed as
+`refused (<kind>): <reason>` on stderr with exit code 1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from ..engine.cards import FormatError
+from ..engine.kernel import Refused
+from ..engine.roller import Roller
+from ..engine.ruleset import ruleset_for_format
+from ..files import load_catalogue, load_file, parse_json
+from .common import CommandError, command, data_option, json_out, one_line, out, warn
+from .games import open_data
+
+#: Seeds the dice of `companion new` when --seed is not given (as the app's: tests, demos).
+SEED_VARIABLE = "COMPANION_SEED"
+
+# --- new ---------------------------------------------------------------------------
+
+
+@command
+def new(sub) -> None:
+    p = sub.add_parser("new", help="start a game from a scenario file (of any ruleset); prints its id")
+    p.add_argument("scenario", metavar="SCENARIO", help="a scenario file: its format names its ruleset")
+    p.add_argument("--name", metavar="N", help="the game's name (default: the scenario's, else the date)")
+    p.add_argument("--seed", metavar="S", help=f"the dice seed: the same seed, the same dice "
+                                                 f"(default: ${SEED_VARIABLE}, else a secret one)")
+    p.add_argument("--fleet", action="append", default=[], metavar="FILE",
+                   help="more cards for a scenario that names card ids")
+    data_option(p)
+    p.set_defaults(run=run_new)
+
+
+def run_new(args) -> int:
+    loaded = load_file(args.scenario)
+    ruleset = ruleset_for_format(getattr(loaded, "format", None))
+    if ruleset is None:
+        raise CommandError(f"{args.scenario}: is a card or fleet, not a scenario: start a game from a scenario file")
+    catalogue = load_catalogue(args.fleet)  # a bad --fleet file names itself
+    seed = args.seed if args.seed is not None else os.environ.get(SEED_VARIABLE) or None
+    try:  # no seed: the store draws a secret one
+        state = ruleset.build_state(loaded, catalogue, Roller.from_seed(seed) if seed else None)
+    except FormatError as exc:
+        raise exc.in_file(args.scenario) from None
+    store = open_data(args)
+    game = store.new_game(state, args.name or getattr(loaded, "name", ""), ruleset=ruleset)
+    out(game.id)
+    return 0
+
+
+# --- act -----------------------------------------------------------------------------
+
+
+@command
+def act(sub) -> None:
+    p = sub.add_parser("act", help="take one action in a game (JSON as in the log); prints what happened")
+    p.add_argument("game", metavar="GAME", help="game id, the start of one, or the game's name")
+    p.add_argument("action", metavar="ACTION", help='a JSON object, e.g. \'{"kind": "end_turn"}\'')
+    p.add_argument("--json", action="store_true", help="the events as JSON")
+    data_option(p)
+    p.set_defaults(run=run_act)
+
+
+def action_data(text: str) -> dict:
+    """ACTION as JSON data: an object, read with the limits of every file the commands read."""
+    data = parse_json(text, "ACTION")
+    if not isinstance(data, dict):
+        raise CommandError(f'ACTION: is not a JSON object: give one like \'{{"kind": "end_turn"}}\'')
+    return data
+
+
+def run_act(args) -> int:
+    action = action_data(args.action)
+    store = open_data(args)
+    game = store.game(store.find(args.game))
+    outcome = game.act(action)
+    if isinstance(outcome, Refused):
+        warn(f"refused ({outcome.kind}): {one_line(outcome.reason)}")
+        return 1
+    if args.json:
+        json_out([event.model_dump(mode="json") for event in outcome.events])
+        return 0
+    for event in outcome.events:
+        out(event.text)
+    return 0
+
+
+# --- options -------------------------------------------------------------------------
+
+
+@command
+def options(sub) -> None:
+    p = sub.add_parser("options", help="the actions a game allows now, with why the others cannot be taken")
+    p.add_argument("game", metavar="GAME", help="game id, the start of one, or the game's name")
+    p.add_argument("--side", metavar="S", help="one side's options only (default: every side's and the table's)")
+    p.add_argument("--json", action="store_true",
+                   help='a list of {"action": {...}, "possible": true|false, "problem": text or null}')
+    data_option(p)
+    p.set_defaults(run=run_options)
+
+
+def run_options(args) -> int:
+    store = open_data(args)
+    game = store.game(store.find(args.game))
+    state = game.state
+    if args.side is not None and args.side not in state.sides:
+        raise CommandError(f"no side '{args.side}' in {game.name} (sides: {', '.join(state.sides)})")
+    found = game.ruleset.options(state, args.side)
+    if args.json:
+        json_out([{"action": o.action, "possible": o.possible, "problem": o.problem} for o in found])
+        return 0
+    possible = [o for o in found if o.possible]
+    out(f"{game.name}: turn {state.turn}, {game.ruleset.phase_words(state.phase)}; "
+        f"{len(possible)} of {len(found)} options possible now")
+    for option in sorted(found, key=lambda o: not o.possible):
+        shown = json.dumps(option.action, ensure_ascii=False)
+        out(f"  {shown}" if option.possible else f"  (not now) {shown}: {one_line(option.problem)}")
+    return 0

@@ -1,0 +1,64 @@
+"""Quick-Start commands: `companion solutions SCENARIO --attacker SHIP`."""
+
+from __future__ import annotations
+
+from ..engine.cards import FormatError
+from ..engine.combat import firing_solutions
+from ..engine.scenario import Scenario, build_state
+from ..files import load_catalogue, load_file
+from .common import CommandError, command, json_out, out, percent
+
+
+@command
+def solutions(sub) -> None:
+    p = sub.add_parser("solutions", help="every firing solution of a ship, with exact odds")
+    p.add_argument("scenario", metavar="SCENARIO")
+    p.add_argument("--attacker", required=True, metavar="SHIP")
+    p.add_argument("--fleet", action="append", default=[], metavar="FILE",
+                   help="more cards for a scenario that names card ids")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_solutions)
+
+
+def load_state(path: str, fleets: list[str] = ()):
+    loaded = load_file(path)
+    if not isinstance(loaded, Scenario):
+        raise FormatError("is not a scenario (leviathans-scenario/1)", source=path)
+    catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
+    try:
+        return build_state(loaded, catalogue)
+    except FormatError as exc:
+        raise exc.in_file(path) from None
+
+
+def run_solutions(args) -> int:
+    state = load_state(args.scenario, args.fleet)
+    if not state.has_ship(args.attacker):
+        known = ", ".join(s.id for s in state.ships)
+        raise CommandError(f"{args.scenario}: no ship '{args.attacker}' (ships: {known})")
+    found = firing_solutions(state, args.attacker)
+    if args.json:
+        json_out([s.as_json() for s in found])
+        return 0
+    attacker = state.ship(args.attacker)
+    out(f"{attacker.card.name} ({attacker.side}) at {attacker.describe_position(state.board)}")
+    if not found:
+        out("  no working guns, or no enemy ships")
+    for s in found:
+        target = state.ship(s.target).card.name
+        head = f"  {s.location} slot {s.slot} {s.name} -> {target}: "
+        if not s.in_arc:
+            out(head + "out of arc")
+            continue
+        if s.band == "out":
+            out(head + f"range {s.range}, out of range")
+            continue
+        out(head + f"range {s.range} ({s.band})")
+        for strike in s.strikes:
+            odds = strike.odds
+            mod = f" {strike.modifier:+d}" if strike.modifier else ""
+            slots = ", ".join(f"{n}: {percent(p)}" for n, p in odds.slot_destroyed.items() if p)
+            out(f"      {strike.location}: {strike.pool.expanded}{mod}; damage {percent(odds.any_damage)}"
+                f" (slots {slots or 'none'}; keel {percent(odds.keel_break)});"
+                f" ship destroyed {percent(odds.ship_destroyed)}")
+    return 0

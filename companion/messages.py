@@ -1,0 +1,25 @@
+"""Reasons on one plain line: what the command line prints and an import's refusal names.
+
+Written once here, below the store and the commands (both use it; neither
+imports the other for it).
+"""
+
+from __future__ import annotations
+
+#: The longest message printed: longer ones (a list of every known card id) are cut.
+MAX_MESSAGE = 400
+
+
+def one_line(text: str, most: int = MAX_MESSAGE) -> str:
+    """Text on one line: pydantic's 'For further information visit URL' lines dropped, line breaks
+    and control characters turned to spaces, cut to `most` characters."""
+    lines = [line.strip() for line in str(text).splitlines()
+             if line.strip() and not line.strip().startswith("For further information")]
+    flat = " ".join(line.split(" [type=")[0] for line in lines)
+    flat = "".join(c if c.isprintable() else " " for c in flat)
+    if len(flat) <= most:
+        return flat or "failed (no reason given)"
+    cut = flat[:most]
+    if ", " in cut[most // 2:]:
+        cut = cut[:cut.rindex(", ")] + ", ..."
+    return cut + (")" if cut.count("(") > cut.count(")") else "")
