@@ -80,3 +80,21 @@ def plain_message(exc: BaseException) -> str:
     else:
         text = f"unexpected {exc.__class__.__name__}: {exc} (please report this)"
     return one_line(text)
+
+
+def scenario_state(path: str, fleets: list[str], wrong_file: str, ruleset: Any = None, roller: Any = None):
+    """(ruleset, scenario, state) of a scenario file of any ruleset (the one its format names), or
+    of `ruleset` only; FormatError naming the file otherwise (`wrong_file` says what was wanted),
+    or naming the ship a card of which is missing."""
+    from ..engine.ruleset import ruleset_for_format
+    from ..files import load_catalogue, load_file
+
+    loaded = load_file(path)
+    found = ruleset_for_format(getattr(loaded, "format", None))
+    if found is None or (ruleset is not None and found is not ruleset):
+        raise FormatError(wrong_file, source=path)
+    catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
+    try:
+        return found, loaded, found.build_state(loaded, catalogue, roller)
+    except FormatError as exc:
+        raise exc.in_file(path) from None

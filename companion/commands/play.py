@@ -16,12 +16,10 @@ from __future__ import annotations
 import json
 import os
 
-from ..engine.cards import FormatError
 from ..engine.kernel import Refused
 from ..engine.roller import Roller
-from ..engine.ruleset import ruleset_for_format
-from ..files import load_catalogue, load_file, parse_json
-from .common import CommandError, command, data_option, json_out, one_line, out, warn
+from ..files import parse_json
+from .common import CommandError, command, data_option, json_out, one_line, out, scenario_state, warn
 from .games import open_data
 
 #: Seeds the dice of `companion new` when --seed is not given (as the app's: tests, demos).
@@ -44,16 +42,10 @@ def new(sub) -> None:
 
 
 def run_new(args) -> int:
-    loaded = load_file(args.scenario)
-    ruleset = ruleset_for_format(getattr(loaded, "format", None))
-    if ruleset is None:
-        raise CommandError(f"{args.scenario}: is a card or fleet, not a scenario: start a game from a scenario file")
-    catalogue = load_catalogue(args.fleet)  # a bad --fleet file names itself
     seed = args.seed if args.seed is not None else os.environ.get(SEED_VARIABLE) or None
-    try:  # no seed: the store draws a secret one
-        state = ruleset.build_state(loaded, catalogue, Roller.from_seed(seed) if seed else None)
-    except FormatError as exc:
-        raise exc.in_file(args.scenario) from None
+    ruleset, loaded, state = scenario_state(  # no seed: the store draws a secret one
+        args.scenario, args.fleet, "is a card or fleet, not a scenario: start a game from a scenario file",
+        roller=Roller.from_seed(seed) if seed else None)
     store = open_data(args)
     game = store.new_game(state, args.name or getattr(loaded, "name", ""), ruleset=ruleset)
     out(game.id)

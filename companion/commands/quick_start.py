@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from ..engine.cards import FormatError
 from ..engine.combat import firing_solutions
-from ..engine.scenario import Scenario, build_state
-from ..files import load_catalogue, load_file
-from .common import CommandError, command, json_out, out, percent
+from ..engine.quick_start import QUICK_START
+from .common import CommandError, command, json_out, out, percent, scenario_state
 
 
 @command
@@ -20,19 +18,8 @@ def solutions(sub) -> None:
     p.set_defaults(run=run_solutions)
 
 
-def load_state(path: str, fleets: list[str] = ()):
-    loaded = load_file(path)
-    if not isinstance(loaded, Scenario):
-        raise FormatError("is not a scenario (leviathans-scenario/1)", source=path)
-    catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
-    try:
-        return build_state(loaded, catalogue)
-    except FormatError as exc:
-        raise exc.in_file(path) from None
-
-
 def run_solutions(args) -> int:
-    state = load_state(args.scenario, args.fleet)
+    _, _, state = scenario_state(args.scenario, args.fleet, "is not a scenario (leviathans-scenario/1)", QUICK_START)
     if not state.has_ship(args.attacker):
         known = ", ".join(s.id for s in state.ships)
         raise CommandError(f"{args.scenario}: no ship '{args.attacker}' (ships: {known})")

@@ -7,9 +7,9 @@ from pathlib import Path
 from ..engine.cards import Card, Fleet, FormatError
 from ..engine.warfleet.combat import AttackOption, all_attack_options, attack_options
 from ..engine.warfleet.convert import convert_card, working
-from ..engine.warfleet.scenario import WarFleetScenario, build_warfleet_state
+from ..engine.warfleet.ruleset import WAR_FLEET
 from ..files import load_catalogue, load_file
-from .common import CommandError, command, json_out, out, percent
+from .common import CommandError, command, json_out, out, percent, scenario_state
 
 # --- convert ---------------------------------------------------------------------------
 
@@ -97,19 +97,9 @@ def attacks(sub) -> None:
     p.set_defaults(run=run_attacks)
 
 
-def load_warfleet_state(path: str, fleets: list[str] = ()):
-    loaded = load_file(path)
-    if not isinstance(loaded, WarFleetScenario):
-        raise FormatError("is not a War Fleet scenario (leviathans-warfleet-scenario/1)", source=path)
-    catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
-    try:
-        return build_warfleet_state(loaded, catalogue)
-    except FormatError as exc:
-        raise exc.in_file(path) from None
-
-
 def run_attacks(args) -> int:
-    state = load_warfleet_state(args.scenario, args.fleet)
+    _, _, state = scenario_state(args.scenario, args.fleet,
+                                 "is not a War Fleet scenario (leviathans-warfleet-scenario/1)", WAR_FLEET)
     if args.attacker is not None and not state.has_ship(args.attacker):
         known = ", ".join(s.id for s in state.ships)
         raise CommandError(f"{args.scenario}: no ship '{args.attacker}' (ships: {known})")
