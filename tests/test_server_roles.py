@@ -16,7 +16,9 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from test_server_security import EVENT, JOIN_SCREEN, LAN, PAGE, PROPS, Client, Served, frame, needs_lan, shows, strings
+from test_server_security import (
+    EVENT, JOIN_SCREEN, LAN, PAGE, PROPS, Client, Served, frame, needs_lan, objects, shows, strings,
+)
 
 from companion.engine.hexes import FACING_NAMES
 from companion.store.store import TinyDBStore
@@ -52,21 +54,7 @@ def tagged(client: Client, identifier: str) -> list[int]:
 
 def tappable(client: Client) -> set[int]:
     """Every control id this client was sent with a tap handler."""
-    found: set[int] = set()
-
-    def walk(node) -> None:
-        if isinstance(node, dict):
-            if node.get("on_click") and isinstance(node.get("_i"), int):
-                found.add(node["_i"])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    for _, body in client.messages:
-        walk(body)
-    return found
+    return {node["_i"] for node in objects(client) if node.get("on_click") and isinstance(node.get("_i"), int)}
 
 
 def said_since(client: Client, start: int) -> str:

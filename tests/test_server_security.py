@@ -112,6 +112,19 @@ def strings(value, out: list[str]) -> list[str]:
     return out
 
 
+def objects(client: "Client"):
+    """Every object (a control, a patch) in the messages a client was sent, nested ones too, in
+    the order they were sent."""
+    stack = [body for _, body in reversed(client.messages)]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            yield value
+            stack.extend(reversed(list(value.values())))
+        elif isinstance(value, (list, tuple)):
+            stack.extend(reversed(value))
+
+
 class Client:
     """A raw Flet web client: registers, answers the server's method calls, records what it is sent."""
 
@@ -352,21 +365,8 @@ def test_a_window_dragged_to_a_new_size_does_not_use_up_the_taps(own_server):
 
 def theme_button(client: Client) -> int:
     """The id of the home screen's light/dark switch (its tooltip names it)."""
-    found: list[int] = []
-
-    def walk(node) -> None:
-        if isinstance(node, dict):
-            tip = node.get("tooltip")
-            if node.get("on_click") and isinstance(tip, (str, dict)) and "dark" in str(tip).lower():
-                found.append(node["_i"])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    for _, body in client.messages:
-        walk(body)
+    found = [node["_i"] for node in objects(client) if node.get("on_click")
+             and isinstance(node.get("tooltip"), (str, dict)) and "dark" in str(node["tooltip"]).lower()]
     assert found, "no theme switch on the home screen"
     return found[0]
 
