@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol
 
 from ..engine.kernel import Applied, Event, Refused, RefusalKind
-from ..engine.ruleset import Ruleset, find_ruleset
+from ..engine.ruleset import Ruleset, ruleset_of_state
 
 #: A game's state: a GameState, a WarFleetState, ... (the state type of the game's ruleset).
 GameState = Any
@@ -122,7 +122,7 @@ def done_lengths(entries: Iterable[LogEntry]) -> list[int]:
 
 def replay(initial: GameState, actions: list[dict[str, Any]], ruleset: Ruleset | None = None) -> GameState:
     """Fold the ruleset's `apply` over logged actions. A logged action was applied once, so it applies again."""
-    ruleset = ruleset or find_ruleset(getattr(initial, "ruleset", "quick-start"))
+    ruleset = ruleset or ruleset_of_state(initial)
     state = initial
     for action in actions:
         outcome = ruleset.apply(state, action)
@@ -151,7 +151,7 @@ class Game:
                  state: GameState | None = None, snapshots: dict[int, GameState] | None = None,
                  created: float | None = None, ruleset: Ruleset | None = None):
         self.id = game_id
-        self.ruleset = ruleset or find_ruleset(getattr(initial, "ruleset", "quick-start"))
+        self.ruleset = ruleset or ruleset_of_state(initial)
         self.name = name
         self.initial = initial
         self.created = created if created is not None else time.time()
