@@ -113,6 +113,24 @@ def search(page, text: str, ident: str):
     raise AssertionError(f"searching {text!r} never showed {ident}")
 
 
+def pick(page, text: str, ident: str, shown: str) -> None:
+    """Search for a card and tap its pick button until the new ship's row `shown` is there.  The
+    button is scrolled into view first: Flutter leaves a control scrolled out of its list out of
+    the page (CI: a pick button found by the search had gone by the time it was tapped)."""
+    for _ in range(3):
+        if by_id(page, shown).count():
+            return
+        search(page, text, ident)
+        on_screen(page, ident)
+        try:
+            by_id(page, ident).click(timeout=10000)
+            by_id(page, shown).wait_for(timeout=20000)
+            return
+        except Exception:
+            continue
+    raise AssertionError(f"picking {ident} never showed {shown}")
+
+
 def shoot(page, name: str, settle: float = 1.0) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     time.sleep(settle)
@@ -134,8 +152,7 @@ def test_six_ships_two_copies_points_start_and_a_type_4_fires(server, browser):
     # six ships, two of them HML Ravens, found by name
     for index, picks in enumerate((FIRST, SECOND)):
         for count, (name, card_id) in enumerate(picks, start=1):
-            search(page, name, f"pick-{'first' if index == 0 else 'second'}-{card_id}").click()
-            by_id(page, f"ship-name-{index}-{count - 1}").wait_for(timeout=15000)
+            pick(page, name, f"pick-{'first' if index == 0 else 'second'}-{card_id}", f"ship-name-{index}-{count - 1}")
             if (index, count) == (0, 3):  # the second copy gets a name of its own
                 wait_text(page, "newgame-message", "HML Raven 2 joins British.")
     wait_text(page, "side-points-0", points[0])
