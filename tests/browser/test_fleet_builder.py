@@ -115,13 +115,15 @@ def search(page, text: str, ident: str):
 
 def pick(page, text: str, ident: str, shown: str) -> None:
     """Search for a card and tap its pick button until the new ship's row `shown` is there.  The
-    button is scrolled into view first: Flutter leaves a control scrolled out of its list out of
-    the page (CI: a pick button found by the search had gone by the time it was tapped)."""
+    search starts from an empty field, so the list is laid out afresh with the card at its top:
+    Flutter leaves a control scrolled out of its list out of the page (CI: searching "Raven" again
+    for the second copy found the old button, gone by the time it was tapped)."""
     for _ in range(3):
         if by_id(page, shown).count():
             return
+        on_screen(page, "filter-name")
+        type_into(page, "filter-name", "")
         search(page, text, ident)
-        on_screen(page, ident)
         try:
             by_id(page, ident).click(timeout=10000)
             by_id(page, shown).wait_for(timeout=20000)
