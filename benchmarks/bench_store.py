@@ -1,8 +1,11 @@
-"""Time to save one action when the game already holds 100, 1,000 and 10,000.
+"""Time to save one action when the game already holds 100, 1,000 and 10,000, for a
+Quick-Start game and a War Fleet battle (the shipped 20 against 20): both rulesets
+are saved by the same store, one log of actions.
 
-For each size a game is built on disk (TinyDB store in a temporary folder)
+For each ruleset and size a game is built on disk (TinyDB store in a temporary folder)
 with that many log entries, opened afresh (snapshot plus replay), and then
-200 more actions of a random legal game are played into it.  Reported per
+200 more actions of a random legal game are played into it (War Fleet: chosen
+among the ruleset's own possible options).  Reported per
 action: the median and the slowest 5% of `game.act` (rules engine + save),
 the save alone (the durable write of the log entry), the largest save (the
 one that closes a segment and writes a snapshot), and the time to open.
@@ -11,7 +14,7 @@ For comparison, the last column inserts one document into a single plain
 TinyDB file (its JSONStorage, no fsync) that already holds that many
 documents: the cost that grows with the game, which the log segments avoid.
 
-Run: `python benchmarks/bench_store.py` (about half a minute).
+Run: `python benchmarks/bench_store.py` (about a minute).
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from tinydb import TinyDB  # noqa: E402
 
 from companion.engine.game import apply  # noqa: E402
 from companion.engine.roller import Roller  # noqa: E402
+from companion.engine.ruleset import find_ruleset  # noqa: E402
+from companion.files import load_catalogue, read_json, shipped_fleets_dir  # noqa: E402
 from companion.store import TinyDBStore  # noqa: E402
 from companion.store.game import LogEntry  # noqa: E402
 from companion.store.repository import GameRecord  # noqa: E402
@@ -41,24 +46,58 @@ TIMED = 200
 MARKS = [("hertfordshire", "bow", 2), ("raven", "stern", 3), ("pontbriand", "port", 1), ("pelletier", "bow", 4)]
 
 
-def history(count: int):
-    """`count` legal log entries: slots marked and cleared by hand (any phase allows it)."""
-    initial = starting_state(1).model_copy(update={"roller": Roller(seed="5e" * 32)})
-    state, entries = initial, []
-    for index in range(count):
+class QuickStart:
+    """A Quick-Start game: slots marked and cleared by hand (any phase allows it)."""
+
+    ruleset = find_ruleset("quick-start")
+
+    def initial(self):
+        return starting_state(1).model_copy(update={"roller": Roller(seed="5e" * 32)})
+
+    def marking(self, index: int) -> dict:
         ship, location, slot = MARKS[index % len(MARKS)]
         status = "destroyed_this_turn" if (index // len(MARKS)) % 2 == 0 else "live"
-        action = {"kind": "mark_slot", "ship": ship, "location": location, "slot": slot, "status": status}
-        outcome = apply(state, action)
+        return {"kind": "mark_slot", "ship": ship, "location": location, "slot": slot, "status": status}
+
+    def next_action(self, state, rng: random.Random) -> dict:
+        return next_action(state, rng) or self.marking(0)
+
+
+class WarFleet:
+    """The shipped War Fleet battle: locations marked and repaired by hand (any phase allows it)."""
+
+    ruleset = find_ruleset("war-fleet")
+
+    def initial(self):
+        scenario = self.ruleset.load_scenario(read_json(shipped_fleets_dir() / "war-fleet-20v20.json"))
+        return self.ruleset.build_state(scenario, load_catalogue(), Roller(seed="5e" * 32))
+
+    def marking(self, index: int) -> dict:
+        ship, location = [("hml-leviathan", "bow"), ("hml-leviathan", "stern")][index % 2]
+        status = "destroyed" if (index // 2) % 2 == 0 else "live"
+        return {"kind": "mark_location", "ship": ship, "location": location, "status": status}
+
+    def next_action(self, state, rng: random.Random) -> dict:
+        possible = [o.action for o in self.ruleset.options(state) if o.possible]
+        return rng.choice(possible) if possible else self.marking(0)
+
+
+def history(case, count: int):
+    """`count` legal log entries of hand markings."""
+    initial = case.initial()
+    state, entries = initial, []
+    for index in range(count):
+        action = case.marking(index)
+        outcome = case.ruleset.apply(state, action)
         state = outcome.state
         entries.append(LogEntry(index, "action", action, [e.model_dump(mode="json") for e in outcome.events], time.time()))
     return initial, entries, state
 
 
-def measure(size: int, folder: Path) -> dict[str, float]:
-    initial, entries, state = history(size)
+def measure(case, size: int, folder: Path) -> dict[str, float]:
+    initial, entries, state = history(case, size)
     store = TinyDBStore(folder)
-    record = GameRecord("bench", "benchmark", time.time(), initial.roller.commitment, initial)
+    record = GameRecord("bench", "benchmark", time.time(), initial.roller.commitment, initial, case.ruleset.id)
     store.repository.create(record, entries, (size, state))
     store.close()
 
@@ -80,8 +119,7 @@ def measure(size: int, folder: Path) -> dict[str, float]:
     rng = random.Random(size)
     acts: list[float] = []
     while len(acts) < TIMED:
-        action = next_action(game.state, rng) or {"kind": "mark_slot", "ship": "raven", "location": "bow",
-                                                   "slot": 2, "status": "live"}
+        action = case.next_action(game.state, rng)
         t = time.perf_counter()
         assert game.act(action).ok
         acts.append(time.perf_counter() - t)
@@ -92,7 +130,7 @@ def measure(size: int, folder: Path) -> dict[str, float]:
 
 def plain_tinydb(size: int, folder: Path) -> float:
     """One insert into a single TinyDB JSON file that holds `size` log entries already."""
-    _, entries, _ = history(min(size, 100))
+    _, entries, _ = history(QuickStart(), min(size, 100))
     docs = [entries[i % len(entries)].to_doc() | {"index": i} for i in range(size)]
     db = TinyDB(folder / "plain.json")
     db.insert_multiple(docs)
@@ -110,14 +148,19 @@ def _p95(values: list[float]) -> float:
 
 
 def main() -> None:
-    rows = []
-    for size in SIZES:
-        with tempfile.TemporaryDirectory() as tmp:
-            result = measure(size, Path(tmp) / "store")
-            result["plain"] = plain_tinydb(size, Path(tmp))
-        rows.append((size, result))
+    for case in (QuickStart(), WarFleet()):
+        rows = []
+        for size in SIZES:
+            with tempfile.TemporaryDirectory() as tmp:
+                result = measure(case, size, Path(tmp) / "store")
+                result["plain"] = plain_tinydb(size, Path(tmp))
+            rows.append((size, result))
+        report(case.ruleset.name, rows)
+
+
+def report(name: str, rows) -> None:
     ms = lambda seconds: f"{seconds * 1000:.2f}"  # noqa: E731
-    print(f"Saving one action (ms), {TIMED} actions timed per size; segments of 100 entries")
+    print(f"\n{name}: saving one action (ms), {TIMED} actions timed per size; segments of 100 entries")
     print(f"{'actions held':>12} | {'act median':>10} | {'act p95':>7} | {'save median':>11} | {'save p95':>8} "
           f"| {'save max':>8} | {'open game':>9} | {'one plain TinyDB file':>21}")
     print("-" * 114)
