@@ -63,7 +63,7 @@ def test_a_game_that_is_over_refuses_as_game_over_but_takes_card_corrections():
 
 def test_shared_play_refuses_an_action_kind_no_side_and_not_the_table_owns():
     """Fail closed: a new action kind missed in the side rules is not open to every side."""
-    from companion.app.sharing import Role, may
+    from companion.app.roles import Role, may
 
     state = starting_state()
     problem = may(Role.holding("British"), {"kind": "seize_initiative", "side": "French"}, state)

@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
-from companion.app.sharing import (
-    PinGate, Role, Sharing, action_side, device_kind, is_local, may, new_pin,
-)
+from companion.app.devices import PinGate, device_kind, is_local, new_pin
+from companion.app.roles import Role, action_side, may
+from companion.app.sharing import Sharing
 from companion.engine.roller import Roller
 from companion.store import MemoryStore
 

@@ -3,341 +3,54 @@
 No flet here: the views call this module, and its tests are plain pytest.
 
 - `Sharing` is the hub of one server process: the join PIN, the devices that
-  have connected, and one `Table` per game id.
+  have connected (devices.py), and one `Table` per game id.
 - A `Table` holds the one server-side `Game` of a game id (the store hands out
   one object per id) and tells every subscribed session about each change, in
   order, with a rising version number.  Every change made through the app goes
   through `Table.act`/`undo`/`redo`, which check the device's permission on
-  the server before the game is touched, and remember which device made each
-  log entry.
-- A device is a browser, known by a random token it keeps in its local
-  storage, so a phone that slept or reloaded comes back with its role.  The
-  host is a browser on the computer running the server (a loopback address);
-  every other device must give the join PIN first.
-- Roles: a device holds one side, or is the shared screen (read-only, for a
-  TV), or the whole table (every side: the one-device game, the host's
-  default).  `may(role, action, state)` says in plain words why a role may not
-  take an action, or None.
+  the server (roles.py) before the game is touched, and remember which device
+  made each log entry.
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
-import ipaddress
 import logging
 import secrets
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..engine.game import Refused
 from ..engine.kernel import RefusalKind
-from ..engine.quick_start import QUICK_START
-from ..engine.ruleset import Ruleset
 from ..engine.state import GameState
-from ..store.game import Game, LogEntry, undo_stacks
+from ..store.game import Game, LogEntry
+from .devices import WAITING, Device, PinGate, Seat, device_kind, is_local
+from .roles import SIDE, TABLE, Role, action_data, may, may_redo, may_undo, role_words
 
 log = logging.getLogger(__name__)
 
-# --- roles -----------------------------------------------------------------------------
 
-TABLE, SIDE, SCREEN = "table", "side", "screen"
+def _subscribe(lock: Any, listeners: list, listener: Callable) -> Callable[[], None]:
+    """Add `listener` to `listeners` (under `lock`); returns the way to stop."""
+    with lock:
+        listeners.append(listener)
 
-#: What an action of a side does, in words: "only a device holding British can <verb> it".  Who
-#: each action belongs to is the game's ruleset's (`Ruleset.side_of`, `table_actions`).
-_VERBS = {
-    "step": "move", "place": "move", "end_move": "move", "pivot": "move", "declare_shot": "fire its guns",
-    "declare_attack": "fire its guns", "resolve_shot": "roll its shots", "cancel_shot": "cancel its shots",
-    "roll_attack": "roll its attacks", "cancel_attack": "cancel its attacks",
-    "mark_slot": "mark its ship card", "set_keel": "mark its ship card", "mark_location": "mark its ship card",
-    "set_stats": "change its stats", "set_casualty": "mark its ship card",
-}
+    def stop() -> None:
+        with lock:
+            if listener in listeners:
+                listeners.remove(listener)
 
-
-@dataclass(frozen=True)
-class Role:
-    """What one device may do in one game: `table` (every side), one `side`, or `screen`."""
-
-    kind: str
-    side: str | None = None
-
-    @classmethod
-    def table(cls) -> "Role":
-        return cls(TABLE)
-
-    @classmethod
-    def screen(cls) -> "Role":
-        return cls(SCREEN)
-
-    @classmethod
-    def holding(cls, side: str) -> "Role":
-        return cls(SIDE, side)
-
-    @property
-    def key(self) -> str:
-        """A stable string id: `table`, `screen` or `side:British`."""
-        return f"{SIDE}:{self.side}" if self.kind == SIDE else self.kind
-
-    @classmethod
-    def from_key(cls, key: str) -> "Role":
-        if key in (TABLE, SCREEN):
-            return cls(key)
-        if key.startswith(f"{SIDE}:") and len(key) > len(SIDE) + 1:
-            return cls.holding(key[len(SIDE) + 1:])
-        raise ValueError(f"not a role: {key!r} (table, screen or side:NAME)")
-
-    @property
-    def label(self) -> str:
-        if self.kind == TABLE:
-            return "Whole table (every side)"
-        if self.kind == SCREEN:
-            return "Shared screen (watch only)"
-        return f"{self.side}"
-
-    @property
-    def read_only(self) -> bool:
-        return self.kind == SCREEN
+    return stop
 
 
-def _action_data(action) -> dict[str, Any]:
-    if isinstance(action, dict):
-        return action
-    return action.model_dump(mode="json")
-
-
-def action_side(action, state: GameState, ruleset: Ruleset = QUICK_START) -> str | None:
-    """The side an action belongs to, or None for a table action, a shot no longer in play or an unknown kind."""
-    data = _action_data(action)
-    if data.get("kind") not in ruleset.side_of:
-        return None
-    return ruleset.side(data, state)
-
-
-def _subject(data: dict[str, Any], state: GameState, side: str) -> str:
-    """'HML Raven is a British ship' / 'shot 3 is a British shot': what the action touches."""
-    kind = data.get("kind")
-    ship = data.get("attacker") if kind in ("declare_shot", "declare_attack") else data.get("ship")
-    if kind in ("resolve_shot", "cancel_shot"):
-        shot = next((s for s in state.shots if s.id == data.get("shot")), None)
-        ship = shot.attacker if shot else None
-    if isinstance(ship, str) and state.has_ship(ship):
-        found = state.ship(ship)
-        return f"{found.card.name if hasattr(found, 'card') else found.name} is a {side} ship"
-    return f"that belongs to {side}"
-
-
-def may(role: Role | None, action, state: GameState, ruleset: Ruleset = QUICK_START) -> str | None:
-    """Why `role` may not take `action` now, in plain words; None if it may.
-
-    Only who may act is decided here; whether the rules allow the action is
-    `engine.apply`'s business.  Table actions (initiative, starting the game,
-    ending movement or the turn, the rule-check switch) are anyone's who holds
-    a side: every player takes those steps together.  A side may concede only
-    for itself.
-    """
-    if role is None:
-        return "This device has not joined this game yet: pick a side or the shared screen first."
-    if role.kind == SCREEN:
-        return "This is the shared screen: it shows the game to everyone and cannot change it."
-    if role.kind == TABLE:
-        return None
-    data = _action_data(action)
-    kind = data.get("kind")
-    if kind in ruleset.table_actions:
-        return None
-    if kind not in ruleset.side_of:  # fail closed: a kind the rules give to no side and not to the table
-        return f"This device holds {role.side}: {kind!r} is not an action of {ruleset.name} it can take."
-    side = action_side(data, state, ruleset)
-    if side is None or side == role.side:
-        return None
-    if kind == "concede":
-        return f"Only a device holding {side} can concede for {side}; this device holds {role.side}."
-    verb = _VERBS.get(kind, "act for it")
-    return f"{_subject(data, state, side)}: only a device holding {side} can {verb}. This device holds {role.side}."
-
-
-def may_undo(role: Role | None, entries: list[LogEntry], state: GameState,
-             ruleset: Ruleset = QUICK_START) -> str | None:
-    """You may undo what you may do: the last action in effect must be one `role` could take."""
-    done, _ = undo_stacks(entries)
-    if role is not None and role.kind == SCREEN:
-        return may(role, {}, state)
-    if not done:
-        return None  # nothing to undo: the game says so
-    problem = may(role, done[-1], state, ruleset)
-    return None if problem is None else f"Not undone. {problem}"
-
-
-def may_redo(role: Role | None, entries: list[LogEntry], state: GameState,
-             ruleset: Ruleset = QUICK_START) -> str | None:
-    _, undone = undo_stacks(entries)
-    if role is not None and role.kind == SCREEN:
-        return may(role, {}, state)
-    if not undone:
-        return None
-    problem = may(role, undone[-1], state, ruleset)
-    return None if problem is None else f"Not redone. {problem}"
-
-
-# --- the join PIN ------------------------------------------------------------------------
-
-
-def new_pin(digits: int = 6) -> str:
-    """A fresh PIN from `secrets`: `digits` decimal digits, leading zeros kept."""
-    return f"{secrets.randbelow(10 ** digits):0{digits}d}"
-
-
-class PinGate:
-    """Checks join PINs, with attempt limiting.
-
-    Per address: `free_tries` wrong PINs in a row, then a wait that doubles
-    with every further wrong PIN (30 s, 60 s, ... at most 15 minutes).  For the
-    whole network: more than `network_limit` wrong PINs within
-    `network_window` seconds pause the checking of PINs until the window has
-    passed, so trying many addresses does not help either (a 6-digit PIN then
-    takes months to guess).  A right PIN clears its address's count.
-
-    A pause or a wait never locks the table out: `held` says a device is
-    kept waiting, and `Sharing` then lists it for the host, who lets it in
-    with one tap (`Sharing.let_in`).
-    """
-
-    def __init__(self, pin: str | None = None, clock: Callable[[], float] = time.monotonic,
-                 free_tries: int = 5, first_wait: float = 30.0, longest_wait: float = 900.0,
-                 network_limit: int = 30, network_window: float = 600.0):
-        self.pin = pin or new_pin()
-        self.clock = clock
-        self.free_tries, self.first_wait, self.longest_wait = free_tries, first_wait, longest_wait
-        self.network_limit, self.network_window = network_limit, network_window
-        self._failures: dict[str, int] = {}
-        self._locked_until: dict[str, float] = {}
-        self._recent: list[float] = []
-        self._lock = threading.Lock()
-
-    def check(self, address: str, attempt: str) -> str | None:
-        """None if `attempt` is the PIN; otherwise why not, and how long to wait if it comes to that."""
-        now = self.clock()
-        with self._lock:
-            self._recent = [t for t in self._recent if now - t < self.network_window]
-            wait = self._locked_until.get(address, 0.0) - now
-            if wait > 0:
-                return f"Too many wrong PINs from this device: try again in {_seconds(wait)}."
-            if len(self._recent) >= self.network_limit:
-                wait = self._recent[0] + self.network_window - now
-                return f"Too many wrong PINs on this network: PINs are not checked for {_seconds(wait)}."
-            given = "".join(ch for ch in (attempt or "") if not ch.isspace())
-            if not given:
-                return "Type the PIN shown on the host's screen."
-            if hmac.compare_digest(given.encode(), self.pin.encode()):
-                self._failures.pop(address, None)
-                self._locked_until.pop(address, None)
-                return None
-            self._recent.append(now)
-            count = self._failures.get(address, 0) + 1
-            self._failures[address] = count
-            if count < self.free_tries:
-                left = self.free_tries - count
-                return f"That PIN is not right: {left} more {'try' if left == 1 else 'tries'} before a wait."
-            wait = min(self.longest_wait, self.first_wait * 2 ** (count - self.free_tries))
-            self._locked_until[address] = now + wait
-            return f"That PIN is not right. Too many wrong PINs from this device: try again in {_seconds(wait)}."
-
-    def held(self, address: str) -> bool:
-        """Whether a PIN from `address` would not be checked now (its own wait, or the network's pause)."""
-        now = self.clock()
-        with self._lock:
-            if self._locked_until.get(address, 0.0) > now:
-                return True
-            return sum(1 for t in self._recent if now - t < self.network_window) >= self.network_limit
-
-    def renew(self) -> str:
-        """A new PIN (the old one no longer admits), every count cleared."""
-        with self._lock:
-            self.pin = new_pin(len(self.pin))
-            self._failures.clear()
-            self._locked_until.clear()
-            self._recent.clear()
-            return self.pin
-
-    @property
-    def recent_failures(self) -> int:
-        now = self.clock()
-        with self._lock:
-            return sum(1 for t in self._recent if now - t < self.network_window)
-
-
-#: Said to a device whose PIN is not checked now: the host lets it in.
-WAITING = "The host can let this device in: it is listed on their screen."
-
-
-def _role_words(role: Role) -> str:
-    return {TABLE: "the whole table", SCREEN: "the shared screen"}.get(role.kind, role.side or "")
-
-
-def _seconds(wait: float) -> str:
-    wait = max(1, round(wait))
-    if wait < 90:
-        return f"{wait} second{'s' if wait != 1 else ''}"
-    return f"{round(wait / 60)} minutes"
-
-
-# --- devices ---------------------------------------------------------------------------------
-
-
-def is_local(address: str | None) -> bool:
-    """A loopback address: a browser on the computer that runs the server (the host)."""
-    if not address:
-        return False
-    try:
-        ip = ipaddress.ip_address(address.split("%")[0])
-    except ValueError:
-        return address == "localhost"
-    mapped = getattr(ip, "ipv4_mapped", None)
-    return (mapped or ip).is_loopback
-
-
-def device_kind(user_agent: str | None) -> str:
-    """'Phone', 'Tablet' or 'Computer', from the browser's user agent (for the host's list)."""
-    agent = (user_agent or "").lower()
-    if "ipad" in agent or "tablet" in agent or ("android" in agent and "mobile" not in agent):
-        return "Tablet"
-    if "mobi" in agent or "iphone" in agent:
-        return "Phone"
-    return "Computer"
-
-
-@dataclass
-class Device:
-    """One browser: its token, whether it gave the PIN, its role in each game."""
-
-    token: str
-    name: str
-    address: str
-    host: bool
-    admitted: bool = False
-    roles: dict[str, Role] = field(default_factory=dict)
-    sessions: int = 0  # connected browser sessions (tabs) of this device
-    game: str | None = None  # the game it shows now
-    asks: dict[str, Role] = field(default_factory=dict)  # role changes waiting for the host, by game
-    waiting: float | None = None  # when it asked the host to let it in (None: not waiting)
-
-    @property
-    def may_enter(self) -> bool:
-        return self.host or self.admitted
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A device at a game, for the host's list."""
-
-    token: str
-    name: str
-    role: Role | None
-    online: bool
-    host: bool
-    asks: Role | None = None  # the role it asked the host for, if any
+def _tell(listeners: list, *args: Any) -> None:
+    for listener in listeners:
+        try:
+            listener(*args)
+        except Exception:  # a closed session must not stop the others hearing
+            pass
 
 
 @dataclass(frozen=True)
@@ -378,15 +91,7 @@ class Table:
         return self.game.id
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
-        with self._lock:
-            self._subscribers.append(subscriber)
-
-        def stop() -> None:
-            with self._lock:
-                if subscriber in self._subscribers:
-                    self._subscribers.remove(subscriber)
-
-        return stop
+        return _subscribe(self._lock, self._subscribers, subscriber)
 
     @property
     def listeners(self) -> int:
@@ -402,27 +107,19 @@ class Table:
     def _broadcast(self, kind: str, entry: LogEntry | None = None) -> None:
         with self._lock:
             self.version += 1
-            change = Change(self.version, kind, entry)
-            for subscriber in list(self._subscribers):
-                try:
-                    subscriber(change)
-                except Exception:  # a closed session must not stop the others hearing
-                    pass
+            _tell(list(self._subscribers), Change(self.version, kind, entry))
 
     # --- changes, checked -------------------------------------------------------------------
 
     def act(self, device: Device, action):
         """The action, if this device may take it; else a `Refused` saying why (nothing changes)."""
         with self._act_lock:
-            problem = self.sharing.refusal(device, self.id) or may(
+            problem = self.sharing.refusal(device) or may(
                 self.sharing.role(device, self.id), action, self.game.state, self.game.ruleset)
-            if problem:
-                log.info("game %s refused %s from %s: %s", self.id, _action_data(action).get("kind"), device.name, problem)
-                return Refused(problem, RefusalKind.SIDE)
             before = len(self.game.entries)
-            outcome = self.game.act(action)
+            outcome = Refused(problem, RefusalKind.SIDE) if problem else self.game.act(action)
             if not outcome.ok:
-                log.info("game %s refused %s from %s: %s", self.id, _action_data(action).get("kind"),
+                log.info("game %s refused %s from %s: %s", self.id, action_data(action).get("kind"),
                          device.name, outcome.reason)
             self._note_actor(device, before)
             return outcome
@@ -437,7 +134,7 @@ class Table:
     def _change(self, device: Device, check, change, nothing: str) -> str | None:
         with self._act_lock:
             role = self.sharing.role(device, self.id)
-            problem = self.sharing.refusal(device, self.id) or check(role, self.game.entries, self.game.state,
+            problem = self.sharing.refusal(device) or check(role, self.game.entries, self.game.state,
                                                                      self.game.ruleset)
             if problem:
                 return problem
@@ -490,24 +187,12 @@ class Sharing:
     def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Hear every change to the devices (joined, waiting, let in, forgotten, asking for a role):
         the host's lists and a waiting device's screen follow it.  Returns the way to stop."""
-        with self._lock:
-            self._listeners.append(listener)
-
-        def stop() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return stop
+        return _subscribe(self._lock, self._listeners, listener)
 
     def _devices_changed(self) -> None:
         with self._lock:
             listeners = list(self._listeners)
-        for listener in listeners:
-            try:
-                listener()
-            except Exception:  # a closed session must not stop the others hearing
-                pass
+        _tell(listeners)
 
     @property
     def pin(self) -> str:
@@ -534,19 +219,17 @@ class Sharing:
 
     def reconnect(self, device: Device) -> None:
         """A session of the device is back (a phone woke up)."""
-        with self._lock:
-            device.sessions += 1
-        if device.game:
-            self._seats_changed(device.game)
-        if device.waiting is not None:  # back on the host's list
-            self._devices_changed()
+        self._sessions(device, 1)
 
     def disconnect(self, device: Device) -> None:
+        self._sessions(device, -1)
+
+    def _sessions(self, device: Device, change: int) -> None:
         with self._lock:
-            device.sessions = max(0, device.sessions - 1)
+            device.sessions = max(0, device.sessions + change)
         if device.game:
             self._seats_changed(device.game)
-        if device.waiting is not None:  # off the host's list of devices asking to join
+        if device.waiting is not None:  # on (or off) the host's list of devices asking to join
             self._devices_changed()
 
     def device(self, token: str) -> Device | None:
@@ -586,13 +269,18 @@ class Sharing:
             ask = [d for d in self._devices.values() if d.waiting is not None and not d.may_enter and d.sessions > 0]
         return sorted(ask, key=lambda d: d.waiting, reverse=True)
 
+    def _host_acts(self, by: Device, token: str, what: str) -> tuple[Device | None, str | None]:
+        """The device the host acts on (`what`: "let a device in"), or None and why not."""
+        if not by.host:
+            return None, f"Only the host can {what}."
+        device = self.device(token)
+        return device, None if device is not None else "That device has left."
+
     def let_in(self, by: Device, token: str) -> str | None:
         """The host lets a waiting device in (no PIN needed): None, or why not."""
-        if not by.host:
-            return "Only the host can let a device in."
-        device = self.device(token)
+        device, problem = self._host_acts(by, token, "let a device in")
         if device is None:
-            return "That device has left."
+            return problem
         self._let_in(device)
         return None
 
@@ -619,11 +307,9 @@ class Sharing:
     def forget(self, by: Device, token: str) -> str | None:
         """The host forgets a device: its token no longer admits, its roles are gone, its screens
         go back to the PIN.  The host's own browsers are not forgotten."""
-        if not by.host:
-            return "Only the host can forget a device."
-        device = self.device(token)
+        device, problem = self._host_acts(by, token, "forget a device")
         if device is None:
-            return "That device has left."
+            return problem
         if device.host:
             return "The host's own browser is always let in: it cannot be forgotten."
         self._forget(device)
@@ -651,7 +337,7 @@ class Sharing:
         self._devices_changed()
         return None
 
-    def refusal(self, device: Device, game_id: str | None = None) -> str | None:
+    def refusal(self, device: Device) -> str | None:
         """Why this device may not see or change anything yet (no PIN given), or None."""
         if not device.may_enter:
             return "Enter the join PIN shown on the host's screen first."
@@ -699,20 +385,18 @@ class Sharing:
         with self._lock:
             current = device.roles.get(game.id)
         if current is not None and current != role and not device.host:
-            return (f"This device holds {_role_words(current)}: ask the host to change it "
+            return (f"This device holds {role_words(current)}: ask the host to change it "
                     "(they approve it on their screen).")
         return self._set_role(device, game, role)
 
     def ask_role(self, device: Device, game: Game, role: Role) -> str | None:
         """A device asks the host for another role in a game; asking for the role it holds takes
         the question back.  None, or why it cannot ask."""
-        problem = self.refusal(device)
+        problem = self.refusal(device) or _no_side(game, role)
         if problem:
             return problem
         if role.kind == TABLE and not device.host:
             return "Only the host can give a device the whole table."
-        if role.kind == SIDE and role.side not in game.state.sides:
-            return f"There is no side '{role.side}' in this game (sides: {', '.join(game.state.sides)})."
         with self._lock:
             if device.roles.get(game.id) in (None, role):
                 device.asks.pop(game.id, None)
@@ -729,18 +413,14 @@ class Sharing:
 
     def answer(self, by: Device, token: str, game: Game, approve: bool) -> str | None:
         """The host approves (the device takes the role it asked for) or refuses a role change."""
-        if not by.host:
-            return "Only the host can approve a change of role."
-        device = self.device(token)
+        device, problem = self._host_acts(by, token, "approve a change of role")
         if device is None:
-            return "That device has left."
+            return problem
         with self._lock:
             role = device.asks.pop(game.id, None)
         if role is None:
             return f"{device.name} is not asking for a change now."
-        problem = self._set_role(device, game, role) if approve else None
-        if not approve:
-            self._seats_changed(game.id)
+        problem = self._set_role(device, game, role) if approve else self._seats_changed(game.id)
         self._devices_changed()
         return problem
 
@@ -751,27 +431,21 @@ class Sharing:
 
     def hand_over(self, by: Device, token: str, game: Game, role: Role | None) -> str | None:
         """The host gives a device a role in a game (a side, the screen, the whole table), or none."""
-        if not by.host:
-            return "Only the host can hand a side over."
-        device = self.device(token)
+        device, problem = self._host_acts(by, token, "hand a side over")
         if device is None:
-            return "That device has left."
+            return problem
         with self._lock:
             device.asks.pop(game.id, None)  # the host's word answers any question
-        if role is None:
-            with self._lock:
+            if role is None:
                 device.roles.pop(game.id, None)
-            self._seats_changed(game.id)
-            self._devices_changed()
-            return None
-        problem = self._set_role(device, game, role)
+        problem = self._set_role(device, game, role) if role is not None else self._seats_changed(game.id)
         self._devices_changed()
         return problem
 
     def _set_role(self, device: Device, game: Game, role: Role) -> str | None:
-        if role.kind == SIDE and role.side not in game.state.sides:
-            sides = ", ".join(game.state.sides)
-            return f"There is no side '{role.side}' in this game (sides: {sides})."
+        problem = _no_side(game, role)
+        if problem:
+            return problem
         with self._lock:
             device.roles[game.id] = role
         self._seats_changed(game.id)
@@ -816,3 +490,10 @@ class Sharing:
             table = self._tables.get(game_id)
         if table is not None:
             table.seats_changed()
+
+
+def _no_side(game: Game, role: Role) -> str | None:
+    """Why a game has no place for `role` (a side it does not have), or None."""
+    if role.kind == SIDE and role.side not in game.state.sides:
+        return f"There is no side '{role.side}' in this game (sides: {', '.join(game.state.sides)})."
+    return None

@@ -13,7 +13,7 @@ import logging
 
 import flet as ft
 
-from ..sharing import SCREEN, SIDE, TABLE, Role
+from ..roles import SCREEN, SIDE, TABLE, Role
 from ..tasks import run_soon
 from ..theme import side_colour
 from .widgets import mounted, muted, tag

@@ -6,7 +6,7 @@ from __future__ import annotations
 import flet as ft
 
 from ..qr import qr_png
-from ..sharing import SCREEN, SIDE, TABLE, Role
+from ..roles import SCREEN, SIDE, TABLE, Role
 from .widgets import heading, muted, tag
 
 

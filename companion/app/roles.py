@@ -1,0 +1,160 @@
+"""Who may do what in a shared game: the roles a device can hold, and `may`.
+
+A device holds one side, or is the shared screen (read-only, for a TV), or
+the whole table (every side: the one-device game, the host's default).
+`may(role, action, state)` says in plain words why a role may not take an
+action, or None; `may_undo` and `may_redo` say the same of the last change.
+No flet here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.quick_start import QUICK_START
+from ..engine.ruleset import Ruleset
+from ..engine.state import GameState
+from ..store.game import LogEntry, undo_stacks
+
+TABLE, SIDE, SCREEN = "table", "side", "screen"
+
+#: What an action of a side does, in words: "only a device holding British can <verb> it".  Who
+#: each action belongs to is the game's ruleset's (`Ruleset.side_of`, `table_actions`).
+_VERBS = {
+    "step": "move", "place": "move", "end_move": "move", "pivot": "move", "declare_shot": "fire its guns",
+    "declare_attack": "fire its guns", "resolve_shot": "roll its shots", "cancel_shot": "cancel its shots",
+    "roll_attack": "roll its attacks", "cancel_attack": "cancel its attacks",
+    "mark_slot": "mark its ship card", "set_keel": "mark its ship card", "mark_location": "mark its ship card",
+    "set_stats": "change its stats", "set_casualty": "mark its ship card",
+}
+
+
+@dataclass(frozen=True)
+class Role:
+    """What one device may do in one game: `table` (every side), one `side`, or `screen`."""
+
+    kind: str
+    side: str | None = None
+
+    @classmethod
+    def table(cls) -> "Role":
+        return cls(TABLE)
+
+    @classmethod
+    def screen(cls) -> "Role":
+        return cls(SCREEN)
+
+    @classmethod
+    def holding(cls, side: str) -> "Role":
+        return cls(SIDE, side)
+
+    @property
+    def key(self) -> str:
+        """A stable string id: `table`, `screen` or `side:British`."""
+        return f"{SIDE}:{self.side}" if self.kind == SIDE else self.kind
+
+    @classmethod
+    def from_key(cls, key: str) -> "Role":
+        if key in (TABLE, SCREEN):
+            return cls(key)
+        if key.startswith(f"{SIDE}:") and len(key) > len(SIDE) + 1:
+            return cls.holding(key[len(SIDE) + 1:])
+        raise ValueError(f"not a role: {key!r} (table, screen or side:NAME)")
+
+    @property
+    def label(self) -> str:
+        if self.kind == TABLE:
+            return "Whole table (every side)"
+        if self.kind == SCREEN:
+            return "Shared screen (watch only)"
+        return f"{self.side}"
+
+    @property
+    def read_only(self) -> bool:
+        return self.kind == SCREEN
+
+
+def action_data(action) -> dict[str, Any]:
+    if isinstance(action, dict):
+        return action
+    return action.model_dump(mode="json")
+
+
+def action_side(action, state: GameState, ruleset: Ruleset = QUICK_START) -> str | None:
+    """The side an action belongs to, or None for a table action, a shot no longer in play or an unknown kind."""
+    data = action_data(action)
+    if data.get("kind") not in ruleset.side_of:
+        return None
+    return ruleset.side(data, state)
+
+
+def _subject(data: dict[str, Any], state: GameState, side: str) -> str:
+    """'HML Raven is a British ship' / 'shot 3 is a British shot': what the action touches."""
+    kind = data.get("kind")
+    ship = data.get("attacker") if kind in ("declare_shot", "declare_attack") else data.get("ship")
+    if kind in ("resolve_shot", "cancel_shot"):
+        shot = next((s for s in state.shots if s.id == data.get("shot")), None)
+        ship = shot.attacker if shot else None
+    if isinstance(ship, str) and state.has_ship(ship):
+        found = state.ship(ship)
+        return f"{found.card.name if hasattr(found, 'card') else found.name} is a {side} ship"
+    return f"that belongs to {side}"
+
+
+def may(role: Role | None, action, state: GameState, ruleset: Ruleset = QUICK_START) -> str | None:
+    """Why `role` may not take `action` now, in plain words; None if it may.
+
+    Only who may act is decided here; whether the rules allow the action is
+    `engine.apply`'s business.  Table actions (initiative, starting the game,
+    ending movement or the turn, the rule-check switch) are anyone's who holds
+    a side: every player takes those steps together.  A side may concede only
+    for itself.
+    """
+    if role is None:
+        return "This device has not joined this game yet: pick a side or the shared screen first."
+    if role.kind == SCREEN:
+        return "This is the shared screen: it shows the game to everyone and cannot change it."
+    if role.kind == TABLE:
+        return None
+    data = action_data(action)
+    kind = data.get("kind")
+    if kind in ruleset.table_actions:
+        return None
+    if kind not in ruleset.side_of:  # fail closed: a kind the rules give to no side and not to the table
+        return f"This device holds {role.side}: {kind!r} is not an action of {ruleset.name} it can take."
+    side = action_side(data, state, ruleset)
+    if side is None or side == role.side:
+        return None
+    if kind == "concede":
+        return f"Only a device holding {side} can concede for {side}; this device holds {role.side}."
+    verb = _VERBS.get(kind, "act for it")
+    return f"{_subject(data, state, side)}: only a device holding {side} can {verb}. This device holds {role.side}."
+
+
+
+
+def may_undo(role: Role | None, entries: list[LogEntry], state: GameState,
+             ruleset: Ruleset = QUICK_START) -> str | None:
+    """You may undo what you may do: the last action in effect must be one `role` could take."""
+    return _may_change(role, undo_stacks(entries)[0], state, ruleset, "Not undone.")
+
+
+def may_redo(role: Role | None, entries: list[LogEntry], state: GameState,
+             ruleset: Ruleset = QUICK_START) -> str | None:
+    """The same for redo: the last action undone must be one `role` could take."""
+    return _may_change(role, undo_stacks(entries)[1], state, ruleset, "Not redone.")
+
+
+def _may_change(role: Role | None, stack: list, state: GameState, ruleset: Ruleset, prefix: str) -> str | None:
+    if role is not None and role.kind == SCREEN:
+        return may(role, {}, state)
+    if not stack:
+        return None  # nothing to undo or redo: the game says so
+    problem = may(role, stack[-1], state, ruleset)
+    return None if problem is None else f"{prefix} {problem}"
+
+
+def role_words(role: Role) -> str:
+    """'the whole table', 'the shared screen' or the side: the role in a sentence."""
+    return {TABLE: "the whole table", SCREEN: "the shared screen"}.get(role.kind, role.side or "")
