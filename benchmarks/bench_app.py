@@ -203,7 +203,7 @@ async def measure_taps(label: str, state: GameState, size_name: str) -> dict[str
         await client.settle()
     # to the fire phase, one shot declared by the first ship with a target in arc and range
     await asyncio.to_thread(game.act, A.EndMovement())
-    from companion.app.viewmodels import fire_panel
+    from companion.app.panels import fire_panel
 
     shooter, declare = None, None
     for ship in game.state.active_ships:

@@ -9,7 +9,7 @@ import pytest
 
 from cards_for_tests import card, gun, location, miss, other, position, ship
 
-from companion.app import geometry, viewmodels as vm
+from companion.app import geometry, panels, viewmodels as vm
 from companion.app.session import Session, session_from_route
 from companion.app.setup import SetupError, build_setup, quick_start_picks
 from companion.engine import actions as A
@@ -57,7 +57,7 @@ def test_view_models_import_no_flet():
     from pathlib import Path
 
     app = Path(vm.__file__).parent
-    for module in ("viewmodels.py", "session.py", "geometry.py", "setup.py"):
+    for module in ("viewmodels.py", "panels.py", "session.py", "geometry.py", "setup.py"):
         tree = ast.parse((app / module).read_text())
         imported = {n.names[0].name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)}
         imported |= {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0}
@@ -139,19 +139,19 @@ def test_banner_in_combat_counts_declared_and_open_shots(quick_start):
 def test_move_panel_gives_the_rules_reason_for_each_refused_step(quick_start):
     state = act(quick_start, A.StartGame(), A.SetInitiative(side="British"))
     state = act(state, A.EndMove(ship="pontbriand"), A.EndMove(ship="hml-hertfordshire"), A.EndMove(ship="pelletier"))
-    panel = vm.move_panel(state, "hml-raven")
+    panel = panels.move_panel(state, "hml-raven")
     assert panel.can_move and panel.mp_left == panel.mp
     reasons = {o.step: o.reason for o in panel.options}
     assert reasons["forward"] is None
     assert "must enter 1 hex before turning" in reasons["port"]
     state = act(state, A.Step(ship="hml-raven", step="forward"), A.Step(ship="hml-raven", step="port"))
-    reasons = {o.step: o.reason for o in vm.move_panel(state, "hml-raven").options}
+    reasons = {o.step: o.reason for o in panels.move_panel(state, "hml-raven").options}
     assert "already turned in this hex" in reasons["starboard"]
 
 
 def test_move_panel_says_whose_move_it_is(quick_start):
     state = act(quick_start, A.StartGame(), A.SetInitiative(side="French"))
-    panel = vm.move_panel(state, "hml-raven")
+    panel = panels.move_panel(state, "hml-raven")
     assert not panel.can_move
     assert "British's Type 2 ships move now" in panel.note
     assert all(o.reason for o in panel.options)
@@ -159,7 +159,7 @@ def test_move_panel_says_whose_move_it_is(quick_start):
 
 def test_bookkeeping_mode_offers_every_step(quick_start):
     state = act(quick_start, A.StartGame(), A.SetInitiative(side="French"), A.SetBookkeeping(on=True))
-    panel = vm.move_panel(state, "hml-raven")
+    panel = panels.move_panel(state, "hml-raven")
     assert panel.can_move and all(o.reason is None for o in panel.options)
 
 
@@ -175,7 +175,7 @@ def duel(**damage):
 
 def test_fire_panel_lists_every_gun_with_range_band_pool_and_exact_odds():
     state = duel()
-    guns = vm.fire_panel(state, "a")
+    guns = panels.fire_panel(state, "a")
     bow = next(g for g in guns if g.location == "bow")
     target = bow.targets[0]
     assert (target.target, target.in_arc, target.range, target.band) == ("t", True, 6, "long")
@@ -191,22 +191,22 @@ def test_fire_panel_lists_every_gun_with_range_band_pool_and_exact_odds():
 
 def test_fire_panel_says_out_of_arc_and_out_of_range():
     state = duel()
-    stern = next(g for g in vm.fire_panel(state, "a") if g.location == "stern")
+    stern = next(g for g in panels.fire_panel(state, "a") if g.location == "stern")
     assert stern.targets[0].summary == "out of arc" and not stern.targets[0].strikes
     far = position(ship("a", "Red", card("attacker"), "1018", "N"), ship("t", "Blue", card("target"), "1002", "S"))
-    bow = next(g for g in vm.fire_panel(far, "a") if g.location == "bow")
+    bow = next(g for g in panels.fire_panel(far, "a") if g.location == "bow")
     assert bow.targets[0].summary == "range 16: out of range"
 
 
 def test_fire_panel_marks_a_declared_gun_and_shot_views_show_its_dice():
     state = duel()
     state = act(state, A.DeclareShot(attacker="a", location="bow", slot=1, target="t", target_location="bow"))
-    bow = next(g for g in vm.fire_panel(state, "a") if g.location == "bow")
+    bow = next(g for g in panels.fire_panel(state, "a") if g.location == "bow")
     assert bow.fired and bow.targets[0].declared == 1
-    shots = vm.shot_views(state)
+    shots = panels.shot_views(state)
     assert len(shots) == 1 and not shots[0].resolved
     state = act(state, A.ResolveShot(shot=1))
-    shot = vm.shot_views(state)[0]
+    shot = panels.shot_views(state)[0]
     assert shot.resolved and shot.result
     assert [c for c, _ in shot.dice][:3] == list(shot.pool)
     assert shot.dice[len(shot.pool)][0] == "D6"
@@ -214,15 +214,15 @@ def test_fire_panel_marks_a_declared_gun_and_shot_views_show_its_dice():
 
 def test_table_dice_fields_follow_the_pool_then_the_slot_die():
     state = act(duel(), A.DeclareShot(attacker="a", location="bow", slot=1, target="t", target_location="bow"))
-    fields = vm.table_dice_fields(state, 1)
+    fields = panels.table_dice_fields(state, 1)
     assert [f.purpose for f in fields] == ["pool"] * (len(fields) - 1) + ["slot"]
     assert [f.label for f in fields] == ["DGreen", "DRed", "DRed", "Slot die"]
 
 
 def test_typed_faces_become_plain_messages_when_wrong():
-    assert vm.parse_faces(["3", " 12 "]) == ([3, 12], None)
-    assert vm.parse_faces(["3", ""])[1] == "die 2 is empty: type the face it shows"
-    assert vm.parse_faces(["x"])[1] == "die 1: 'x' is not a number"
+    assert panels.parse_faces(["3", " 12 "]) == ([3, 12], None)
+    assert panels.parse_faces(["3", ""])[1] == "die 2 is empty: type the face it shows"
+    assert panels.parse_faces(["x"])[1] == "die 1: 'x' is not a number"
 
 
 def test_a_face_the_die_does_not_carry_is_refused_in_words():

@@ -301,19 +301,19 @@ def test_solutions_json_gives_ship_destroyed_as_an_exact_fraction(tmp_path, caps
 
 
 def test_fire_panel_shows_ship_destroyed_beside_the_keel_chance():
-    from companion.app import viewmodels as vm
+    from companion.app import panels, viewmodels as vm
 
     target_card = card("target", ship_type=1, si=16, enter=1,
                        bow=location([gun(breach=9), other(9), miss(), other(9), other(9), other(9)]))
     last_slot = {("bow", n): "destroyed" for n in (1, 2, 5)} | {("bow", 4): "destroyed_this_turn"}
     state = position(ship("a", "Red", card("attacker"), "1010", "N"),
                      ship("t", "Blue", target_card, "1006", "S", damage=last_slot))
-    strike = next(st for g in vm.fire_panel(state, "a") for t in g.targets for st in t.strikes
+    strike = next(st for g in panels.fire_panel(state, "a") for t in g.targets for st in t.strikes
                   if st.location == "bow")
     odds = next(s for s in firing_solutions(state, "a") if s.strike("bow")).strike("bow").odds
     assert strike.ship_destroyed == odds.ship_destroyed > odds.keel_break > 0
     assert strike.ship_destroyed_text == vm.percent(odds.ship_destroyed)
 
     keel_broken = state.with_ship(state.ship("t").model_copy(update={"keel_broken": True}))
-    strike = next(st for g in vm.fire_panel(keel_broken, "a") for t in g.targets for st in t.strikes)
+    strike = next(st for g in panels.fire_panel(keel_broken, "a") for t in g.targets for st in t.strikes)
     assert strike.ship_destroyed == 1 and strike.ship_destroyed_text == "destroyed already: its keel broke"

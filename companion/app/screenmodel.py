@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..engine.state import GameState
 from ..engine.turn import to_move
-from .viewmodels import banner, log_lines
+from .viewmodels import banner, log_lines, movers
 
 
 @dataclass(frozen=True)
@@ -80,10 +80,7 @@ def _whose(state: GameState) -> tuple[str, str | None]:
         group = to_move(state)
         if group is None:
             return "Movement is over", None
-        side, ship_type = group
-        ships = [s.card.name for s in state.active_ships
-                 if s.side == side and s.card.type == ship_type and not s.move_done]
-        return f"{side} to move: {', '.join(ships)}", side
+        return f"{group[0]} to move: {', '.join(s.card.name for s in movers(state, group))}", group[0]
     if phase == "combat":
         open_shots = sum(1 for s in state.shots if s.result is None)
         rolls = f" · {open_shots} shot{'s' if open_shots != 1 else ''} to roll" if open_shots else ""

@@ -50,7 +50,7 @@ class Expected:
 
 
 def play_in_engine() -> Expected:
-    from companion.app import viewmodels as vm
+    from companion.app import panels, viewmodels as vm
     from companion.app.setup import build_setup, quick_start_picks
     from companion.engine import actions as A
     from companion.engine.game import apply
@@ -83,7 +83,7 @@ def play_in_engine() -> Expected:
         expected.after_raven.append(ship)
         state, _ = act(state, A.EndMove(ship=ship))
     # the first shot the fire panel offers the Raven at the Pontbriand
-    gun, target, strike = next((g, t, s) for g in vm.fire_panel(state, RAVEN) for t in g.targets
+    gun, target, strike = next((g, t, s) for g in panels.fire_panel(state, RAVEN) for t in g.targets
                                for s in t.strikes if t.target == "pontbriand")
     expected.declare = f"declare-{gun.location}-{gun.slot}-{target.target}-{strike.location}"
     expected.target, expected.location = target.target, strike.location

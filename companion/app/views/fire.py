@@ -12,7 +12,7 @@ from typing import Awaitable, Callable
 import flet as ft
 
 from ..theme import DICE
-from ..viewmodels import FaceField, GunView, ShotView, StrikeView
+from ..panels import FaceField, GunView, ShotView, StrikeView
 from .widgets import TOUCH, chips, die_face, heading, icon_button, muted, put, show_chips, tag
 
 Declare = Callable[[str, int, str, str], Awaitable[None]]

@@ -12,7 +12,7 @@ from typing import Awaitable, Callable
 import flet as ft
 
 from ...engine.hexes import FACING_NAMES
-from ..viewmodels import MoveOption, MovePanel
+from ..panels import MoveOption, MovePanel
 from .widgets import TOUCH, muted, put, tag
 
 STEP_ICONS = {"forward": ft.Icons.ARROW_UPWARD, "port": ft.Icons.TURN_LEFT, "starboard": ft.Icons.TURN_RIGHT}

@@ -18,10 +18,8 @@ from ...engine.hexes import Hex
 from ...engine.state import GameState
 from ..session import Session
 from ..tasks import soon
-from ..viewmodels import (
-    Banner, arc_shades, banner, card_view, deployment_hexes, fire_panel, log_lines, move_panel, ship_rows,
-    shot_views, table_dice_fields,
-)
+from ..panels import fire_panel, move_panel, shot_views, table_dice_fields
+from ..viewmodels import Banner, arc_shades, banner, card_view, deployment_hexes, log_lines, ship_rows
 from ..theme import side_colour
 from .fire import FirePanel, TableDiceEntry
 from .hexmap import HexMap
@@ -548,7 +546,7 @@ class TableView:
         await entry.focus_first_empty()
 
     async def _submit_faces(self, entry: TableDiceEntry) -> None:
-        from ..viewmodels import parse_faces
+        from ..panels import parse_faces
 
         faces, problem = parse_faces(entry.values())
         if problem:
