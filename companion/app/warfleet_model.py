@@ -4,13 +4,14 @@ A War Fleet game is a game of the store like any other (its log folded
 through the War Fleet ruleset, with undo and redo, saved after every change).
 The functions below turn a War Fleet state into plain rows for
 the screen: the ships on the map, the phase and the next step, the moves of
-the selected ship, its attack options with exact odds, the declared attacks,
-the converted card beside its source, and the pocket battles.  The views only
-draw these and send the actions they carry.
+the selected ship, its attack options with exact odds, the declared attacks
+and the pocket battles (the converted card beside its source: warfleet_card.py).
+The views only draw these and send the actions they carry.
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -18,22 +19,19 @@ from typing import Any, Callable
 
 from ..engine.cards import Card
 from ..engine.dice import Pool
-from ..engine.game import Event
 from ..engine.hexes import FACING_NAMES, Hex
 from ..engine.roller import Roller
 from ..engine.warfleet import actions as A
 from ..engine.warfleet.arcs import in_firing_arc
 from ..engine.warfleet.combat import AttackOption, attack_option, attack_options
-from ..engine.warfleet.convert import convert_card, working
-from ..engine.warfleet.dialup import canonical, dial_up, ladder_step
 from ..engine.warfleet.game import Applied, Refused, apply
 from ..engine.warfleet.pocket import PocketError, pocket_battle, pocket_outcome
 from ..engine.warfleet.scenario import build_warfleet_state, load_warfleet_scenario
 from ..engine.warfleet.state import WarFleetState, WarShip
-from ..engine.warfleet.stats import WarFleetStats
 from ..engine.warfleet.turn import to_move, to_place
 from ..store.game import Game
-from .viewmodels import ArcShade, GameRow, ago, location_name, percent
+from .viewmodels import ArcShade, GameRow, game_rows, location_name, percent
+from .warfleet_card import converted_card, edited_stats  # noqa: F401  (M.converted_card in the views)
 
 SCENARIO_FILE = "war-fleet-20v20.json"
 WAR_FLEET = "war-fleet"  # the ruleset id of War Fleet games in the store
@@ -63,14 +61,7 @@ def twenty_against_twenty(catalogue: dict[str, Card], fleets_dir: Path, seed: st
     from ..files import read_json
 
     scenario = load_warfleet_scenario(read_json(fleets_dir / SCENARIO_FILE))
-    roller = Roller.from_seed(seed) if seed else Roller.from_seed(_fresh_seed())
-    return build_warfleet_state(scenario, catalogue, roller)
-
-
-def _fresh_seed() -> str:
-    import secrets
-
-    return secrets.token_hex(16)
+    return build_warfleet_state(scenario, catalogue, Roller.from_seed(seed or secrets.token_hex(16)))
 
 
 # --- the map ----------------------------------------------------------------------------------
@@ -342,115 +333,6 @@ def declared_rows(state: WarFleetState) -> tuple[DeclaredRow, ...]:
     return tuple(rows)
 
 
-# --- the converted card beside its source --------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StatLine:
-    location: str
-    resilience: int
-    destroyed_resilience: int
-    si_modifier: int
-    attack: str
-    destroyed: bool
-    source: tuple[str, ...]  # the Quick-Start location: go/stop dice and six slots
-    working: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ConvertedCard:
-    ship: str
-    name: str
-    head: str
-    source_head: str
-    lines: tuple[StatLine, ...]
-    edited: bool
-
-
-def attack_text(stats: WarFleetStats, location: str) -> str:
-    attack = stats.locations[location].attack
-    if attack is None:
-        return "no attack"
-    traits = f" [{', '.join(attack.traits)}]" if attack.traits else ""
-    boxes = f" +{attack.boxes} saturation" if attack.boxes else ""
-    return (f"{attack.name} {attack.short.dice} ≤{attack.short.range}, "
-            f"{attack.long.dice} ≤{attack.long.range}{traits}{boxes}").strip()
-
-
-def _slot_text(slot) -> str:
-    kind = slot.kind
-    if kind == "gun":
-        return f"{slot.name} {slot.short.dice} {slot.short.range}/{slot.long.dice} {slot.long.range} ({slot.breach})"
-    if kind == "crew":
-        return f"crew {slot.dice} ({slot.breach})"
-    if kind == "armor":
-        return f"armour +{slot.breach_modifier} ({slot.breach})"
-    if kind == "engine":
-        return f"engine {slot.mp} MP ({slot.breach})"
-    if kind == "miss":
-        return "miss"
-    label = getattr(slot, "label", "") or kind.replace("_", " ")
-    return f"{label} ({slot.breach})"
-
-
-def converted_card(state: WarFleetState, ship_id: str) -> ConvertedCard:
-    """The ship's War Fleet stats, each location beside the Quick-Start location it came from."""
-    ship = state.ship(ship_id)
-    stats, source = ship.stats, ship.source
-    steps = {w.location: w for w in working(source)} if source else {}
-    lines = []
-    for name, loc in stats.locations.items():
-        src = source.locations.get(name) if source else None
-        lines.append(StatLine(
-            location=location_name(name), resilience=loc.resilience, destroyed_resilience=loc.destroyed_resilience,
-            si_modifier=loc.si_modifier, attack=attack_text(stats, name), destroyed=ship.is_destroyed(name),
-            source=(f"go {src.go}, stop {src.stop}", *(_slot_text(s) for s in src.slots)) if src else (),
-            working=tuple(steps[name].lines()) if name in steps else (),
-        ))
-    head = f"class {stats.ship_class} · SI {stats.si} · MP {ship.mp}" + (" (rear destroyed)" if ship.rear_destroyed else "")
-    source_head = (f"{source.name}: Type {source.type}, SI {source.structural_integrity}, MP {source.starting_mp}"
-                   if source else "no Quick-Start card")
-    return ConvertedCard(ship.id, ship.name, head, source_head, tuple(lines),
-                         edited=source is not None and convert_card(source) != stats)
-
-
-# editing the converted card: one field at a time, through SetStats
-
-EDITABLE = ("resilience", "destroyed_resilience", "si_modifier")
-
-
-def edited_stats(stats: WarFleetStats, field_name: str, delta: int, location: str | None = None) -> WarFleetStats | None:
-    """The stats with one number moved by `delta` (SI, MP, or a location's resilience,
-    destroyed resilience, SI modifier, or `short`/`long` dice one dial-up step), or None
-    when that would leave the rules' bounds."""
-    data = stats.model_dump(by_alias=True, mode="json")
-    if location is None:
-        key = {"si": "si", "mp": "mp"}[field_name]
-        value = data[key] + delta
-        if value < (1 if key == "si" else 0):
-            return None
-        data[key] = value
-    elif field_name in EDITABLE:
-        value = data["locations"][location][field_name] + delta
-        if value < (0 if field_name == "si_modifier" else 1):
-            return None
-        data["locations"][location][field_name] = value
-    else:  # a band's dice, one step along the dial-up ladder
-        attack = data["locations"][location]["attack"]
-        if attack is None:
-            return None
-        dice = canonical(attack[field_name]["dice"])
-        if delta > 0:
-            new = dial_up(dice)
-        else:
-            steps = [ladder_step(n) for n in range(12)]
-            if dice not in steps or steps.index(dice) == 0:
-                return None
-            new = steps[steps.index(dice) - 1]
-        attack[field_name]["dice"] = new.notation
-    return WarFleetStats.model_validate(data)
-
-
 # --- pockets ----------------------------------------------------------------------------------------
 
 
@@ -521,8 +403,7 @@ def bring_back(game: Game, pocket_id: int, store, act: Act | None = None) -> App
 
 def warfleet_rows(summaries, now: float | None = None) -> tuple[GameRow, ...]:
     """Saved War Fleet games as the home screen lists them: turn and phase (or the result), sides, when."""
-    return tuple(GameRow(s.id, s.name, s.result or f"Turn {s.turn} · {PHASES.get(s.phase, s.phase)}",
-                         " vs ".join(s.sides), ago(s.updated, now)) for s in summaries)
+    return game_rows(summaries, now, PHASES)
 
 
 # --- log ------------------------------------------------------------------------------------------------
@@ -530,12 +411,3 @@ def warfleet_rows(summaries, now: float | None = None) -> tuple[GameRow, ...]:
 
 def log_lines(game: Game) -> tuple[str, ...]:
     return tuple(e.text for e in game.history() if e.kind != "warning") or ("Nothing yet.",)
-
-
-__all__ = [
-    "Banner", "ConvertedCard", "DeclaredRow", "MapShip", "Move", "OptionRow", "PocketRow", "WAR_FLEET",
-    "start_battle", "war_fleet_games",
-    "arc_shades", "banner", "bring_back", "converted_card", "declared_rows", "edited_stats", "map_ships", "moves",
-    "near", "next_on_tap", "open_pocket", "option_rows", "pocket_rows", "roll_all", "twenty_against_twenty",
-    "warfleet_rows",
-]
