@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.app.editor_model import (
-    BOUNDS, DICE_CHOICES, KIND_NAMES, CardEditor, dice_options, new_card_data,
-)
+from companion.app.card_draft import BOUNDS, DICE_CHOICES, KIND_NAMES, dice_options, new_card_data
+from companion.app.editor_model import CardEditor
 from companion.engine.cards import SLOT_KINDS, FormatError, load_card
 from companion.engine.dice import parse_pool
 from companion.store.library import CardLibrary, based_on, catalogue_of

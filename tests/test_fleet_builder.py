@@ -115,7 +115,7 @@ def test_a_broken_fleet_file_is_one_plain_message_and_the_side_is_kept(cards):
 
 
 def test_the_players_copy_is_kept_and_compared_with_the_printed_card(tmp_path, cards):
-    from companion.app.editor_model import printed_card, differences
+    from companion.app.card_compare import printed_card, differences
 
     library = open_library(tmp_path)
     mine = player_copy(cards["pontbriand"], taken=cards)  # the Lieutenant's Manual edition, SI 20
@@ -155,7 +155,8 @@ def test_only_the_host_changes_the_card_library():
 
 
 def test_the_editor_compares_a_copy_with_the_printed_card(cards):
-    from companion.app.editor_model import CardEditor, compare_with_printed
+    from companion.app.card_compare import compare_with_printed
+    from companion.app.editor_model import CardEditor
 
     editor = CardEditor.edit(cards["hml-raven"])  # the Lieutenant's Manual card: a player's copy
     editor.set(("structural_integrity",), 13)

@@ -21,43 +21,14 @@ from typing import Any, Iterable
 
 from pydantic import ValidationError
 
-from ..engine.cards import CARD_FORMAT, SLOT_KINDS, SLOTS_PER_LOCATION, Card, FormatError, load_card
-from ..engine.dice import DIAL_UP_ORDER, PoolError, parse_pool, top
+from ..engine.cards import SLOT_KINDS, SLOTS_PER_LOCATION, Card, FormatError, load_card
+from ..engine.dice import PoolError, parse_pool, top
 from ..engine.footprint import LOCATION_HEX
 from ..store.library import CardLibrary, is_players_card, player_copy
+from .card_draft import BOUNDS, DEFAULTS, KIND_NAMES, location_template, new_card_data, slot_template
 from .viewmodels import location_name
 
 Path = tuple  # a place in the draft: ("locations", "port", "slots", 0, "breach")
-
-KIND_NAMES = {
-    "gun": "Gun battery", "crew": "Crew", "armor": "Armour", "engine": "Engine",
-    "tesla_coil": "Tesla coil", "miss": "Miss", "other": "Other",
-}
-TYPE_NAMES = {1: "Type 1 · destroyer", 2: "Type 2 · light cruiser", 3: "Type 3 · armoured cruiser",
-              4: "Type 4 · battleship"}
-TRAITS = ("turret", "bracket")
-
-
-def dice_choices() -> tuple[str, ...]:
-    """The dice a card's fields offer: one d12, two of a colour, or two colours (higher first)."""
-    order = [c.label for c in reversed(DIAL_UP_ORDER)]  # Black first
-    singles = list(reversed(order))
-    pairs = []
-    for i, first in enumerate(order):
-        pairs.append(f"2{first}")
-        pairs.extend(f"{first} & {second}" for second in order[i + 1:])
-    return tuple(singles + pairs)
-
-
-DICE_CHOICES = dice_choices()
-
-#: (lowest, highest) for every number on a card, by the field's last name.
-BOUNDS = {
-    "type": (1, 4), "structural_integrity": (1, 99), "enter_hexes_before_turn": (0, 12),
-    "breach": (1, 40), "range": (0, 99), "mp": (0, 30), "breach_modifier": (0, 12), "saturation": (0, 12),
-}
-DEFAULTS = {"breach": 12, "range": 4, "mp": 3, "breach_modifier": 1, "saturation": 0,
-            "structural_integrity": 18, "enter_hexes_before_turn": 1, "type": 1}
 
 FIELD_WORDS = {
     "name": "name", "class": "class", "faction": "faction", "armament": "armament line",
@@ -66,47 +37,6 @@ FIELD_WORDS = {
     "breach_modifier": "armour modifier", "mp": "MP", "label": "label", "saturation": "saturation boxes",
     "traits": "traits", "dice": "dice", "range": "range", "go": "go dice (moved)", "stop": "stop dice (stationary)",
 }
-
-
-def slot_template(kind: str, breach: Any = 12) -> dict[str, Any]:
-    """A fresh slot of `kind`, keeping a breach number."""
-    slot: dict[str, Any] = {"kind": kind}
-    if kind == "gun":
-        slot.update(name="Gun", short={"range": 4, "dice": "DBlue"}, long={"range": 8, "dice": "DGreen"})
-    elif kind == "crew":
-        slot["dice"] = "DGreen"
-    elif kind == "armor":
-        slot["breach_modifier"] = 1
-    elif kind == "engine":
-        slot["mp"] = 3
-    elif kind == "other":
-        slot["label"] = ""
-    slot["breach"] = breach
-    return slot
-
-
-_LAYOUT = {  # a new card's slots: kinds and breach numbers per location
-    "bow": (("gun", 12), ("crew", 11), ("armor", 13), ("tesla_coil", 12), ("miss", 11), ("armor", 14)),
-    "side": (("gun", 11), ("crew", 12), ("armor", 13), ("gun", 14), ("miss", 11), ("armor", 15)),
-    "stern": (("gun", 12), ("crew", 11), ("engine", 13), ("engine", 14), ("armor", 13), ("miss", 11)),
-}
-
-
-def location_template(name: str) -> dict[str, Any]:
-    layout = _LAYOUT.get(name, _LAYOUT["side"])
-    side = name not in ("bow", "stern")
-    return {"go": "DBlack" if side else "DRed", "stop": "2DRed" if side else "DRed & DBlue",
-            "slots": [slot_template(kind, breach) for kind, breach in layout]}
-
-
-def new_card_data(ship_type: int = 1) -> dict[str, Any]:
-    return {
-        "format": CARD_FORMAT, "name": "New ship", "class": "", "faction": "", "armament": "",
-        "type": ship_type, "structural_integrity": 18, "enter_hexes_before_turn": 1,
-        "locations": {name: location_template(name) for name in LOCATION_HEX[ship_type]},
-        "sources": {"verified": True, "notes": ""},
-    }
-
 
 #: where a location's slots come from when the type changes between 1-3 and 4
 _RESHAPE = {"port_bow": "port", "port_quarter": "port", "starboard_bow": "starboard",
@@ -523,122 +453,3 @@ def _draft_path(loc: tuple) -> Path:
             continue
         out.append(item)
     return tuple(out)
-
-
-def kind_choices() -> list[tuple[str, str]]:
-    return [(kind, KIND_NAMES[kind]) for kind in SLOT_KINDS]
-
-
-def dice_options(current: str | None) -> list[str]:
-    """The dice choices, with the field's present value first if the list lacks it."""
-    options = list(DICE_CHOICES)
-    if current and current not in options:
-        options.insert(0, current)
-    return options
-
-
-__all__ = ["BOUNDS", "CardEditor", "DICE_CHOICES", "KIND_NAMES", "Problem", "TYPE_NAMES", "TRAITS",
-           "dice_options", "kind_choices", "new_card_data", "slot_template"]
-
-
-# --- compare with the printed card (issue 12) -------------------------------------------------------
-
-#: Card fields in the editor's words; `id`, `format` and `sources` are not values of play.
-FIELD_NAMES = {
-    "name": "Ship name", "class": "Class", "faction": "Faction", "armament": "Armament line", "type": "Type",
-    "structural_integrity": "Structural Integrity", "enter_hexes_before_turn": "Hexes before a turn",
-    "structural_integrity_note": "Second SI value", "anti_air": "Anti-air dice", "points": "Fleet points",
-    "starting_mp": "Starting MP as printed", "go": "go dice", "stop": "stop dice",
-}
-_NOT_COMPARED = {"id", "format", "sources"}
-
-
-def is_printed(card: Card) -> bool:
-    """A shipped card of the printed-card fleets: a source page and no other edition (the Quick-Start
-    cards are the Lieutenant's Manual edition, docs/formats.md)."""
-    sources = card.sources
-    return (not is_players_card(card) and sources is not None and bool(getattr(sources, "url", None))
-            and not (sources.model_extra or {}).get("edition"))
-
-
-def printed_card(card: Card, catalogue: dict[str, Card]) -> Card | None:
-    """The printed card a card is (a copy of): the card it was based on if that is printed, else the
-    printed card read from the same source page, else the printed card of the same name and type."""
-    from ..store.library import based_on
-
-    origin = catalogue.get(based_on(card) or "") or card
-    if is_printed(origin) and origin.id != card.id:
-        return origin
-    printed = [c for c in catalogue.values() if is_printed(c) and c.id != card.id]
-    url = getattr(origin.sources, "url", None) or getattr(card.sources, "url", None)
-    for candidate in printed:
-        if url and candidate.sources.url == url:
-            return candidate
-    return next((c for c in printed if c.name.casefold() == card.name.casefold() and c.type == card.type), None)
-
-
-def _flat(data: Any, path: tuple = ()) -> dict[tuple, Any]:
-    if isinstance(data, dict):
-        out: dict[tuple, Any] = {}
-        for key, value in data.items():
-            if not path and key in _NOT_COMPARED:
-                continue
-            out.update(_flat(value, (*path, key)))
-        return out
-    if isinstance(data, list) and path and path[-1] == "slots":
-        out = {}
-        for index, value in enumerate(data):
-            out.update(_flat(value, (*path, index)))
-        return out
-    return {path: data}
-
-
-def _field_label(path: tuple) -> str:
-    if path[0] != "locations":
-        return FIELD_NAMES.get(path[0], path[0].replace("_", " ").capitalize())
-    words = [location_name(path[1])]
-    rest = list(path[2:])
-    if rest[:1] == ["slots"] and len(rest) > 1:
-        words.append(f"slot {rest[1] + 1}")
-        rest = rest[2:]
-    words += [FIELD_NAMES.get(str(part), str(part).replace("_", " ")) for part in rest]
-    return " ".join(words)
-
-
-def _shown(value: Any) -> str:
-    if value is None or value == "" or value == []:
-        return "—"
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return str(value)
-
-
-def differences(card: Card, printed: Card) -> list[tuple[str, str, str]]:
-    """Every value where `card` differs from `printed`: (the field in words, this card's, the
-    printed card's), in the card's order; empty when they agree."""
-    mine, theirs = _flat(card.dump()), _flat(printed.dump())
-    paths = list(mine) + [p for p in theirs if p not in mine]
-    return [(_field_label(p), _shown(mine.get(p)), _shown(theirs.get(p)))
-            for p in paths if mine.get(p) != theirs.get(p)]
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """The editor's "compare with the printed card": the printed card and the differing values,
-    or why there is nothing to compare (`problem`, in plain words)."""
-
-    printed: Card | None = None
-    rows: tuple[tuple[str, str, str], ...] = ()
-    problem: str | None = None
-
-
-def compare_with_printed(editor: "CardEditor", catalogue: dict[str, Card]) -> Comparison:
-    """The draft beside its printed card (issue 12), value by value."""
-    try:
-        card = editor.card()
-    except FormatError as exc:
-        return Comparison(problem=f"Fix the card first: {exc}")
-    printed = printed_card(card, catalogue)
-    if printed is None:
-        return Comparison(problem=f"No printed card of {card.name} is in the fleets to compare with.")
-    return Comparison(printed, tuple(differences(card, printed)))

@@ -16,7 +16,9 @@ from typing import Any, Callable
 
 import flet as ft
 
-from ..editor_model import KIND_NAMES, TRAITS, TYPE_NAMES, CardEditor, compare_with_printed, dice_options
+from ..card_compare import compare_with_printed
+from ..card_draft import KIND_NAMES, TRAITS, TYPE_NAMES, dice_options
+from ..editor_model import CardEditor
 from ..session import Session
 from ..viewmodels import dice_chips, location_name
 from .home import host_only, page_width
