@@ -21,7 +21,7 @@ from ..engine.board import Board
 from ..engine.cards import Card, FormatError, load_fleet
 from ..engine.state import GameState
 from ..store.library import is_players_card
-from .setup import Pick, SetupError, build_setup
+from .setup import Pick, SetupError, build_setup, unique_id
 
 #: At most this many cards are listed at once: a phone stays quick with 150 cards (filter first).
 SHOWN = 24
@@ -184,7 +184,7 @@ class FleetBuilder:
         for ship in chosen.ships:
             data = ship.card.dump()
             data["name"] = ship.name
-            data["id"] = _unique_id(ship.card.id, ids)
+            data["id"] = unique_id(ship.card.id, ids)
             ships.append(data)
         faction = next((s.card.faction for s in chosen.ships if s.card.faction), "")
         return {"format": "leviathans-fleet/1", "name": chosen.name, "faction": faction, "ships": ships}
@@ -205,14 +205,6 @@ class FleetBuilder:
         for card in fleet.ships:
             self.add(side, card, card.name)
         return f"Loaded {len(fleet.ships)} ship{'s' if len(fleet.ships) != 1 else ''} as {self.sides[side].name}."
-
-
-def _unique_id(base: str, used: set[str]) -> str:
-    ident, n = base, 2
-    while ident in used:
-        ident, n = f"{base}-{n}", n + 1
-    used.add(ident)
-    return ident
 
 
 def mine_note(card: Card) -> str:

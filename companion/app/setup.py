@@ -17,7 +17,7 @@ from ..engine.board import DEPLOYMENT_DEPTH, Board
 from ..engine.cards import Card
 from ..engine.deployment import deployment_problem
 from ..engine.footprint import Placement
-from ..engine.hexes import Hex, facing_name
+from ..engine.hexes import Hex
 from ..engine.movement import placement_problem
 from ..engine.roller import Roller
 from ..engine.state import GameState, ShipState
@@ -76,7 +76,7 @@ def build_setup(picks: list[Pick], catalogue: dict[str, Card], board: Board | No
             card = pick.card or catalogue[pick.card_id]
             if pick.name and pick.name != card.name:  # the ship's own name, shown wherever the ship is
                 card = card.model_copy(update={"name": pick.name})
-            ship = ShipState(id=_unique(card.id, used), side=side, card=card, column=1, row=1, facing=facing)
+            ship = ShipState(id=unique_id(card.id, used), side=side, card=card, column=1, row=1, facing=facing)
             bow = _deployment_spot(state, ship, facing)
             if bow is None:
                 raise SetupError(f"there is no room left to deploy {card.name} on the {side} edge of a "
@@ -86,7 +86,8 @@ def build_setup(picks: list[Pick], catalogue: dict[str, Card], board: Board | No
     return state.model_copy(update={"roller": Roller.from_seed(seed)}) if seed else state
 
 
-def _unique(base: str, used: set[str]) -> str:
+def unique_id(base: str, used: set[str]) -> str:
+    """`base`, or `base-2`, `base-3`... : the first not in `used` (which then holds it)."""
     name, n = base, 2
     while name in used:
         name, n = f"{base}-{n}", n + 1
@@ -116,8 +117,3 @@ def _deployment_spot(state: GameState, ship: ShipState, facing: int) -> Hex | No
             if placement_problem(state, ship, placement) is None and deployment_problem(state, ship, placement) is None:
                 return placement.bow
     return None
-
-
-def describe_deployment(state: GameState) -> list[str]:
-    """One line per ship: where it stands."""
-    return [f"{s.card.name}: {state.board.label(s.bow)} facing {facing_name(s.facing)}" for s in state.ships]
