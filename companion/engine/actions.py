@@ -8,16 +8,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .cards import Whole, facing_value
-
-#: true or false, never "yes" nor 1 (an action read from a log or a file)
-Flag = Annotated[bool, Strict()]
-
-
-class _Action(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+from .common import Concede as Concede, EndMove as EndMove, EndMovement as EndMovement, EndTurn as EndTurn
+from .common import Flag as Flag, SetBookkeeping as SetBookkeeping, SetInitiative as SetInitiative
+from .common import Step as Step, _Action as _Action
 
 
 class RollInitiative(_Action):
@@ -25,19 +21,6 @@ class RollInitiative(_Action):
 
     kind: Literal["roll_initiative"] = "roll_initiative"
     faces: dict[str, list[Whole]] | None = None
-
-
-class SetInitiative(_Action):
-    """The table decided initiative some other way."""
-
-    kind: Literal["set_initiative"] = "set_initiative"
-    side: str
-
-
-class Step(_Action):
-    kind: Literal["step"] = "step"
-    ship: str
-    step: Literal["forward", "port", "starboard"]
 
 
 class Place(_Action):
@@ -53,17 +36,6 @@ class Place(_Action):
     @classmethod
     def _facing(cls, value: object) -> object:
         return facing_value(value)
-
-
-class EndMove(_Action):
-    kind: Literal["end_move"] = "end_move"
-    ship: str
-
-
-class EndMovement(_Action):
-    """Skip the remaining moves: every ship that has not moved stays put."""
-
-    kind: Literal["end_movement"] = "end_movement"
 
 
 class DeclareShot(_Action):
@@ -118,22 +90,6 @@ class StartGame(_Action):
     """Deployment is done: roll initiative for turn 1."""
 
     kind: Literal["start_game"] = "start_game"
-
-
-class EndTurn(_Action):
-    kind: Literal["end_turn"] = "end_turn"
-
-
-class Concede(_Action):
-    kind: Literal["concede"] = "concede"
-    side: str
-
-
-class SetBookkeeping(_Action):
-    """Turn the rule checks off (or on): warnings instead of refusals."""
-
-    kind: Literal["set_bookkeeping"] = "set_bookkeeping"
-    on: Flag
 
 
 Action = Annotated[

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from .arcs import in_wedge, range_in_wedge, wedge_for
 from .dice import Colour, Pool, chance_at_least, parse_pool
 from .hexes import Hex
-from .roller import DieRoll, Roller, check_face, roll_die
+from .roller import DiceSource, DieRoll, NeedDice, RollerDice, check_face
 from .cards import GunSlot, RangeBand
 from .state import FiringBand, GameState, ShipState, ShotOutcome, ShotResult
 
@@ -274,25 +274,6 @@ def firing_solutions(state: GameState, attacker_id: str) -> list[FiringSolution]
 
 
 # --- resolving a shot -------------------------------------------------------------
-
-
-class NeedDice(ValueError):
-    """Table dice ran out: the players must roll and enter another die."""
-
-
-class DiceSource(Protocol):
-    def take(self, colour: Colour, purpose: str) -> DieRoll: ...
-
-
-@dataclass
-class RollerDice:
-    """Dice from the game's seeded roller; `roller` advances as dice are taken."""
-
-    roller: Roller
-
-    def take(self, colour: Colour, purpose: str) -> DieRoll:
-        result, self.roller = roll_die(self.roller, colour)
-        return result
 
 
 @dataclass

@@ -9,24 +9,19 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from pydantic import ValidationError
-
 from . import actions as A
+from . import common as C
 from .cards import GunSlot, Slot
-from .combat import (
-    DiceSource, FiringSolution, NeedDice, RollerDice, TableDice, firing_solution, keel_modifier,
-    resolve_breach, shot_pool,
-)
-from .cards import format_error
+from .combat import FiringSolution, TableDice, firing_solution, keel_modifier, resolve_breach, shot_pool
 from .deployment import deployment_problem
 from .footprint import Placement
-from .kernel import Applied, Event, Refusal, RefusalKind, Refused, Work, dispatch
+from .kernel import Applied, Refusal, RefusalKind, Refused, Work, dispatch
 from .hexes import PositionError, facing_name, parse_facing
 from .movement import (
     MoveRefused, ends_in_half_hexes, placement_problem, reset_for_turn, stacking_problem,
     step_problem, take_step,
 )
-from .roller import check_face, DieRoll, roll_pool
+from .roller import DiceSource, NeedDice, RollerDice
 from .state import GameState, InitiativeRoll, ShipState, Shot, ShotResult, SlotStatus
 from .turn import INITIATIVE_DICE, game_end, harden_damage, initiative_winner, may_move_now, to_move
 
@@ -37,30 +32,10 @@ AFTER_OVER = frozenset({"mark_slot", "set_bookkeeping", "set_keel"})
 #: The rule modules' own refusals (raised deep in movement and combat).
 RULE_ERRORS = (MoveRefused, PositionError, NeedDice)
 
-def parse_action(action: Any) -> A._Action:
-    """An action object from data in a log or a file; a MALFORMED `Refusal` saying what and where."""
-    if isinstance(action, A._Action):
-        return action
-    try:
-        return A.ActionEnvelope(action=action).action
-    except ValidationError as exc:  # malformed action data: one plain line, what and where
-        raise Refusal(f"not an action: {_action_problem(exc)}", RefusalKind.MALFORMED) from None
-    except Exception as exc:  # not even a mapping pydantic can read
-        raise Refusal(f"not an action: {exc}", RefusalKind.MALFORMED) from None
-
-
 def apply(state: GameState, action: Any) -> Applied[GameState] | Refused:
     """Apply one action; the new state and events, or a refusal with the reason (kernel.dispatch)."""
     return dispatch(HANDLERS, state, action, parse=parse_action, after_over=AFTER_OVER,
                     rule_errors=RULE_ERRORS)
-
-
-def _action_problem(exc: ValidationError) -> str:
-    """What is wrong with an action's data and where, in one line: `facing: true is not a facing`."""
-    error = format_error(exc)
-    parts = error.path.split(".")
-    path = ".".join(parts[2:]) if len(parts) > 2 and parts[0] == "action" else ""
-    return f"{path}: {error.problem}" if path else error.problem
 
 
 # --- initiative ---------------------------------------------------------------
@@ -68,50 +43,25 @@ def _action_problem(exc: ValidationError) -> str:
 
 def _roll_initiative(work: Work[GameState], action: A.RollInitiative) -> None:
     work.rule(None if work.state.phase == "initiative" else f"initiative is rolled at the start of a turn, not in {work.state.phase}", RefusalKind.PHASE)
-    sides = work.state.sides
-    if action.faces is not None:
-        rolls = [InitiativeRoll(side=side, dice=_table_faces(action.faces, side)) for side in sides]
+    for rolls in C.side_rolls(work, action.faces, INITIATIVE_DICE, initiative_winner):
         _record_initiative(work, rolls)
-        return
-    roller = work.state.roller
-    while True:
-        rolls = []
-        for side in sides:
-            dice, roller = roll_pool(roller, INITIATIVE_DICE)
-            rolls.append(InitiativeRoll(side=side, dice=dice))
-        work.update(roller=roller)
-        if _record_initiative(work, rolls):
-            return
 
 
-def _table_faces(faces: dict[str, list[int]], side: str) -> list[DieRoll]:
-    if side not in faces or len(faces[side]) != len(INITIATIVE_DICE):
-        raise Refusal(f"enter both red initiative dice for {side}")
-    for face in faces[side]:
-        try:
-            check_face(INITIATIVE_DICE[0], face)
-        except ValueError as exc:
-            raise Refusal(str(exc)) from None
-    return [DieRoll(colour=c, face=f) for c, f in zip(INITIATIVE_DICE, faces[side])]
-
-
-def _record_initiative(work: Work[GameState], rolls: list[InitiativeRoll]) -> bool:
+def _record_initiative(work: Work[GameState], rolls: list[InitiativeRoll]) -> None:
     text = ", ".join(f"{r.side} {' + '.join(str(d.face) for d in r.dice)} = {r.total}" for r in rolls)
     winner = initiative_winner(rolls)
     data = {"rolls": [r.model_dump(mode="json") for r in rolls]}
     if winner is None:
         work.event("initiative_tie", f"Initiative: {text}. A tie: roll again.", **data)
         work.update(initiative_rolls=rolls)
-        return False
+        return
     work.event("initiative", f"Initiative: {text}. {winner} wins the initiative.", winner=winner, **data)
     work.update(initiative=winner, initiative_rolls=rolls, phase="movement")
     _after_movement_change(work)
-    return True
 
 
 def _set_initiative(work: Work[GameState], action: A.SetInitiative) -> None:
-    if action.side not in work.state.sides:
-        raise Refusal(f"there is no side '{action.side}'")
+    C.check_side(work, action.side)
     work.update(initiative=action.side, phase="movement" if work.state.phase == "initiative" else work.state.phase)
     work.event("initiative", f"{action.side} has the initiative (set by hand).", winner=action.side)
     _after_movement_change(work)
@@ -210,9 +160,7 @@ def _end_movement(work: Work[GameState], action: A.EndMovement) -> None:
 
 
 def _after_movement_change(work: Work[GameState]) -> None:
-    if work.state.phase == "movement" and to_move(work.state) is None:
-        work.update(phase="combat")
-        work.event("phase", "Movement is over: open fire. All fire is simultaneous.")
+    C.movement_over(work, to_move(work.state) is None, "Movement is over: open fire. All fire is simultaneous.")
 
 
 # --- combat -----------------------------------------------------------------------
@@ -241,15 +189,8 @@ def _declare_shot(work: Work[GameState], action: A.DeclareShot) -> None:
     choices = [s.location for s in solution.strikes]
     if not choices:
         work.rule(_why_not(solution, gun))
-    where = action.target_location
-    if where is None:
-        if len(choices) > 1:
-            raise Refusal(f"the shot can strike the {' or the '.join(choices)}: choose one")
-        where = choices[0] if choices else _fallback_location(target)
-    elif where not in target.card.locations:
-        raise Refusal(f"{target.card.name} has no location '{where}'")
-    elif where not in choices:
-        work.rule(f"from there the shot can strike only the {' or '.join(choices) or 'nothing'}")
+    where = C.choose_location(work, action.target_location, choices, list(target.card.locations),
+                              target.card.name, "shot")
     band = solution.band if solution.band != "out" else "long"
     shot = Shot(
         id=max((s.id for s in state.shots), default=0) + 1,
@@ -270,27 +211,12 @@ def _why_not(solution: FiringSolution, gun: GunSlot) -> str:
     return f"{solution.target} is {solution.range} hexes away, beyond the {gun.name}'s range of {gun.long.range}"
 
 
-def _fallback_location(target: ShipState) -> str:
-    return next(iter(target.card.locations))
-
-
 def _cancel_shot(work: Work[GameState], action: A.CancelShot) -> None:
-    shot = _shot(work, action.shot)
-    if shot.result is not None:
-        raise Refusal(f"shot {shot.id} is already resolved: undo it instead")
-    work.update(shots=[s for s in work.state.shots if s.id != shot.id])
-    work.event("cancel_shot", f"Shot {shot.id} cancelled.", shot=shot.id)
-
-
-def _shot(work: Work[GameState], shot_id: int) -> Shot:
-    for shot in work.state.shots:
-        if shot.id == shot_id:
-            return shot
-    raise Refusal(f"there is no declared shot {shot_id}")
+    C.cancel(work, "shots", action.shot, "shot", "resolved")
 
 
 def _resolve_shot(work: Work[GameState], action: A.ResolveShot) -> None:
-    shot = _shot(work, action.shot)
+    shot: Shot = C.declared(work, "shots", action.shot, "shot")
     if shot.result is not None:
         raise Refusal(f"shot {shot.id} is already resolved")
     state = work.state
@@ -304,14 +230,7 @@ def _resolve_shot(work: Work[GameState], action: A.ResolveShot) -> None:
             raise Refusal(f"the breach roll is {pool.expanded}: enter {len(pool)} faces, in that order")
     else:
         dice = RollerDice(state.roller)
-    try:
-        result = resolve_breach(pool, modifier, target, shot.target_location, dice)
-    except NeedDice:
-        raise
-    except ValueError as exc:  # a face the die does not carry
-        raise Refusal(str(exc)) from None
-    if isinstance(dice, RollerDice):
-        work.update(roller=dice.roller)
+    result = C.rolled(work, dice, lambda dice: resolve_breach(pool, modifier, target, shot.target_location, dice))
     gun = attacker.card.locations[shot.location].gun(shot.slot)
     result = result.model_copy(update={"text": _result_text(result, gun.name, target, shot.target_location)})
     done = shot.model_copy(update={"result": result})
@@ -423,30 +342,7 @@ def _end_turn(work: Work[GameState], action: A.EndTurn) -> None:
         ships.append(ship)
     work.update(ships=ships, shots=[], initiative=None, initiative_rolls=[])
     work.event("end_turn", f"End of turn {state.turn}: circled slots are struck through.")
-    ended = game_end(work.state)
-    if ended:
-        result, winner = ended
-        work.update(phase="over", result=result, winner=winner)
-        work.event("game_over", result, winner=winner)
-    else:
-        work.update(turn=state.turn + 1, phase="initiative")
-        work.event("phase", f"Turn {state.turn + 1}: roll initiative.")
-
-
-def _concede(work: Work[GameState], action: A.Concede) -> None:
-    if action.side not in work.state.sides:
-        raise Refusal(f"there is no side '{action.side}'")
-    others = [s for s in work.state.sides if s != action.side]
-    winner = others[0] if len(others) == 1 else None
-    result = f"{action.side} concedes." + (f" {winner} wins." if winner else "")
-    work.update(phase="over", result=result, winner=winner, conceded=[*work.state.conceded, action.side])
-    work.event("game_over", result, winner=winner)
-
-
-def _set_bookkeeping(work: Work[GameState], action: A.SetBookkeeping) -> None:
-    work.update(settings=work.state.settings.model_copy(update={"bookkeeping": action.on}))
-    work.event("settings", "Bookkeeping mode on: rule checks give warnings, not refusals." if action.on
-               else "Rule checks on.")
+    C.next_turn(work, state.turn, game_end(work.state))
 
 
 #: The rules of Quick-Start: action kind -> handler(work, action).
@@ -464,6 +360,8 @@ HANDLERS: dict[str, Callable[[Work[GameState], Any], None]] = {
     "set_keel": _set_keel,
     "start_game": _start_game,
     "end_turn": _end_turn,
-    "concede": _concede,
-    "set_bookkeeping": _set_bookkeeping,
+    "concede": C.concede,
+    "set_bookkeeping": C.set_bookkeeping,
 }
+
+parse_action = C.action_parser(A.ActionEnvelope, HANDLERS, "not an action")

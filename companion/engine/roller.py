@@ -11,6 +11,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+from dataclasses import dataclass
+from typing import Protocol
+
 from pydantic import BaseModel, ConfigDict
 
 from .dice import FACES, Colour, Pool
@@ -88,3 +91,22 @@ def check_face(colour: Colour, face: int) -> None:
             f"{colour.label} has no face {face}: its faces are {faces[0]} to {faces[-1]}"
             + ("" if len(faces) == faces[-1] else f" ({', '.join(map(str, faces))})")
         )
+
+
+class NeedDice(ValueError):
+    """Table dice ran out: the players must roll and enter another die."""
+
+
+class DiceSource(Protocol):
+    def take(self, colour: Colour, purpose: str) -> DieRoll: ...
+
+
+@dataclass
+class RollerDice:
+    """Dice from the game's seeded roller; `roller` advances as dice are taken."""
+
+    roller: Roller
+
+    def take(self, colour: Colour, purpose: str) -> DieRoll:
+        result, self.roller = roll_die(self.roller, colour)
+        return result

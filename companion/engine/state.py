@@ -14,6 +14,7 @@ from typing import Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from .board import Board
+from .common import InitiativeRoll as InitiativeRoll, Ships
 from .cards import ArmorSlot, Card, CrewSlot, EngineSlot, GunSlot, TeslaCoilSlot
 from .dice import Pool
 from .footprint import Placement
@@ -214,15 +215,6 @@ class ShipState(BaseModel):
         return [(loc, n) for loc, n, _ in self.slots_of_kind(GunSlot) if self.works(loc, n)]
 
 
-class InitiativeRoll(BaseModel):
-    side: str
-    dice: list[DieRoll]
-
-    @property
-    def total(self) -> int:
-        return sum(d.face for d in self.dice)
-
-
 #: What one breach roll did (seed 001 "Breach Roll", "Critical Damage").
 ShotOutcome = Literal["miss", "no_effect", "slot_destroyed", "keel_break"]
 
@@ -266,7 +258,7 @@ class Settings(BaseModel):
 Phase = Literal["setup", "initiative", "movement", "combat", "over"]
 
 
-class GameState(BaseModel):
+class GameState(BaseModel, Ships[ShipState]):
     """Everything about a game at one moment. Plain data; change it with `apply`."""
 
     model_config = ConfigDict(frozen=True)
@@ -285,24 +277,6 @@ class GameState(BaseModel):
     result: str | None = None
     winner: str | None = None
     conceded: list[str] = []
-
-    def ship(self, ship_id: str) -> ShipState:
-        for ship in self.ships:
-            if ship.id == ship_id:
-                return ship
-        raise KeyError(ship_id)
-
-    def has_ship(self, ship_id: str) -> bool:
-        return any(ship.id == ship_id for ship in self.ships)
-
-    def with_ship(self, ship: ShipState) -> "GameState":
-        return self.model_copy(
-            update={"ships": [ship if s.id == ship.id else s for s in self.ships]}
-        )
-
-    @property
-    def active_ships(self) -> list[ShipState]:
-        return [s for s in self.ships if not s.removed]
 
     def enemies_of(self, ship: ShipState) -> list[ShipState]:
         return [s for s in self.active_ships if s.side != ship.side]

@@ -11,12 +11,10 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..common import Concede as Concede, EndMove as EndMove, EndMovement as EndMovement, EndTurn as EndTurn
+from ..common import SetBookkeeping as SetBookkeeping, SetInitiative as SetInitiative, Step as Step, _Action
 from .state import ShipOutcome
 from .stats import WarFleetStats
-
-
-class _Action(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class RollPlacement(_Action):
@@ -50,21 +48,6 @@ class RollInitiative(_Action):
     faces: dict[str, list[int]] | None = None
 
 
-class SetInitiative(_Action):
-    """The table decided initiative some other way: `side` wins."""
-
-    kind: Literal["set_initiative"] = "set_initiative"
-    side: str
-
-
-class Step(_Action):
-    """1 MP: forward into the faced hex, or turn one hexside."""
-
-    kind: Literal["step"] = "step"
-    ship: str
-    step: Literal["forward", "port", "starboard"]
-
-
 class Pivot(_Action):
     """A ship that has spent no MP this turn spends them all to face any way."""
 
@@ -73,22 +56,11 @@ class Pivot(_Action):
     facing: str | int
 
 
-class EndMove(_Action):
-    kind: Literal["end_move"] = "end_move"
-    ship: str
-
-
 class EndGroup(_Action):
     """Every ship of the group moving now (one side's ships of one class) that has not
     finished its move stays where it is."""
 
     kind: Literal["end_group"] = "end_group"
-
-
-class EndMovement(_Action):
-    """Every ship that has not moved stays put."""
-
-    kind: Literal["end_movement"] = "end_movement"
 
 
 class DeclareAttack(_Action):
@@ -144,10 +116,6 @@ class EndCombat(_Action):
     kind: Literal["end_combat"] = "end_combat"
 
 
-class EndTurn(_Action):
-    kind: Literal["end_turn"] = "end_turn"
-
-
 class MarkLocation(_Action):
     """Mark a location destroyed (or repaired) by hand."""
 
@@ -169,16 +137,6 @@ class SetCasualty(_Action):
     kind: Literal["set_casualty"] = "set_casualty"
     ship: str
     casualty: bool = True
-
-
-class Concede(_Action):
-    kind: Literal["concede"] = "concede"
-    side: str
-
-
-class SetBookkeeping(_Action):
-    kind: Literal["set_bookkeeping"] = "set_bookkeeping"
-    on: bool
 
 
 WarFleetAction = Annotated[

@@ -33,7 +33,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Literal
 
-from ..combat import DiceSource, NeedDice, RollerDice
+from ..roller import DiceSource, NeedDice, RollerDice
 from ..dice import Colour, Pool, chance_at_least
 from ..roller import DieRoll, check_face
 from .arcs import in_firing_arc, struck_locations, war_fleet_range

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..combat import DiceSource, NeedDice, RollerDice
+from .. import common as C
 from ..dice import Pool, parse_pool
 from ..kernel import Applied, Event, Refusal, RefusalKind, Refused, Work, dispatch
 from ..hexes import PositionError, facing_name, parse_facing
-from ..roller import DieRoll, check_face, roll_pool
+from ..roller import DiceSource, NeedDice, RollerDice
 from . import actions as A
 from .arcs import war_fleet_range
 from .combat import (
@@ -39,18 +39,6 @@ AFTER_OVER = frozenset({"mark_location", "set_casualty", "set_bookkeeping"})
 RULE_ERRORS = (NeedDice, PositionError)
 
 
-def parse_action(action: Any) -> Any:
-    """A War Fleet action object from data in a log or a file; a MALFORMED `Refusal` otherwise."""
-    if isinstance(action, dict):
-        try:
-            action = A.WarFleetActionEnvelope.model_validate({"action": action}).action
-        except Exception as exc:  # malformed action data
-            raise Refusal(f"not a War Fleet action: {exc}", RefusalKind.MALFORMED) from None
-    if getattr(action, "kind", None) not in HANDLERS:
-        raise Refusal(f"not a War Fleet action: {action!r}", RefusalKind.MALFORMED)
-    return action
-
-
 def apply(state: WarFleetState, action: Any) -> Applied[WarFleetState] | Refused:
     """Apply one action; the new state and its events, or a refusal with the reason (kernel.dispatch)."""
     return dispatch(HANDLERS, state, action, parse=parse_action, after_over=AFTER_OVER,
@@ -61,39 +49,10 @@ def apply(state: WarFleetState, action: Any) -> Applied[WarFleetState] | Refused
 
 
 def _side_rolls(work: Work[WarFleetState], faces: dict[str, list[int]] | None, what: str) -> list[list[InitiativeRoll]]:
-    """Roll (or read) the initiative dice for every side until no two sides tie.
-
-    Returns every round rolled, the last one decisive.
-    """
-    pool = parse_pool(work.state.settings.initiative_dice)
-    sides = work.state.sides
-    if len(sides) < 2:
+    """Roll (or read) the initiative dice for every side until no two sides tie: every round rolled."""
+    if len(work.state.sides) < 2:
         raise Refusal(f"{what} needs two sides")
-    if faces is not None:
-        rolls = []
-        for side in sides:
-            if side not in faces or len(faces[side]) != len(pool):
-                raise Refusal(f"enter {pool.notation} for {side} ({len(pool)} face{'s' if len(pool) > 1 else ''})")
-            dice = []
-            for colour, face in zip(pool, faces[side]):
-                try:
-                    check_face(colour, face)
-                except ValueError as exc:
-                    raise Refusal(str(exc)) from None
-                dice.append(DieRoll(colour=colour, face=face))
-            rolls.append(InitiativeRoll(side=side, dice=dice))
-        return [rolls]
-    roller, rounds = work.state.roller, []
-    while True:
-        rolls = []
-        for side in sides:
-            dice, roller = roll_pool(roller, pool)
-            rolls.append(InitiativeRoll(side=side, dice=dice))
-        rounds.append(rolls)
-        if ranking(rolls) is not None:
-            break
-    work.update(roller=roller)
-    return rounds
+    return C.side_rolls(work, faces, parse_pool(work.state.settings.initiative_dice), ranking)
 
 
 def _text(rolls: list[InitiativeRoll]) -> str:
@@ -115,8 +74,7 @@ def _roll_placement(work: Work[WarFleetState], action: A.RollPlacement) -> None:
 
 
 def _set_placement_first(work: Work[WarFleetState], action: A.SetPlacementFirst) -> None:
-    if action.side not in work.state.sides:
-        raise Refusal(f"there is no side '{action.side}'")
+    C.check_side(work, action.side)
     order = [action.side] + [s for s in work.state.sides if s != action.side]
     work.update(placement_first=action.side, placement_order=order)
     work.event("placement_roll", f"{action.side} places first (set by hand).", first=action.side)
@@ -169,8 +127,7 @@ def _won(work: Work[WarFleetState], order: list[str], rolls: list[InitiativeRoll
 
 
 def _set_initiative(work: Work[WarFleetState], action: A.SetInitiative) -> None:
-    if action.side not in work.state.sides:
-        raise Refusal(f"there is no side '{action.side}'")
+    C.check_side(work, action.side)
     work.phase("initiative", doing="initiative is decided")
     order = [s for s in work.state.sides if s != action.side] + [action.side]
     _won(work, order, [], f"{action.side} has the initiative (set by hand).", {})
@@ -255,9 +212,7 @@ def _end_movement(work: Work[WarFleetState], action: A.EndMovement) -> None:
 
 
 def _after_movement_change(work: Work[WarFleetState]) -> None:
-    if work.state.phase == "movement" and to_move(work.state) is None:
-        work.update(phase="combat")
-        work.event("phase", "Movement is over. Declare every attack, then roll.")
+    C.movement_over(work, to_move(work.state) is None, "Movement is over. Declare every attack, then roll.")
 
 
 # --- combat ------------------------------------------------------------------------------
@@ -279,15 +234,8 @@ def _declare_attack(work: Work[WarFleetState], action: A.DeclareAttack) -> None:
             raise Refusal(option.problem)
         work.rule(option.problem)
     choices = [s.location for s in option.strikes]
-    where = action.target_location
-    if where is None:
-        if len(choices) > 1:
-            raise Refusal(f"the attack can strike the {' or the '.join(map(loc_name, choices))}: choose one")
-        where = choices[0] if choices else next(iter(target.locations))
-    elif where not in target.locations:
-        raise Refusal(f"{target.name} has no location '{where}'")
-    elif where not in choices:
-        work.rule(f"from there the attack can strike only the {' or the '.join(map(loc_name, choices)) or 'nothing'}")
+    where = C.choose_location(work, action.target_location, choices, list(target.locations), target.name,
+                              "attack", loc_name)
     attack = Attack(
         id=max((a.id for a in state.attacks), default=0) + 1, attacker=attacker.id,
         locations=list(action.locations), target=target.id, target_location=where,
@@ -300,19 +248,8 @@ def _declare_attack(work: Work[WarFleetState], action: A.DeclareAttack) -> None:
                attack=attack.id)
 
 
-def _attack(work: Work[WarFleetState], attack_id: int) -> Attack:
-    try:
-        return work.state.attack(attack_id)
-    except KeyError:
-        raise Refusal(f"there is no declared attack {attack_id}") from None
-
-
 def _cancel_attack(work: Work[WarFleetState], action: A.CancelAttack) -> None:
-    attack = _attack(work, action.attack)
-    if attack.result is not None:
-        raise Refusal(f"attack {attack.id} is already rolled: undo it instead")
-    work.update(attacks=[a for a in work.state.attacks if a.id != attack.id])
-    work.event("cancel_attack", f"Attack {attack.id} cancelled.", attack=attack.id)
+    C.cancel(work, "attacks", action.attack, "attack", "rolled")
 
 
 def declared_pool(state: WarFleetState, attack: Attack) -> tuple[Pool, int, tuple[tuple[str, int], ...]]:
@@ -332,7 +269,7 @@ def declared_pool(state: WarFleetState, attack: Attack) -> tuple[Pool, int, tupl
 
 
 def _roll_attack(work: Work[WarFleetState], action: A.RollAttack) -> None:
-    attack = _attack(work, action.attack)
+    attack: Attack = C.declared(work, "attacks", action.attack, "attack")
     if attack.result is not None:
         raise Refusal(f"attack {attack.id} is already rolled")
     work.phase("combat", doing="attacks are rolled")
@@ -351,14 +288,7 @@ def _roll_attack(work: Work[WarFleetState], action: A.RollAttack) -> None:
         dice: DiceSource = TableRolls(list(action.table.attack), list(action.table.si))
     else:
         dice = RollerDice(state.roller)
-    try:
-        result, hit = resolve_attack(pool, rolls, target, attack.target_location, dice)
-    except NeedDice:
-        raise
-    except ValueError as exc:  # a face the die does not carry
-        raise Refusal(str(exc)) from None
-    if isinstance(dice, RollerDice):
-        work.update(roller=dice.roller)
+    result, hit = C.rolled(work, dice, lambda dice: resolve_attack(pool, rolls, target, attack.target_location, dice))
     if steps:
         result = result.model_copy(update={
             "text": "Dialled up (" + ", ".join(f"{why} +{n}" for why, n in steps) + "). " + result.text})
@@ -478,14 +408,7 @@ def _end_turn(work: Work[WarFleetState], action: A.EndTurn) -> None:
     ships = [reset_for_turn(s) for s in state.ships]
     work.update(ships=ships, attacks=[], firing=False, initiative=None, initiative_order=[], initiative_rolls=[])
     work.event("end_turn", f"End of turn {state.turn}.")
-    ended = game_end(work.state)
-    if ended:
-        result, winner = ended
-        work.update(phase="over", result=result, winner=winner)
-        work.event("game_over", result, winner=winner)
-    else:
-        work.update(turn=state.turn + 1, phase="initiative")
-        work.event("phase", f"Turn {state.turn + 1}: roll initiative.")
+    C.next_turn(work, state.turn, game_end(work.state))
 
 
 # --- by hand -------------------------------------------------------------------------------
@@ -517,22 +440,6 @@ def _set_casualty(work: Work[WarFleetState], action: A.SetCasualty) -> None:
                ship=ship.id)
 
 
-def _concede(work: Work[WarFleetState], action: A.Concede) -> None:
-    if action.side not in work.state.sides:
-        raise Refusal(f"there is no side '{action.side}'")
-    others = [s for s in work.state.sides if s != action.side and s not in work.state.conceded]
-    winner = others[0] if len(others) == 1 else None
-    result = f"{action.side} concedes." + (f" {winner} wins." if winner else "")
-    work.update(phase="over", result=result, winner=winner, conceded=[*work.state.conceded, action.side])
-    work.event("game_over", result, winner=winner)
-
-
-def _set_bookkeeping(work: Work[WarFleetState], action: A.SetBookkeeping) -> None:
-    work.update(settings=work.state.settings.model_copy(update={"bookkeeping": action.on}))
-    work.event("settings", "Bookkeeping mode on: rule checks give warnings, not refusals." if action.on
-               else "Rule checks on.")
-
-
 #: The rules of War Fleet: action kind -> handler(work, action).
 HANDLERS: dict[str, Callable[[Work[WarFleetState], Any], None]] = {
     "roll_placement": _roll_placement,
@@ -555,6 +462,8 @@ HANDLERS: dict[str, Callable[[Work[WarFleetState], Any], None]] = {
     "mark_location": _mark_location,
     "set_stats": _set_stats,
     "set_casualty": _set_casualty,
-    "concede": _concede,
-    "set_bookkeeping": _set_bookkeeping,
+    "concede": C.concede,
+    "set_bookkeeping": C.set_bookkeeping,
 }
+
+parse_action = C.action_parser(A.WarFleetActionEnvelope, HANDLERS, "not a War Fleet action")

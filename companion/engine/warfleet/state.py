@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..board import Board
 from ..cards import Card, Whole
+from ..common import InitiativeRoll as InitiativeRoll, Ships
 from ..hexes import Hex, facing_name
 from ..roller import DieRoll, Roller
 from .stats import REAR, LocationStats, WarFleetStats
@@ -196,15 +197,6 @@ class Attack(BaseModel):
         return len(self.locations) > 1
 
 
-class InitiativeRoll(BaseModel):
-    side: str
-    dice: list[DieRoll]
-
-    @property
-    def total(self) -> int:
-        return sum(d.face for d in self.dice)
-
-
 class ShipOutcome(BaseModel):
     """What a pocket battle did to one ship, in War Fleet terms."""
 
@@ -234,7 +226,7 @@ class Settings(BaseModel):
     )
 
 
-class WarFleetState(BaseModel):
+class WarFleetState(BaseModel, Ships[WarShip]):
     """Everything about a War Fleet game at one moment.  Change it with `apply`."""
 
     model_config = ConfigDict(frozen=True)
@@ -262,22 +254,6 @@ class WarFleetState(BaseModel):
     result: str | None = None
     winner: str | None = None
     conceded: list[str] = []
-
-    def ship(self, ship_id: str) -> WarShip:
-        for ship in self.ships:
-            if ship.id == ship_id:
-                return ship
-        raise KeyError(ship_id)
-
-    def has_ship(self, ship_id: str) -> bool:
-        return any(ship.id == ship_id for ship in self.ships)
-
-    def with_ship(self, ship: WarShip) -> "WarFleetState":
-        return self.model_copy(update={"ships": [ship if s.id == ship.id else s for s in self.ships]})
-
-    @property
-    def active_ships(self) -> list[WarShip]:
-        return [s for s in self.ships if not s.removed]
 
     def enemies_of(self, ship: WarShip) -> list[WarShip]:
         return [s for s in self.active_ships if s.side != ship.side and s.placed]

@@ -1,0 +1,250 @@
+"""What Quick-Start and War Fleet share, written once: the actions that mean the
+same in both, the parts of a game's state alike in both, and the handlers (or
+pieces of handlers) whose rules are the same.
+
+Each ruleset's `game.py` builds its `HANDLERS` from these and its own; the
+kernel (kernel.py) runs them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Callable, Generic, Literal, Sequence, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Strict, ValidationError
+
+from .cards import format_error
+from .dice import Pool
+from .kernel import Refusal, RefusalKind, Work
+from .roller import DiceSource, DieRoll, NeedDice, RollerDice, check_face, roll_pool
+
+#: true or false, never "yes" nor 1 (an action read from a log or a file)
+Flag = Annotated[bool, Strict()]
+T = TypeVar("T")
+
+
+# --- actions that mean the same in both rulesets --------------------------------------
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SetInitiative(_Action):
+    """The table decided initiative some other way: `side` wins."""
+
+    kind: Literal["set_initiative"] = "set_initiative"
+    side: str
+
+
+class Step(_Action):
+    """1 MP: forward into the faced hex, or turn one hexside."""
+
+    kind: Literal["step"] = "step"
+    ship: str
+    step: Literal["forward", "port", "starboard"]
+
+
+class EndMove(_Action):
+    kind: Literal["end_move"] = "end_move"
+    ship: str
+
+
+class EndMovement(_Action):
+    """Skip the remaining moves: every ship that has not moved stays put."""
+
+    kind: Literal["end_movement"] = "end_movement"
+
+
+class EndTurn(_Action):
+    kind: Literal["end_turn"] = "end_turn"
+
+
+class Concede(_Action):
+    kind: Literal["concede"] = "concede"
+    side: str
+
+
+class SetBookkeeping(_Action):
+    """Turn the rule checks off (or on): warnings instead of refusals."""
+
+    kind: Literal["set_bookkeeping"] = "set_bookkeeping"
+    on: Flag
+
+
+def action_parser(envelope: type[BaseModel], handlers: Any, words: str) -> Callable[[Any], Any]:
+    """`parse_action` of a ruleset: an action object from data in a log or a file, or a
+    MALFORMED `Refusal` saying what and where (`words`: "not an action", ...)."""
+    def parse(action: Any) -> Any:
+        if isinstance(action, _Action):
+            pass
+        elif isinstance(action, dict):
+            try:
+                action = getattr(envelope(action=action), "action")
+            except ValidationError as exc:  # malformed action data: one plain line, what and where
+                raise Refusal(f"{words}: {_action_problem(exc)}", RefusalKind.MALFORMED) from None
+        else:  # not even a mapping pydantic can read
+            raise Refusal(f"{words}: {action!r}", RefusalKind.MALFORMED)
+        if getattr(action, "kind", None) not in handlers:
+            raise Refusal(f"{words}: {action!r}", RefusalKind.MALFORMED)
+        return action
+    return parse
+
+
+def _action_problem(exc: ValidationError) -> str:
+    """What is wrong with an action's data and where, in one line: `facing: true is not a facing`."""
+    error = format_error(exc)
+    parts = error.path.split(".")
+    path = ".".join(parts[2:]) if len(parts) > 2 and parts[0] == "action" else ""
+    return f"{path}: {error.problem}" if path else error.problem
+
+
+# --- state -------------------------------------------------------------------------------
+
+
+class InitiativeRoll(BaseModel):
+    side: str
+    dice: list[DieRoll]
+
+    @property
+    def total(self) -> int:
+        return sum(d.face for d in self.dice)
+
+
+class Ships(Generic[T]):
+    """The ships of a game's state, by id (a mixin of `GameState` and `WarFleetState`)."""
+
+    ships: Sequence[T]
+
+    def ship(self, ship_id: str) -> T:
+        for ship in self.ships:
+            if ship.id == ship_id:  # type: ignore[attr-defined]
+                return ship
+        raise KeyError(ship_id)
+
+    def has_ship(self, ship_id: str) -> bool:
+        return any(ship.id == ship_id for ship in self.ships)  # type: ignore[attr-defined]
+
+    def with_ship(self, ship: T) -> Any:
+        ships = [ship if s.id == ship.id else s for s in self.ships]  # type: ignore[attr-defined]
+        return self.model_copy(update={"ships": ships})  # type: ignore[attr-defined]
+
+    @property
+    def active_ships(self) -> list[T]:
+        return [s for s in self.ships if not s.removed]  # type: ignore[attr-defined]
+
+
+# --- handlers and pieces of handlers alike in both rulesets ------------------------------
+
+
+def side_rolls(work: Work[Any], faces: dict[str, list[int]] | None, pool: Pool,
+               decided: Callable[[list[InitiativeRoll]], object]) -> list[list[InitiativeRoll]]:
+    """Roll (or read) `pool` for every side until `decided` (no tie); every round rolled, the
+    last one decisive.  Faces entered at the table are one round, decisive or not."""
+    sides = work.state.sides
+    if faces is not None:
+        rolls = []
+        for side in sides:
+            if side not in faces or len(faces[side]) != len(pool):
+                raise Refusal(f"enter {pool.notation} for {side} ({len(pool)} face{'s' if len(pool) > 1 else ''})")
+            for colour, face in zip(pool, faces[side]):
+                try:
+                    check_face(colour, face)
+                except ValueError as exc:
+                    raise Refusal(str(exc)) from None
+            rolls.append(InitiativeRoll(side=side, dice=[DieRoll(colour=c, face=f) for c, f in zip(pool, faces[side])]))
+        return [rolls]
+    roller, rounds = work.state.roller, []
+    while True:
+        rolls = []
+        for side in sides:
+            dice, roller = roll_pool(roller, pool)
+            rolls.append(InitiativeRoll(side=side, dice=dice))
+        rounds.append(rolls)
+        if decided(rolls) is not None:
+            break
+    work.update(roller=roller)
+    return rounds
+
+
+def check_side(work: Work[Any], side: str) -> None:
+    if side not in work.state.sides:
+        raise Refusal(f"there is no side '{side}'")
+
+
+def choose_location(work: Work[Any], chosen: str | None, choices: list[str], locations: Sequence[str],
+                    target: str, noun: str, name: Callable[[str], str] = str) -> str:
+    """The target location a declared shot (or attack) strikes: the one chosen, or the only
+    one it can strike; the target's first location when it can strike none."""
+    if chosen is None:
+        if len(choices) > 1:
+            raise Refusal(f"the {noun} can strike the {' or the '.join(map(name, choices))}: choose one")
+        return choices[0] if choices else next(iter(locations))
+    if chosen not in locations:
+        raise Refusal(f"{target} has no location '{chosen}'")
+    if chosen not in choices:
+        joined = " or the ".join(map(name, choices)) if noun == "attack" else " or ".join(choices)
+        work.rule(f"from there the {noun} can strike only the {joined or 'nothing'}")
+    return chosen
+
+
+def declared(work: Work[Any], records: str, record_id: int, noun: str) -> Any:
+    """The declared shot (or attack) `record_id` of `state.<records>`."""
+    for record in getattr(work.state, records):
+        if record.id == record_id:
+            return record
+    raise Refusal(f"there is no declared {noun} {record_id}")
+
+
+def cancel(work: Work[Any], records: str, record_id: int, noun: str, done: str) -> None:
+    """Take back a declared shot (or attack) not yet rolled."""
+    record = declared(work, records, record_id, noun)
+    if record.result is not None:
+        raise Refusal(f"{noun} {record.id} is already {done}: undo it instead")
+    work.update(**{records: [r for r in getattr(work.state, records) if r.id != record.id]})
+    work.event(f"cancel_{noun}", f"{noun.capitalize()} {record.id} cancelled.", **{noun: record.id})
+
+
+def rolled(work: Work[Any], dice: DiceSource, resolve: Callable[[DiceSource], T]) -> T:
+    """`resolve(dice)`: a face a die does not carry is refused; the roller moves on if it rolled."""
+    try:
+        result = resolve(dice)
+    except NeedDice:
+        raise
+    except ValueError as exc:  # a face the die does not carry
+        raise Refusal(str(exc)) from None
+    if isinstance(dice, RollerDice):
+        work.update(roller=dice.roller)
+    return result
+
+
+def movement_over(work: Work[Any], over: bool, text: str) -> None:
+    """Once no ship is left to move, combat begins."""
+    if work.state.phase == "movement" and over:
+        work.update(phase="combat")
+        work.event("phase", text)
+
+
+def next_turn(work: Work[Any], turn: int, ended: tuple[str, str | None] | None) -> None:
+    """After the end of turn `turn`: the game is over (`ended`: result, winner) or the next turn begins."""
+    if ended:
+        result, winner = ended
+        work.update(phase="over", result=result, winner=winner)
+        work.event("game_over", result, winner=winner)
+    else:
+        work.update(turn=turn + 1, phase="initiative")
+        work.event("phase", f"Turn {turn + 1}: roll initiative.")
+
+
+def concede(work: Work[Any], action: Concede) -> None:
+    check_side(work, action.side)
+    others = [s for s in work.state.sides if s != action.side and s not in work.state.conceded]
+    winner = others[0] if len(others) == 1 else None
+    result = f"{action.side} concedes." + (f" {winner} wins." if winner else "")
+    work.update(phase="over", result=result, winner=winner, conceded=[*work.state.conceded, action.side])
+    work.event("game_over", result, winner=winner)
+
+
+def set_bookkeeping(work: Work[Any], action: SetBookkeeping) -> None:
+    work.update(settings=work.state.settings.model_copy(update={"bookkeeping": action.on}))
+    work.event("settings", "Bookkeeping mode on: rule checks give warnings, not refusals." if action.on
+               else "Rule checks on.")
