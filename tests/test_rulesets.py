@@ -265,6 +265,31 @@ def test_a_variant_is_a_ruleset_of_its_own_id_with_the_changes():
     assert seize.handlers is base.handlers
 
 
+def test_a_ruleset_hides_nothing_so_every_device_is_sent_the_whole_state(ruleset):
+    state = _random_game(ruleset, 5)[0]
+    for side in [*state.sides, None]:
+        assert ruleset.view_for(state, side) is state
+
+
+def test_a_variant_with_secret_shots_sends_each_only_to_the_side_that_declared_it():
+    """Issue 13: a house rule's secret moves are kept from the other side and the shared screen."""
+    from companion.engine.state import Shot
+
+    def own_shots_only(state, side):
+        mine = [s for s in state.shots if side is not None and state.ship(s.attacker).side == side]
+        return state.model_copy(update={"shots": mine})
+
+    secret = find_ruleset("quick-start").variant("quick-start+secret", "Quick-Start (secret shots)", view=own_shots_only)
+    state = starting_state()
+    british = next(s for s in state.ships if s.side == "British")
+    french = next(s for s in state.ships if s.side == "French")
+    shot = Shot(id=1, attacker=british.id, location="bow", slot=1, target=french.id, target_location="bow")
+    state = state.model_copy(update={"shots": [shot]})
+    assert secret.view_for(state, "British").shots == [shot]
+    assert secret.view_for(state, "French").shots == [] and secret.view_for(state, None).shots == []
+    assert secret.view_for(state, "French").ships == state.ships and state.shots == [shot]
+
+
 def test_the_engine_with_its_rulesets_still_imports_neither_flet_nor_tinydb():
     code = ("import sys, companion.engine.ruleset as r; r.RULESETS;"
             "print(sorted(m for m in ('flet', 'tinydb') if m in sys.modules))")

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from .cards import Whole, facing_value
+from .cards import Facing, Whole
 from .common import Concede as Concede, EndMove as EndMove, EndMovement as EndMovement, EndTurn as EndTurn
 from .common import Flag as Flag, SetBookkeeping as SetBookkeeping, SetInitiative as SetInitiative
 from .common import Step as Step, _Action as _Action
@@ -29,13 +29,8 @@ class Place(_Action):
     kind: Literal["place"] = "place"
     ship: str
     bow: str
-    facing: str | int
+    facing: Facing
     moved: Flag | None = None
-
-    @field_validator("facing", mode="before")
-    @classmethod
-    def _facing(cls, value: object) -> object:
-        return facing_value(value)
 
 
 class DeclareShot(_Action):

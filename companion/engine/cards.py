@@ -9,9 +9,9 @@ edge (CLI, app) adds the file name.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Annotated, Any, Final, Literal, Self, Union
+from typing import Annotated, Any, Final, Literal, Self, TypeVar, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails
 
 from .dice import Pool, PoolError, parse_pool
@@ -43,6 +43,11 @@ def facing_value(value: object) -> object:
     except PositionError as exc:
         raise ValueError(str(exc)) from None
     return value
+
+
+#: A facing in a file or an action: N ... NW or 0-5 (`facing_value`).
+Facing = Annotated[str | int, BeforeValidator(facing_value)]
+M = TypeVar("M", bound=BaseModel)
 
 
 class FormatError(ValueError):
@@ -364,27 +369,22 @@ def format_error(exc: ValidationError) -> FormatError:
     return FormatError(problem, _json_path(tuple(error["loc"])))
 
 
-def all_problems(exc: ValidationError) -> list[FormatError]:
-    return [FormatError(_plain(e), _json_path(tuple(e["loc"]))) for e in exc.errors()]
+def validated(model: type[M], data: Any, expected: str) -> M:
+    """`data` in the format `expected` as a `model`; FormatError naming the JSON path."""
+    _check_format(data, expected)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise format_error(exc) from None
 
 
 def load_card(data: Any) -> Card:
     """Validate card data; raises FormatError naming the JSON path."""
-    data = migrate_card(data)
-    _check_format(data, CARD_FORMAT)
-    try:
-        return Card.model_validate(data)
-    except ValidationError as exc:
-        raise format_error(exc) from None
+    return validated(Card, migrate_card(data), CARD_FORMAT)
 
 
 def load_fleet(data: Any) -> Fleet:
-    data = migrate_fleet(data)
-    _check_format(data, FLEET_FORMAT)
-    try:
-        return Fleet.model_validate(data)
-    except ValidationError as exc:
-        raise format_error(exc) from None
+    return validated(Fleet, migrate_fleet(data), FLEET_FORMAT)
 
 
 def _check_format(data: Any, expected: str) -> None:

@@ -9,16 +9,16 @@ ending movement or the turn, the rule-check switch) belong to the table.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterator
 
 from pydantic import TypeAdapter
 
 from . import actions as A
 from .combat import firing_solutions
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
-from .ruleset import Ruleset, attacker_side, conceding_side, ship_side
+from .ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
 from .scenario import SCENARIO_FORMAT, build_state, dump_scenario, load_scenario, scenario_of
-from .state import GameState, position_problem
+from .state import GameState, ShipState, position_problem
 
 #: Actions that belong to no one side: the turn's steps every player takes together.
 TABLE_ACTIONS = frozenset({
@@ -42,27 +42,17 @@ PHASES = {
 }
 
 
-def candidates(state: GameState, side: str | None) -> Iterable[dict[str, Any]]:
-    """The actions worth offering now: the turn's steps, each ship's steps and shots, each shot's roll."""
-    table = {"setup": "start_game", "initiative": "roll_initiative", "movement": "end_movement",
-             "combat": "end_turn"}.get(state.phase)
-    if table:
-        yield {"kind": table}
-    ships = [s for s in state.active_ships if side is None or s.side == side]
-    if state.phase == "movement":
-        for ship in ships:
-            for step in ("forward", "port", "starboard"):
-                yield {"kind": "step", "ship": ship.id, "step": step}
-            yield {"kind": "end_move", "ship": ship.id}
-    if state.phase == "combat":
-        for ship in ships:
-            for solution in firing_solutions(state, ship.id):
-                for strike in solution.strikes:
-                    yield {"kind": "declare_shot", "attacker": ship.id, "location": solution.location,
-                           "slot": solution.slot, "target": solution.target, "target_location": strike.location}
-        for shot in state.shots:
-            if shot.result is None and (side is None or SIDE_OF["resolve_shot"]({"shot": shot.id}, state) == side):
-                yield {"kind": "resolve_shot", "shot": shot.id}
+def _shots(state: GameState, ship: ShipState) -> Iterator[dict[str, Any]]:
+    """Every shot a ship could declare now: each firing solution at each location it strikes."""
+    for solution in firing_solutions(state, ship.id):
+        for strike in solution.strikes:
+            yield {"kind": "declare_shot", "attacker": ship.id, "location": solution.location,
+                   "slot": solution.slot, "target": solution.target, "target_location": strike.location}
+
+
+#: The actions worth offering now: the turn's steps, each ship's steps and shots, each shot's roll.
+candidates = turn_candidates({"setup": "start_game", "initiative": "roll_initiative", "movement": "end_movement",
+                              "combat": "end_turn"}, _shots, "shots", "resolve_shot", "shot")
 
 
 def describe(state: GameState) -> str:

@@ -3,7 +3,8 @@
 A `Ruleset` holds a system's state type, its action union (parsed and dumped
 through a pydantic `TypeAdapter`), its handlers (run by `kernel.dispatch`),
 who each action kind belongs to, its phases in words, its scenario format and
-how to load one.  `QUICK_START` (quick_start.py) and `WAR_FLEET`
+how to load one, and what a device holding one side may be shown of a game
+(`view_for`: hidden information).  `QUICK_START` (quick_start.py) and `WAR_FLEET`
 (warfleet/ruleset.py) are the values; `RULESETS` and `find_ruleset(id)` the
 registry, as python-chess's `VARIANTS`/`find_variant`.  A house rule is a
 `variant(...)` of a ruleset with its own id, so a saved game can name the rules
@@ -18,11 +19,13 @@ from typing import Any, Callable, Iterable, Mapping
 
 from pydantic import TypeAdapter
 
-from .kernel import Applied, Handler, Refusal, RefusalKind, Refused, dispatch
+from .kernel import Applied, Handler, Refusal, Refused, dispatch
 
 #: side_of entries: (action as JSON data, state) -> the side it belongs to, or None when the
 #: thing it names is not in play (the game itself then refuses it).
 SideOf = Callable[[Mapping[str, Any], Any], "str | None"]
+#: candidates: (state, side or None for every side) -> the actions worth trying.
+Candidates = Callable[[Any, "str | None"], Iterable[dict[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -55,19 +58,16 @@ class Ruleset:
     load_scenario: Callable[[Any], Any]
     build_state: Callable[..., Any]  # (scenario, catalogue, roller) -> state
     describe: Callable[[Any], str] = lambda state: ""  # a game's position in one line (validate, games)
-    candidates: Callable[[Any, "str | None"], Iterable[dict[str, Any]]] = lambda state, side: ()
+    candidates: Candidates = lambda state, side: ()
     rule_errors: tuple[type[Exception], ...] = ()
     state_problem: Callable[[Any], "str | None"] = lambda state: None  # an impossible position, in words
     save_scenario: Callable[[Any, str], dict[str, Any]] | None = None  # (state, name) -> a scenario file's data
     readings: str = ""
     variant_of: str | None = field(default=None)
+    #: (state, side or None) -> the state with what that side may not see taken out (`view_for`)
+    view: Callable[[Any, "str | None"], Any] = lambda state, side: state
 
     # --- actions ------------------------------------------------------------------
-
-    @property
-    def action_kinds(self) -> frozenset[str]:
-        """Every kind in the action union."""
-        return frozenset(self.handlers)
 
     def parse_action(self, data: Any) -> Any:
         """The action object for data from a log, a file or a screen; ValueError saying what and where."""
@@ -126,15 +126,21 @@ class Ruleset:
     def phase_words(self, phase: str) -> str:
         return self.phases.get(phase, phase)
 
+    def view_for(self, state: Any, side: str | None) -> Any:
+        """What a device holding `side` (None: the shared screen, a spectator) may be sent of `state`.
+
+        Hidden information (a house rule's secret moves) is taken out by the
+        ruleset's `view`; Quick-Start and War Fleet hide nothing, so every
+        device is sent the whole state.  The store keeps and replays the whole
+        state: a view is only ever shown, never applied to.
+        """
+        return self.view(state, side)
+
     # --- variants -----------------------------------------------------------------
 
     def variant(self, id: str, name: str, **changes: Any) -> "Ruleset":
         """The same ruleset with some parts changed (handlers, table actions, side_of, ...)."""
         return dataclasses.replace(self, id=id, name=name, variant_of=self.id, **changes)
-
-    def refuse_unassigned(self, kind: Any) -> Refused:
-        """The refusal for an action kind no side and not the table owns (shared play fails closed)."""
-        return Refused(f"not an action of {self.name}: {kind!r}", RefusalKind.MALFORMED)
 
 
 # --- who owns an action: the pieces every ruleset's `side_of` is built from ------------------------
@@ -158,6 +164,33 @@ def attacker_side(records: str, key: str) -> Callable[[Mapping[str, Any], Any], 
         owner: str = state.ship(record.attacker).side
         return owner
     return side
+
+
+def turn_candidates(table: Mapping[str, str], declarations: Callable[[Any, Any], Iterable[dict[str, Any]]],
+                    records: str, roll: str, key: str) -> Candidates:
+    """A ruleset's `candidates`: the table's step of the phase (`table`: phase -> kind); in
+    movement each ship's steps and end of move; in combat each ship's declarations
+    (`declarations(state, ship)`) and the `roll` of each declared shot or attack of
+    `state.<records>` not yet rolled, named by its id in `key`."""
+    owner = attacker_side(records, key)
+
+    def candidates(state: Any, side: str | None) -> Iterable[dict[str, Any]]:
+        kind = table.get(state.phase)
+        if kind:
+            yield {"kind": kind}
+        ships = [s for s in state.active_ships if side is None or s.side == side]
+        if state.phase == "movement":
+            for ship in ships:
+                for step in ("forward", "port", "starboard"):
+                    yield {"kind": "step", "ship": ship.id, "step": step}
+                yield {"kind": "end_move", "ship": ship.id}
+        if state.phase == "combat":
+            for ship in ships:
+                yield from declarations(state, ship)
+            for record in getattr(state, records):
+                if record.result is None and (side is None or owner({key: record.id}, state) == side):
+                    yield {"kind": roll, key: record.id}
+    return candidates
 
 
 def conceding_side(data: Mapping[str, Any], state: Any) -> str | None:

@@ -7,12 +7,12 @@ fixes: a hex off the board, two ships sharing a hex, an unknown card id.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from .board import Board
-from .cards import Card, FormatError, _check_format, format_error, facing_value
+from .cards import Card, Facing, FormatError, validated
 from .footprint import Placement
 from .hexes import Hex, PositionError, facing_name, parse_facing
 from .roller import Roller
@@ -30,15 +30,10 @@ class ScenarioShip(BaseModel):
     side: str = Field(min_length=1)
     card: str | Card
     bow: str
-    facing: str | int
+    facing: Facing
     moved: bool = Field(default=False, strict=True)
     damage: dict[str, dict[str, Marked]] = {}
     keel_broken: bool = Field(default=False, strict=True)
-
-    @field_validator("facing", mode="before")
-    @classmethod
-    def _facing(cls, value: object) -> object:
-        return facing_value(value)
 
 
 class Scenario(BaseModel):
@@ -49,20 +44,11 @@ class Scenario(BaseModel):
     name: str = ""
     board: Board = Board()
     turn: int = Field(default=1, ge=1, le=9999, strict=True)
-    ships: list[ScenarioShip]
-
-    @field_validator("ships", mode="before")
-    @classmethod
-    def _not_too_many(cls, ships: object) -> object:
-        return check_ship_count(ships)
+    ships: Annotated[list[ScenarioShip], BeforeValidator(check_ship_count)]
 
 
 def load_scenario(data: Any) -> Scenario:
-    _check_format(data, SCENARIO_FORMAT)
-    try:
-        return Scenario.model_validate(data)
-    except ValidationError as exc:
-        raise format_error(exc) from None
+    return validated(Scenario, data, SCENARIO_FORMAT)
 
 
 def build_state(scenario: Scenario, catalogue: dict[str, Card], roller: Roller | None = None) -> GameState:
@@ -76,7 +62,7 @@ def build_state(scenario: Scenario, catalogue: dict[str, Card], roller: Roller |
         if entry.id in seen:
             raise FormatError(f"two ships share the id '{entry.id}'", f"{path}.id")
         seen.add(entry.id)
-        card = _card_for(entry, catalogue, path)
+        card = card_for(entry.card, catalogue, path)
         ship = _place_ship(entry, card, board, path)
         for cell in ship.hexes:
             if cell in held:
@@ -90,13 +76,14 @@ def build_state(scenario: Scenario, catalogue: dict[str, Card], roller: Roller |
     )
 
 
-def _card_for(entry: ScenarioShip, catalogue: dict[str, Card], path: str) -> Card:
-    if isinstance(entry.card, Card):
-        return entry.card
-    if entry.card not in catalogue:
+def card_for(card: str | Card, catalogue: dict[str, Card], path: str) -> Card:
+    """A scenario ship's card: inline, or found by its id in the catalogue."""
+    if isinstance(card, Card):
+        return card
+    if card not in catalogue:
         known = ", ".join(sorted(catalogue)) or "none loaded"
-        raise FormatError(f"unknown card id '{entry.card}' (known: {known})", f"{path}.card")
-    return catalogue[entry.card]
+        raise FormatError(f"unknown card id '{card}' (known: {known})", f"{path}.card")
+    return catalogue[card]
 
 
 def _place_ship(entry: ScenarioShip, card: Card, board: Board, path: str) -> ShipState:

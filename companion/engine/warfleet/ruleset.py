@@ -11,11 +11,11 @@ rule-check switch (docs/rule-readings.md, War Fleet).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterator
 
 from pydantic import TypeAdapter
 
-from ..ruleset import Ruleset, attacker_side, conceding_side, ship_side
+from ..ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
 from . import actions as A
 from .combat import attack_options
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
@@ -23,7 +23,7 @@ from .scenario import (
     WARFLEET_SCENARIO_FORMAT, build_warfleet_state, dump_warfleet_scenario, load_warfleet_scenario, scenario_of,
     summary,
 )
-from .state import RULESET, WarFleetState
+from .state import RULESET, WarFleetState, WarShip
 
 TABLE_ACTIONS = frozenset({
     "roll_placement", "set_placement_first", "roll_initiative", "set_initiative", "end_group",
@@ -50,27 +50,18 @@ PHASES = {
 }
 
 
-def candidates(state: WarFleetState, side: str | None) -> Iterable[dict[str, Any]]:
-    """The actions worth offering now: the turn's steps, each ship's moves and attacks, each attack's roll."""
-    table = {"setup": "roll_placement", "initiative": "roll_initiative", "movement": "end_group",
-             "combat": "end_combat", "end": "end_turn"}.get(state.phase)
-    if table:
-        yield {"kind": table}
-    ships = [s for s in state.active_ships if side is None or s.side == side]
-    if state.phase == "movement":
-        for ship in ships:
-            for step in ("forward", "port", "starboard"):
-                yield {"kind": "step", "ship": ship.id, "step": step}
-            yield {"kind": "end_move", "ship": ship.id}
-    if state.phase == "combat":
-        for ship in ships:
-            for option in attack_options(state, ship.id, brackets=False):
-                for strike in option.strikes:
-                    yield {"kind": "declare_attack", "attacker": ship.id, "locations": list(option.locations),
-                           "target": option.target, "target_location": strike.location}
-        for attack in state.attacks:
-            if attack.result is None and (side is None or SIDE_OF["roll_attack"]({"attack": attack.id}, state) == side):
-                yield {"kind": "roll_attack", "attack": attack.id}
+def _attacks(state: WarFleetState, ship: WarShip) -> Iterator[dict[str, Any]]:
+    """Every single-location attack a ship could declare now, at each location it strikes."""
+    for option in attack_options(state, ship.id, brackets=False):
+        for strike in option.strikes:
+            yield {"kind": "declare_attack", "attacker": ship.id, "locations": list(option.locations),
+                   "target": option.target, "target_location": strike.location}
+
+
+#: The actions worth offering now: the turn's steps, each ship's moves and attacks, each attack's roll.
+candidates = turn_candidates({"setup": "roll_placement", "initiative": "roll_initiative", "movement": "end_group",
+                              "combat": "end_combat", "end": "end_turn"}, _attacks, "attacks", "roll_attack",
+                             "attack")
 
 
 WAR_FLEET = Ruleset(

@@ -11,15 +11,16 @@ passes the catalogue of cards.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, Self
+from typing import Annotated, Any, Final, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from ..board import Board
-from ..cards import Card, FormatError, _check_format, facing_value, format_error
+from ..cards import Card, Facing, FormatError, validated
 from ..dice import PoolError, parse_pool
 from ..hexes import PositionError, facing_name, parse_facing
 from ..roller import Roller
+from ..scenario import card_for
 from ..state import check_ship_count
 from .convert import convert_card
 from .state import RULESET, Phase, Settings, WarFleetState, WarShip
@@ -37,13 +38,8 @@ class ScenarioWarShip(BaseModel):
     card: str | Card | None = None
     stats: WarFleetStats | None = None
     hex: str | None = None
-    facing: str | int = "N"
+    facing: Facing = "N"
     destroyed: list[str] = []
-
-    @field_validator("facing", mode="before")
-    @classmethod
-    def _facing(cls, value: object) -> object:
-        return facing_value(value)
 
     @model_validator(mode="after")
     def _card_or_stats(self) -> Self:
@@ -63,12 +59,7 @@ class WarFleetScenario(BaseModel):
     turn: int = Field(default=1, ge=1, le=9999, strict=True)
     initiative_dice: str = "DBlack"
     cards: list[Card] = Field(default=[], description="Quick-Start cards of this scenario, found by id before the catalogue")
-    ships: list[ScenarioWarShip]
-
-    @field_validator("ships", mode="before")
-    @classmethod
-    def _not_too_many(cls, ships: object) -> object:
-        return check_ship_count(ships)
+    ships: Annotated[list[ScenarioWarShip], BeforeValidator(check_ship_count)]
 
     @field_validator("initiative_dice")
     @classmethod
@@ -82,11 +73,7 @@ class WarFleetScenario(BaseModel):
 
 def load_warfleet_scenario(data: Any) -> WarFleetScenario:
     """Validate a War Fleet scenario; FormatError naming the JSON path."""
-    _check_format(data, WARFLEET_SCENARIO_FORMAT)
-    try:
-        return WarFleetScenario.model_validate(data)
-    except ValidationError as exc:
-        raise format_error(exc) from None
+    return validated(WarFleetScenario, data, WARFLEET_SCENARIO_FORMAT)
 
 
 def build_warfleet_state(
@@ -107,7 +94,7 @@ def build_warfleet_state(
         if entry.id in seen:
             raise FormatError(f"two ships share the id '{entry.id}'", f"{path}.id")
         seen.add(entry.id)
-        card = _card_for(entry, catalogue, path)
+        card = None if entry.card is None else card_for(entry.card, catalogue, path)
         stats = _stats_for(entry, card, path)
         ship = WarShip(id=entry.id, side=entry.side, ship_name=entry.name, stats=stats, source=card,
                        facing=parse_facing(entry.facing))
@@ -128,15 +115,6 @@ def build_warfleet_state(
         name=scenario.name, board=board, turn=scenario.turn, phase=phase, ships=ships, sides=sides,
         roller=roller or Roller(seed="00"), settings=Settings(initiative_dice=scenario.initiative_dice),
     )
-
-
-def _card_for(entry: ScenarioWarShip, catalogue: dict[str, Card], path: str) -> Card | None:
-    if entry.card is None or isinstance(entry.card, Card):
-        return entry.card
-    if entry.card not in catalogue:
-        known = ", ".join(sorted(catalogue)) or "none loaded"
-        raise FormatError(f"unknown card id '{entry.card}' (known: {known})", f"{path}.card")
-    return catalogue[entry.card]
 
 
 def _stats_for(entry: ScenarioWarShip, card: Card | None, path: str) -> WarFleetStats:
