@@ -18,6 +18,7 @@ from typing import Callable
 
 from .roles import Role
 
+
 def new_pin(digits: int = 6) -> str:
     """A fresh PIN from `secrets`: `digits` decimal digits, leading zeros kept."""
     return f"{secrets.randbelow(10 ** digits):0{digits}d}"

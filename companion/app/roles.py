@@ -132,8 +132,6 @@ def may(role: Role | None, action, state: GameState, ruleset: Ruleset = QUICK_ST
     return f"{_subject(data, state, side)}: only a device holding {side} can {verb}. This device holds {role.side}."
 
 
-
-
 def may_undo(role: Role | None, entries: list[LogEntry], state: GameState,
              ruleset: Ruleset = QUICK_START) -> str | None:
     """You may undo what you may do: the last action in effect must be one `role` could take."""

@@ -16,6 +16,7 @@ from ..engine.warfleet.state import WarFleetState
 from ..engine.warfleet.stats import WarFleetStats
 from .viewmodels import location_name
 
+
 @dataclass(frozen=True)
 class StatLine:
     location: str
@@ -83,7 +84,6 @@ def converted_card(state: WarFleetState, ship_id: str) -> ConvertedCard:
                    if source else "no Quick-Start card")
     return ConvertedCard(ship.id, ship.name, head, source_head, tuple(lines),
                          edited=source is not None and convert_card(source) != stats)
-
 
 
 #: The numbers of a location that are edited one step at a time (with SI, MP and the bands' dice).
