@@ -21,7 +21,7 @@ from typing import Any, Literal
 from .arcs import in_wedge, range_in_wedge, wedge_for
 from .dice import Colour, Pool, chance_at_least, parse_pool
 from .hexes import Hex
-from .roller import DiceSource, DieRoll, NeedDice, RollerDice, check_face
+from .roller import DiceSource, DieRoll, RollerDice as RollerDice, TableDice as TableDice
 from .cards import GunSlot, RangeBand
 from .state import FiringBand, GameState, ShipState, ShotOutcome, ShotResult
 
@@ -276,30 +276,13 @@ def firing_solutions(state: GameState, attacker_id: str) -> list[FiringSolution]
 # --- resolving a shot -------------------------------------------------------------
 
 
-@dataclass
-class TableDice:
-    """Faces the players rolled at the table, in order, per purpose.
-
-    purposes: `pool` (weapon, crew, location dice in pool order), `slot`
-    (the slot die and every re-roll), `keel` (the two red keel dice).
-    """
-
-    pool: list[int] = field(default_factory=list)
-    slot: list[int] = field(default_factory=list)
-    keel: list[int] = field(default_factory=list)
-
-    def take(self, colour: Colour, purpose: str) -> DieRoll:
-        faces = getattr(self, purpose)
-        if not faces:
-            what = {
-                "pool": "the breach roll needs another die",
-                "slot": "the slot die needs another roll (a re-roll)",
-                "keel": "the keel roll needs its two red dice",
-            }[purpose]
-            raise NeedDice(f"{what}: roll {colour.label} and enter its face")
-        face = faces.pop(0)
-        check_face(colour, face)
-        return DieRoll(colour=colour, face=face)
+#: A breach roll's table dice (`TableDice`), per purpose: `pool` (weapon, crew, location dice in
+#: pool order), `slot` (the slot die and every re-roll), `keel` (the two red keel dice).
+TABLE_NEEDS = {
+    "pool": "the breach roll needs another die",
+    "slot": "the slot die needs another roll (a re-roll)",
+    "keel": "the keel roll needs its two red dice",
+}
 
 
 def resolve_breach(

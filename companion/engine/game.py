@@ -12,7 +12,7 @@ from typing import Any, Callable
 from . import actions as A
 from . import common as C
 from .cards import GunSlot, Slot
-from .combat import FiringSolution, TableDice, firing_solution, keel_modifier, resolve_breach, shot_pool
+from .combat import TABLE_NEEDS, FiringSolution, firing_solution, keel_modifier, resolve_breach, shot_pool
 from .deployment import deployment_problem
 from .footprint import Placement
 from .kernel import Applied, Refusal, RefusalKind, Refused, Work, dispatch
@@ -21,7 +21,7 @@ from .movement import (
     MoveRefused, ends_in_half_hexes, placement_problem, reset_for_turn, stacking_problem,
     step_problem, take_step,
 )
-from .roller import DiceSource, NeedDice, RollerDice
+from .roller import DiceSource, NeedDice, RollerDice, TableDice
 from .state import GameState, InitiativeRoll, ShipState, Shot, ShotResult, SlotStatus
 from .turn import INITIATIVE_DICE, game_end, harden_damage, initiative_winner, may_move_now, to_move
 
@@ -225,7 +225,7 @@ def _resolve_shot(work: Work[GameState], action: A.ResolveShot) -> None:
     modifier = attacker.tesla_modifier
     if action.table is not None:
         t = action.table
-        dice: DiceSource = TableDice(list(t.pool), list(t.slot), list(t.keel))
+        dice: DiceSource = TableDice(t.model_dump(), TABLE_NEEDS)
         if len(t.pool) != len(pool):
             raise Refusal(f"the breach roll is {pool.expanded}: enter {len(pool)} faces, in that order")
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -110,3 +111,20 @@ class RollerDice:
     def take(self, colour: Colour, purpose: str) -> DieRoll:
         result, self.roller = roll_die(self.roller, colour)
         return result
+
+
+class TableDice:
+    """Faces the players rolled at the table, taken in order per purpose (`faces`: purpose ->
+    faces); `needs`: purpose -> what a missing face is for, in words."""
+
+    def __init__(self, faces: Mapping[str, Sequence[int]], needs: Mapping[str, str]):
+        self.faces = {purpose: list(rolled) for purpose, rolled in faces.items()}
+        self.needs = needs
+
+    def take(self, colour: Colour, purpose: str) -> DieRoll:
+        faces = self.faces.get(purpose)
+        if not faces:
+            raise NeedDice(f"{self.needs[purpose]}: roll {colour.label} and enter its face")
+        face = faces.pop(0)
+        check_face(colour, face)
+        return DieRoll(colour=colour, face=face)

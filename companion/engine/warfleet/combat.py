@@ -20,128 +20,28 @@ Seed 000/004 "All Batteries, Fire at Will! (Combat)" and rules-notes 9:
   forced from a destroyed location, its SI modifier is doubled."  Destroying a
   location forces a test at once; a hit on a destroyed location forces one too.
 
-Every probability here is an exact fraction.
+The exact odds of an attack are in odds.py.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Set
 from dataclasses import dataclass, field
-from fractions import Fraction
-from functools import lru_cache
 from itertools import combinations
 from typing import Any, Literal
 
-from ..roller import DiceSource, NeedDice, RollerDice
-from ..dice import Colour, Pool, chance_at_least
-from ..roller import DieRoll, check_face
+from ..roller import DiceSource, NeedDice, RollerDice, TableDice
+from ..dice import Colour, Pool
 from .arcs import in_firing_arc, struck_locations, war_fleet_range
 from .dialup import canonical, dial_up, top
+from .odds import AttackOdds, attack_odds
 from .state import AttackResult, AttackRoll, SITest, WarFleetState, WarShip
 from .stats import AttackStat, Band
 
-SI_DIE = Pool([Colour.RED])
-
 __all__ = [
-    "AttackOdds", "AttackOption", "NeedDice", "RollerDice", "Strike", "TableRolls", "all_attack_options",
+    "AttackOdds", "AttackOption", "NeedDice", "RollerDice", "Strike", "TableDice", "all_attack_options",
     "attack_odds", "attack_option", "attack_options", "attack_pool", "resolve_attack",
 ]
-
-
-# --- exact odds of one attack at one location ----------------------------------------
-
-
-@dataclass(frozen=True)
-class AttackOdds:
-    """What one declared attack can do to one target location.
-
-    `location_destroyed`: the chance this attack destroys the location (0 when
-    it is already destroyed); `casualty`: the chance the ship fails an SI test
-    forced by this attack; `no_effect`: the chance that no roll reaches the
-    Resilience.  The three overlap (a casualty usually destroyed the location).
-    """
-
-    pool: Pool
-    rolls: int
-    resilience: int
-    si: int
-    si_modifier: int
-    already_destroyed: bool
-    already_casualty: bool
-    no_effect: Fraction
-    location_destroyed: Fraction
-    casualty: Fraction
-    hit_each_roll: Fraction
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "pool": self.pool.expanded,
-            "rolls": self.rolls,
-            "resilience": self.resilience,
-            "si": self.si,
-            "si_modifier": self.si_modifier,
-            "already_destroyed": self.already_destroyed,
-            "no_effect": str(self.no_effect),
-            "location_destroyed": str(self.location_destroyed),
-            "casualty": str(self.casualty),
-        }
-
-
-def si_failure(si: int, modifier: int) -> Fraction:
-    """Chance that dRed + modifier reaches SI: the ship becomes a casualty."""
-    return chance_at_least(SI_DIE, si - modifier)
-
-
-@lru_cache(maxsize=100_000)
-def _odds(pool_key: tuple[Colour, ...], rolls: int, intact: int, destroyed_res: int, destroyed: bool,
-          si: int, modifier: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
-    """(no effect, location destroyed, casualty, chance of the first roll's hit), exact.
-
-    Roll by roll: a hit on the intact location destroys it, every hit forces an SI
-    test, a failed test ends the attack (the ship is a casualty).  The weights are
-    integers over one common denominator (each roll multiplies it by the pool's
-    and the red die's outcomes), made into fractions once at the end.
-    """
-    p_intact, p_destroyed = chance_at_least(pool_key, intact), chance_at_least(pool_key, destroyed_res)
-    q = si_failure(si, modifier)
-    n = math.lcm(p_intact.denominator, p_destroyed.denominator)
-    m = q.denominator
-    hit = {False: p_intact.numerator * (n // p_intact.denominator),
-           True: p_destroyed.numerator * (n // p_destroyed.denominator)}
-    fail = q.numerator
-    alive = {destroyed: 1}  # still afloat, by whether the location is destroyed
-    newly = casualty = 0
-    for _ in range(rolls):
-        nxt = {False: 0, True: 0}
-        newly, casualty = newly * n * m, casualty * n * m
-        for is_destroyed, weight in alive.items():
-            hits = weight * hit[is_destroyed]
-            if not is_destroyed:
-                newly += hits * m
-            casualty += hits * fail
-            nxt[True] += hits * (m - fail)
-            nxt[is_destroyed] += weight * (n - hit[is_destroyed]) * m
-        alive = nxt
-    total = (n * m) ** rolls
-    first = p_destroyed if destroyed else p_intact
-    return (1 - first) ** rolls, Fraction(newly, total), Fraction(casualty, total), first
-
-
-def attack_odds(pool: Pool, rolls: int, target: WarShip, location: str) -> AttackOdds:
-    """Exact odds of an attack of `rolls` rolls of `pool` at one location of `target`."""
-    loc = target.locations[location]
-    destroyed = target.is_destroyed(location)
-    modifier = target.si_test_modifier(location)
-    key = canonical(pool)
-    if target.casualty:
-        return AttackOdds(key, rolls, target.resilience(location), target.stats.si, modifier, destroyed,
-                          True, Fraction(1), Fraction(0), Fraction(0), Fraction(0))
-    no_effect, newly, casualty, each = _odds(
-        tuple(key), rolls, loc.resilience, loc.destroyed_resilience, destroyed, target.stats.si, modifier,
-    )
-    return AttackOdds(key, rolls, target.resilience(location), target.stats.si, modifier, destroyed,
-                      False, no_effect, newly, casualty, each)
 
 
 # --- attack options: the one list the app, the CLI and the tests read -----------------
@@ -380,14 +280,7 @@ def attack_options(state: WarFleetState, attacker_id: str, brackets: bool = True
     enemies = state.enemies_of(attacker)
     if impossible:
         named = [loc for loc in attacker.locations if attacker.locations[loc].attack is not None]
-        for target in enemies:
-            ships = _ships_problem(state, attacker, target)
-            for loc in named:
-                problem = ships or _location_problem(attacker, loc, used)
-                name = armed_attack(attacker, loc).name
-                options.append(AttackOption(attacker=attacker.id, locations=(loc,), name=name, target=target.id,
-                                            problem=problem) if problem
-                               else _placed_option(attacker, (loc,), name, target))
+        options = [attack_option(state, attacker, (loc,), target, used) for target in enemies for loc in named]
         if brackets:
             options += _brackets(state, attacker, firing, enemies, options, used)
         return options
@@ -446,22 +339,9 @@ def all_attack_options(state: WarFleetState, brackets: bool = True, impossible: 
 # --- rolling an attack ------------------------------------------------------------------
 
 
-@dataclass
-class TableRolls:
-    """Faces the players rolled: every attack die in order (main roll, then each
-    saturation roll), then one red die per SI test in order."""
-
-    attack: list[int] = field(default_factory=list)
-    si: list[int] = field(default_factory=list)
-
-    def take(self, colour: Colour, purpose: str) -> DieRoll:
-        faces = getattr(self, purpose)
-        if not faces:
-            what = {"attack": "the attack needs another die", "si": "an SI test needs its red die"}[purpose]
-            raise NeedDice(f"{what}: roll {colour.label} and enter its face")
-        face = faces.pop(0)
-        check_face(colour, face)
-        return DieRoll(colour=colour, face=face)
+#: An attack's table dice (`TableDice`): every attack die in order (main roll, then each saturation
+#: roll), then one red die per SI test in order.
+TABLE_NEEDS = {"attack": "the attack needs another die", "si": "an SI test needs its red die"}
 
 
 def resolve_attack(pool: Pool, rolls: int, target: WarShip, location: str, dice: DiceSource) -> tuple[AttackResult, WarShip]:

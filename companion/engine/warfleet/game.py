@@ -17,11 +17,11 @@ from .. import common as C
 from ..dice import Pool, parse_pool
 from ..kernel import Applied, Event, Refusal, RefusalKind, Refused, Work, dispatch
 from ..hexes import PositionError, facing_name, parse_facing
-from ..roller import DiceSource, NeedDice, RollerDice
+from ..roller import DiceSource, NeedDice, RollerDice, TableDice
 from . import actions as A
 from .arcs import war_fleet_range
 from .combat import (
-    TableRolls, armed_attack, attack_option, attack_pool, declared_locations, loc_name, resolve_attack,
+    TABLE_NEEDS, armed_attack, attack_option, attack_pool, declared_locations, loc_name, resolve_attack,
 )
 from .state import Attack, AttackResult, InitiativeRoll, Pocket, WarFleetState, WarShip
 from .turn import (
@@ -285,7 +285,7 @@ def _roll_attack(work: Work[WarFleetState], action: A.RollAttack) -> None:
         if len(action.table.attack) != need:
             how = f"{rolls} rolls of {pool.expanded}" if rolls > 1 else pool.expanded
             raise Refusal(f"the attack is {how}: enter {need} face{'s' if need > 1 else ''}, in that order")
-        dice: DiceSource = TableRolls(list(action.table.attack), list(action.table.si))
+        dice: DiceSource = TableDice(action.table.model_dump(), TABLE_NEEDS)
     else:
         dice = RollerDice(state.roller)
     result, hit = C.rolled(work, dice, lambda dice: resolve_attack(pool, rolls, target, attack.target_location, dice))
