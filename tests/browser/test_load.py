@@ -279,7 +279,7 @@ def test_eight_sessions_two_minutes(logged_server, tmp_path):
           f"{sum(len(p.taps) for p in players)} taps; tap to other sessions: median {median:.0f} ms, "
           f"95th percentile {p95:.0f} ms, worst {worst:.0f} ms ({len(latencies)} appearances); "
           f"tap to applied on the server: median {statistics.median(to_server):.0f} ms, worst {max(to_server):.0f} ms")
-    assert median < 5000  # this machine draws every frame in software; the README has the figures
+    assert latencies, "no change was seen on another session"  # speed is the benchmark's, never asserted here
 
 
 def _subsequence(needle: list[str], haystack: list[str]) -> bool:
