@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from functools import lru_cache
 
-from ..arcs import ARC_DEGREES, CORNERS, in_wedge, offset_in_wedge, wedge_for
+from ..arcs import ARC_DEGREES, CORNERS, _cross, in_wedge, offset_in_wedge, wedge_for
 from ..hexes import Hex
 
 #: Turret arcs in degrees clockwise from the ship's facing: the location's own
@@ -49,10 +49,6 @@ _NEIGHBOUR_CENTRES = ((0, -2), (3, -1), (3, 1), (0, 2), (-3, 1), (-3, -1))
 DIRECTIONS_30 = tuple(
     _NEIGHBOUR_CENTRES[k // 2] if k % 2 == 0 else CORNERS[k // 2] for k in range(12)
 )
-
-
-def _cross(ax: int, ay: int, bx: int, by: int) -> int:
-    return ax * by - ay * bx
 
 
 @lru_cache(maxsize=100_000)

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal, Self
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from ..board import Board
-from ..cards import Card, Facing, FormatError, validated
-from ..dice import PoolError, parse_pool
+from ..cards import Card, Facing, FormatError, PoolText, validated
 from ..hexes import PositionError, facing_name, parse_facing
 from ..roller import Roller
 from ..scenario import card_for
@@ -57,18 +56,9 @@ class WarFleetScenario(BaseModel):
     description: str = ""
     board: Board = Board(columns=30, rows=20)
     turn: int = Field(default=1, ge=1, le=9999, strict=True)
-    initiative_dice: str = "DBlack"
+    initiative_dice: PoolText = "DBlack"
     cards: list[Card] = Field(default=[], description="Quick-Start cards of this scenario, found by id before the catalogue")
     ships: Annotated[list[ScenarioWarShip], BeforeValidator(check_ship_count)]
-
-    @field_validator("initiative_dice")
-    @classmethod
-    def _pool(cls, value: str) -> str:
-        try:
-            parse_pool(value)
-        except PoolError as exc:
-            raise ValueError(str(exc)) from None
-        return value
 
 
 def load_warfleet_scenario(data: Any) -> WarFleetScenario:

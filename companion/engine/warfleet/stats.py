@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from ..arcs import ARC_DEGREES
-from ..cards import MAX_BREACH, MAX_MODIFIER, MAX_MP, MAX_RANGE, MAX_SATURATION, MAX_SI, FormatError, PoolText, format_error
-from ..dice import Pool, parse_pool
+from ..cards import MAX_BREACH, MAX_MODIFIER, MAX_MP, MAX_SATURATION, MAX_SI, FormatError, RangeBand, _Strict, format_error
 from .dialup import canonical
 
 Trait = Literal["turret", "bracket", "saturation"]
@@ -29,28 +28,14 @@ FOUR_LOCATIONS = ("bow", "port", "starboard", "stern")
 SIX_LOCATIONS = ("bow", "port_bow", "port_quarter", "starboard_bow", "starboard_quarter", "stern")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-
-class Band(_Strict):
-    """One band of an attack: out to `range` War Fleet hexes, roll `dice`."""
-
-    range: int = Field(ge=0, le=MAX_RANGE, strict=True)
-    dice: PoolText
+class Band(RangeBand):
+    """One band of an attack: out to `range` War Fleet hexes, roll `dice` (coloured dice only: they dial up)."""
 
     @field_validator("dice")
     @classmethod
     def _coloured(cls, value: str) -> str:
-        try:
-            canonical(value)
-        except ValueError as exc:
-            raise ValueError(str(exc)) from None
+        canonical(value)  # a ValueError naming a die that cannot be dialled
         return value
-
-    @property
-    def pool(self) -> Pool:
-        return parse_pool(self.dice)
 
 
 class AttackStat(_Strict):
