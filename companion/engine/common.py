@@ -217,6 +217,18 @@ def rolled(work: Work[Any], dice: DiceSource, resolve: Callable[[DiceSource], T]
     return result
 
 
+def movement_groups(ships: Sequence[Any], order: Sequence[str], rank: Callable[[Any], int]) -> list[tuple[str, int]]:
+    """(side, type or class) in moving order: the highest `rank` first, the sides in `order` within one."""
+    ranks = sorted({rank(s) for s in ships}, reverse=True)
+    return [(side, r) for r in ranks for side in order if any(s.side == side and rank(s) == r for s in ships)]
+
+
+def first_to_move(ships: Sequence[Any], groups: list[tuple[str, int]], rank: Callable[[Any], int]) -> tuple[str, int] | None:
+    """The first group in moving order with a ship that has not finished its move: it moves now."""
+    return next(((side, r) for side, r in groups
+                 if any(s.side == side and rank(s) == r and not s.move_done for s in ships)), None)
+
+
 def movement_over(work: Work[Any], over: bool, text: str) -> None:
     """Once no ship is left to move, combat begins."""
     if work.state.phase == "movement" and over:

@@ -8,6 +8,7 @@ turn: circled slots become hashed, destroyed ships leave, the game-end check.
 
 from __future__ import annotations
 
+from . import common as C
 from .dice import parse_pool
 from .state import GameState, InitiativeRoll, ShipState, SlotStatus
 
@@ -25,24 +26,16 @@ def movement_groups(state: GameState) -> list[tuple[str, int]]:
     """(side, type) in moving order: highest type first, initiative loser first."""
     winner, loser = state.initiative, state.loser()
     order = [s for s in (loser, winner) if s] or list(state.sides)
-    types = sorted({s.card.type for s in state.active_ships}, reverse=True)
-    return [
-        (side, ship_type)
-        for ship_type in types
-        for side in order
-        if any(s.side == side and s.card.type == ship_type for s in state.active_ships)
-    ]
+    return C.movement_groups(state.active_ships, order, _type)
+
+
+def _type(ship: ShipState) -> int:
+    return ship.card.type
 
 
 def to_move(state: GameState) -> tuple[str, int] | None:
     """The (side, type) group that moves now, or None when movement is over."""
-    for side, ship_type in movement_groups(state):
-        if any(
-            s.side == side and s.card.type == ship_type and not s.move_done
-            for s in state.active_ships
-        ):
-            return side, ship_type
-    return None
+    return C.first_to_move(state.active_ships, movement_groups(state), _type)
 
 
 def may_move_now(state: GameState, ship: ShipState) -> str | None:

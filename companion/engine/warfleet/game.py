@@ -23,6 +23,7 @@ from .arcs import war_fleet_range
 from .combat import (
     TABLE_NEEDS, armed_attack, attack_option, attack_pool, declared_locations, loc_name, resolve_attack,
 )
+from .pocket import PocketError, pocket_ships
 from .state import Attack, AttackResult, InitiativeRoll, Pocket, WarFleetState, WarShip
 from .turn import (
     game_end, may_move_now, pivot_problem, placement_problem, ranking, reset_for_turn, step_problem,
@@ -36,7 +37,7 @@ __all__ = ["Applied", "Event", "Refused", "apply"]
 AFTER_OVER = frozenset({"mark_location", "set_casualty", "set_bookkeeping"})
 
 #: The rule modules' own refusals.
-RULE_ERRORS = (NeedDice, PositionError)
+RULE_ERRORS = (NeedDice, PositionError, PocketError)
 
 
 def apply(state: WarFleetState, action: Any) -> Applied[WarFleetState] | Refused:
@@ -317,18 +318,12 @@ def _open_pocket(work: Work[WarFleetState], action: A.OpenPocket) -> None:
     work.phase("combat", doing="a pocket battle is opened")
     if state.firing:
         work.rule("open pocket battles before the rolling begins: their ships take no part in the War Fleet combat")
-    if len(set(action.ships)) != len(action.ships):
-        raise Refusal("a ship is named twice")
-    ships = [work.ship(ship_id) for ship_id in action.ships]
+    ships = pocket_ships(state, action.ships)  # each on the map, with its card
     for ship in ships:
-        if ship.removed or not ship.placed:
-            raise Refusal(f"{ship.name} is not on the map")
         if ship.pocket is not None:
             raise Refusal(f"{ship.name} is already in pocket battle {ship.pocket}")
         if ship.casualty:
             raise Refusal(f"{ship.name} is a casualty")
-        if ship.source is None:
-            raise Refusal(f"{ship.name} has no Quick-Start card to fight a pocket battle with")
         involved = [a.id for a in state.attacks if ship.id in (a.attacker, a.target)]
         if involved:
             raise Refusal(f"{ship.name} is in declared attack {involved[0]}: cancel it first")

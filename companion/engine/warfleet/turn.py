@@ -11,6 +11,7 @@ ending with the side that won"; a side without ships of a class is skipped.
 
 from __future__ import annotations
 
+from .. import common as C
 from .state import InitiativeRoll, WarFleetState, WarShip
 
 
@@ -112,23 +113,16 @@ def movers(state: WarFleetState) -> list[WarShip]:
 
 def movement_groups(state: WarFleetState) -> list[tuple[str, int]]:
     """(side, class) in moving order: highest class first, initiative loser first."""
-    order = list(state.initiative_order) or list(state.sides)
-    ships = movers(state)
-    classes = sorted({s.ship_class for s in ships}, reverse=True)
-    return [
-        (side, ship_class)
-        for ship_class in classes
-        for side in order
-        if any(s.side == side and s.ship_class == ship_class for s in ships)
-    ]
+    return C.movement_groups(movers(state), list(state.initiative_order) or list(state.sides), _class)
+
+
+def _class(ship: WarShip) -> int:
+    return ship.ship_class
 
 
 def to_move(state: WarFleetState) -> tuple[str, int] | None:
     """The (side, class) group that moves now, or None when movement is over."""
-    for side, ship_class in movement_groups(state):
-        if any(s.side == side and s.ship_class == ship_class and not s.move_done for s in movers(state)):
-            return side, ship_class
-    return None
+    return C.first_to_move(movers(state), movement_groups(state), _class)
 
 
 def may_move_now(state: WarFleetState, ship: WarShip) -> str | None:
