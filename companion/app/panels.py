@@ -16,7 +16,7 @@ from ..engine.dice import Colour
 from ..engine.movement import legal_steps
 from ..engine.state import GameState, ShipState
 from ..engine.turn import may_move_now
-from .viewmodels import PHASE_NAMES, slot_view, dice_chips, location_name, percent, shot_dice
+from .viewmodels import PHASE_NAMES, dice_chips, location_name, percent, shot_dice, slot_view
 
 
 @dataclass(frozen=True)

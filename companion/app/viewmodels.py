@@ -21,11 +21,6 @@ from ..engine.hexes import Hex
 from ..engine.state import GameState, ShipState
 from ..engine.turn import movement_groups, to_move
 
-LOCATION_NAMES = {
-    "bow": "Bow", "port": "Port", "starboard": "Starboard", "stern": "Stern",
-    "port_bow": "Port bow", "port_quarter": "Port quarter",
-    "starboard_bow": "Starboard bow", "starboard_quarter": "Starboard quarter",
-}
 PHASE_NAMES = {
     "setup": "Deployment", "initiative": "Initiative", "movement": "Movement",
     "combat": "Fire", "over": "Game over",
@@ -33,7 +28,8 @@ PHASE_NAMES = {
 
 
 def location_name(location: str) -> str:
-    return LOCATION_NAMES.get(location, location.replace("_", " ").capitalize())
+    """'port_bow' -> 'Port bow'."""
+    return location.replace("_", " ").capitalize()
 
 
 def percent(p: Fraction) -> str:
