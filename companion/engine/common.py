@@ -136,34 +136,44 @@ class Ships(Generic[T]):
 # --- handlers and pieces of handlers alike in both rulesets ------------------------------
 
 
-def side_rolls(work: Work[Any], faces: dict[str, list[int]] | None, pool: Pool,
-               decided: Callable[[list[InitiativeRoll]], object]) -> list[list[InitiativeRoll]]:
-    """Roll (or read) `pool` for every side until `decided` (no tie); every round rolled, the
-    last one decisive.  Faces entered at the table are one round, decisive or not."""
-    sides = work.state.sides
-    if faces is not None:
-        rolls = []
-        for side in sides:
-            if side not in faces or len(faces[side]) != len(pool):
-                raise Refusal(f"enter {pool.notation} for {side} ({len(pool)} face{'s' if len(pool) > 1 else ''})")
-            for colour, face in zip(pool, faces[side]):
-                try:
-                    check_face(colour, face)
-                except ValueError as exc:
-                    raise Refusal(str(exc)) from None
-            rolls.append(InitiativeRoll(side=side, dice=[DieRoll(colour=c, face=f) for c, f in zip(pool, faces[side])]))
-        return [rolls]
-    roller, rounds = work.state.roller, []
+def roll_off(work: Work[Any], faces: dict[str, list[int]] | None, pool: Pool,
+             decide: Callable[[list[InitiativeRoll]], T | None], words: Callable[[list[InitiativeRoll]], str],
+             tie: str, kept: str) -> tuple[T, list[InitiativeRoll]] | None:
+    """Every side rolls `pool` (or enters the faces it rolled) until `decide` finds no tie: what it
+    decided and the decisive rolls, or None when the faces entered tie.  Each tie is told (event
+    `tie`, the rolls in `words`) and kept in `state.<kept>`."""
+    roller = work.state.roller
     while True:
-        rolls = []
-        for side in sides:
-            dice, roller = roll_pool(roller, pool)
-            rolls.append(InitiativeRoll(side=side, dice=dice))
-        rounds.append(rolls)
-        if decided(rolls) is not None:
-            break
-    work.update(roller=roller)
-    return rounds
+        if faces is not None:
+            rolls = [InitiativeRoll(side=side, dice=_entered(faces, side, pool)) for side in work.state.sides]
+        else:
+            rolls = []
+            for side in work.state.sides:
+                dice, roller = roll_pool(roller, pool)
+                rolls.append(InitiativeRoll(side=side, dice=dice))
+            work.update(roller=roller)
+        decided = decide(rolls)
+        if decided is not None:
+            return decided, rolls
+        work.event(tie, f"{words(rolls)}. A tie: roll again.", rolls=dumped(rolls))
+        work.update(**{kept: rolls})
+        if faces is not None:
+            return None
+
+
+def _entered(faces: dict[str, list[int]], side: str, pool: Pool) -> list[DieRoll]:
+    if side not in faces or len(faces[side]) != len(pool):
+        raise Refusal(f"enter {pool.notation} for {side} ({len(pool)} face{'s' if len(pool) > 1 else ''})")
+    for colour, face in zip(pool, faces[side]):
+        try:
+            check_face(colour, face)
+        except ValueError as exc:
+            raise Refusal(str(exc)) from None
+    return [DieRoll(colour=c, face=f) for c, f in zip(pool, faces[side])]
+
+
+def dumped(rolls: list[InitiativeRoll]) -> list[dict[str, Any]]:
+    return [r.model_dump(mode="json") for r in rolls]
 
 
 def check_side(work: Work[Any], side: str) -> None:

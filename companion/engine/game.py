@@ -43,21 +43,18 @@ def apply(state: GameState, action: Any) -> Applied[GameState] | Refused:
 
 def _roll_initiative(work: Work[GameState], action: A.RollInitiative) -> None:
     work.rule(None if work.state.phase == "initiative" else f"initiative is rolled at the start of a turn, not in {work.state.phase}", RefusalKind.PHASE)
-    for rolls in C.side_rolls(work, action.faces, INITIATIVE_DICE, initiative_winner):
-        _record_initiative(work, rolls)
+    decided = C.roll_off(work, action.faces, INITIATIVE_DICE, initiative_winner, _initiative_words,
+                         "initiative_tie", "initiative_rolls")
+    if decided is not None:
+        winner, rolls = decided
+        work.event("initiative", f"{_initiative_words(rolls)}. {winner} wins the initiative.", winner=winner,
+                   rolls=C.dumped(rolls))
+        work.update(initiative=winner, initiative_rolls=rolls, phase="movement")
+        _after_movement_change(work)
 
 
-def _record_initiative(work: Work[GameState], rolls: list[InitiativeRoll]) -> None:
-    text = ", ".join(f"{r.side} {' + '.join(str(d.face) for d in r.dice)} = {r.total}" for r in rolls)
-    winner = initiative_winner(rolls)
-    data = {"rolls": [r.model_dump(mode="json") for r in rolls]}
-    if winner is None:
-        work.event("initiative_tie", f"Initiative: {text}. A tie: roll again.", **data)
-        work.update(initiative_rolls=rolls)
-        return
-    work.event("initiative", f"Initiative: {text}. {winner} wins the initiative.", winner=winner, **data)
-    work.update(initiative=winner, initiative_rolls=rolls, phase="movement")
-    _after_movement_change(work)
+def _initiative_words(rolls: list[InitiativeRoll]) -> str:
+    return "Initiative: " + ", ".join(f"{r.side} {' + '.join(str(d.face) for d in r.dice)} = {r.total}" for r in rolls)
 
 
 def _set_initiative(work: Work[GameState], action: A.SetInitiative) -> None:

@@ -49,11 +49,13 @@ def apply(state: WarFleetState, action: Any) -> Applied[WarFleetState] | Refused
 # --- dice rolled by every side: placement and initiative -------------------------------
 
 
-def _side_rolls(work: Work[WarFleetState], faces: dict[str, list[int]] | None, what: str) -> list[list[InitiativeRoll]]:
-    """Roll (or read) the initiative dice for every side until no two sides tie: every round rolled."""
+def _roll_off(work: Work[WarFleetState], faces: dict[str, list[int]] | None, what: str, words: str, tie: str,
+              kept: str) -> tuple[list[str], list[InitiativeRoll]] | None:
+    """`common.roll_off` of the game's initiative dice: the sides from the lowest roll to the highest."""
     if len(work.state.sides) < 2:
         raise Refusal(f"{what} needs two sides")
-    return C.side_rolls(work, faces, parse_pool(work.state.settings.initiative_dice), ranking)
+    return C.roll_off(work, faces, parse_pool(work.state.settings.initiative_dice), ranking,
+                      lambda rolls: f"{words}: {_text(rolls)}", tie, kept)
 
 
 def _text(rolls: list[InitiativeRoll]) -> str:
@@ -62,16 +64,12 @@ def _text(rolls: list[InitiativeRoll]) -> str:
 
 def _roll_placement(work: Work[WarFleetState], action: A.RollPlacement) -> None:
     work.phase("setup", doing="the placement roll is made")
-    for rolls in _side_rolls(work, action.faces, "the placement roll"):
-        order = ranking(rolls)
-        data = {"rolls": [r.model_dump(mode="json") for r in rolls]}
-        if order is None:
-            work.event("placement_tie", f"Placement roll: {_text(rolls)}. A tie: roll again.", **data)
-            work.update(placement_rolls=rolls)
-            continue
+    decided = _roll_off(work, action.faces, "the placement roll", "Placement roll", "placement_tie", "placement_rolls")
+    if decided is not None:
+        order, rolls = decided
         work.update(placement_rolls=rolls, placement_first=order[0], placement_order=order)
         work.event("placement_roll", f"Placement roll: {_text(rolls)}. {order[-1]} wins; {order[0]} places first.",
-                   first=order[0], **data)
+                   first=order[0], rolls=C.dumped(rolls))
 
 
 def _set_placement_first(work: Work[WarFleetState], action: A.SetPlacementFirst) -> None:
@@ -110,14 +108,11 @@ def _place(work: Work[WarFleetState], action: A.Place) -> None:
 
 def _roll_initiative(work: Work[WarFleetState], action: A.RollInitiative) -> None:
     work.phase("initiative", doing="initiative is rolled")
-    for rolls in _side_rolls(work, action.faces, "initiative"):
-        order = ranking(rolls)
-        data = {"rolls": [r.model_dump(mode="json") for r in rolls]}
-        if order is None:
-            work.event("initiative_tie", f"Initiative: {_text(rolls)}. A tie: roll again.", **data)
-            work.update(initiative_rolls=rolls)
-            continue
-        _won(work, order, rolls, f"Initiative: {_text(rolls)}. {order[-1]} wins the initiative.", data)
+    decided = _roll_off(work, action.faces, "initiative", "Initiative", "initiative_tie", "initiative_rolls")
+    if decided is not None:
+        order, rolls = decided
+        _won(work, order, rolls, f"Initiative: {_text(rolls)}. {order[-1]} wins the initiative.",
+             {"rolls": C.dumped(rolls)})
 
 
 def _won(work: Work[WarFleetState], order: list[str], rolls: list[InitiativeRoll], text: str,
