@@ -4,7 +4,8 @@
 new browser session.  Handlers are async; engine and store work runs in a
 worker thread (`asyncio.to_thread`) so one session's tap never freezes
 another's.  Every change to a game goes through `Game.act`, and the game's
-listeners refresh every session showing it.
+listeners refresh every session showing it.  A game shows in `views.frame.GameFrame` with its
+ruleset's body (`body_for`), or on the shared screen.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from typing import Callable
 import flet as ft
 
 from ..engine.cards import Card
-from ..engine.game import Applied, Refused
 from ..engine.state import GameState
 from .session import Session, session_from_route
 from .theme import FONTS, themes
@@ -46,7 +46,7 @@ class App:
         self.game = None
         self._unlisten: Callable[[], None] | None = None
         self.screen: ft.Control | None = None
-        self.table = None  # the TableView while a game is shown
+        self.table = None  # the game's view while a game is shown: views.frame.GameFrame, or the shared screen
         self.body = ft.Container(expand=True)
 
     # --- start and routing ------------------------------------------------------
@@ -92,7 +92,8 @@ class App:
             await self.table.follow_session()
             return
         self._leave_game()
-        from .views import dice, editor, fleets, home, info, join, newgame, screen, table, warfleet
+        from .views import dice, editor, fleets, home, info, join, newgame, screen, warfleet_start
+        from .views.frame import GameFrame
 
         if not self.device.may_enter:  # a device on the network: the join PIN first
             self._set_screen(join.pin_screen(self))
@@ -111,19 +112,19 @@ class App:
                 self._set_screen(join.role_screen(self, game))
                 return
             self.role = role
-            if game.ruleset.id == "war-fleet":  # its own body under the same role bar
-                self.table = warfleet.WarFleetView(self, game, read_only=role.read_only)
+            body = body_for(game.ruleset.id)
+            if role.read_only and body.SHARED_SCREEN:
+                self.table = screen.ScreenView(self, game)
+                self._set_screen(self.table.control)
+            else:  # the ruleset's body in the one frame, under the role bar
+                self.table = GameFrame(self, game, body, read_only=role.read_only)
                 self._set_screen(join.framed(self, game, self.table.control))
-                await self.table.refresh(force=True)
-                return
-            self.table = (screen.ScreenView if role.read_only else table.TableView)(self, game)
-            self._set_screen(self.table.control if role.read_only else join.framed(self, game, self.table.control))
             await self.table.refresh(force=True)
             return
         builders = {
             "home": home.build, "new": newgame.build, "dice": dice.build,
             "fleets": fleets.build, "editor": editor.build, "rules": info.build_rules, "load": info.build_load,
-            "warfleet": warfleet.build,
+            "warfleet": warfleet_start.build,
         }
         self._set_screen(builders.get(session.screen, home.build)(self))
 
@@ -199,34 +200,6 @@ class App:
             raise PermissionError(problem)
         return library_for(self.store)
 
-    async def act(self, action) -> Applied | Refused:
-        """Send one action to the shown game; refusals come back as a plain message."""
-        if self.game is None:
-            return Refused("no game is open")
-        outcome = await asyncio.to_thread(self.sharing.table(self.game).act, self.device, action)
-        if self.table is not None:
-            if outcome.ok:
-                self.table.message(outcome.events[-1].text if outcome.events else None, info=True)
-            else:
-                self.table.message(outcome.reason)
-            await self.table.refresh(force=not outcome.ok)
-        return outcome
-
-    async def undo(self) -> None:
-        await self._undo_or_redo("undo")
-
-    async def redo(self) -> None:
-        await self._undo_or_redo("redo")
-
-    async def _undo_or_redo(self, which: str) -> None:
-        """Undo or redo, if this device may (you may undo what you may do); else say why."""
-        if self.game is not None:
-            table = self.sharing.table(self.game)
-            problem = await asyncio.to_thread(getattr(table, which), self.device)
-            if self.table is not None:
-                self.table.message(problem)
-                await self.table.refresh(force=problem is not None)
-
     async def catalogue(self) -> dict[str, Card]:
         """The cards to play with, read each time: another session may have saved a card of the
         player's (the loader re-reads files only when they changed)."""
@@ -265,19 +238,24 @@ class App:
         self._leave_game()
 
     def toggle_theme(self) -> None:
-        page = self.page
-        dark = page.theme_mode == ft.ThemeMode.DARK or (
-            page.theme_mode == ft.ThemeMode.SYSTEM and page.platform_brightness == ft.Brightness.DARK)
-        page.theme_mode = ft.ThemeMode.LIGHT if dark else ft.ThemeMode.DARK
+        self.page.theme_mode = ft.ThemeMode.LIGHT if self.dark else ft.ThemeMode.DARK
         if self.table is not None:
             self.table.retheme()
-        page.update()
+        self.page.update()
 
     @property
     def dark(self) -> bool:
         page = self.page
         return page.theme_mode == ft.ThemeMode.DARK or (
             page.theme_mode == ft.ThemeMode.SYSTEM and page.platform_brightness == ft.Brightness.DARK)
+
+
+def body_for(ruleset_id: str):
+    """The body of a game's frame (views/frame.py) for its ruleset; a Quick-Start variant's is Quick-Start's."""
+    from .views.table import QuickStartBody
+    from .views.warfleet import WarFleetBody
+
+    return {"war-fleet": WarFleetBody}.get(ruleset_id, QuickStartBody)
 
 
 def create_app(store, catalogue: Callable[[], dict[str, Card]] | None = None, seed: str | None = None,

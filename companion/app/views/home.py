@@ -7,6 +7,7 @@ import asyncio
 
 import flet as ft
 
+from ...engine.ruleset import RULESETS
 from ..session import Session
 from ..tasks import soon
 from ..viewmodels import game_rows
@@ -15,9 +16,20 @@ from . import share
 from .widgets import heading, icon_button, muted, tag
 
 
+RULESET_NAMES = {ruleset.id: ruleset.name for ruleset in RULESETS.values()}
+
+
 def page_width(app, widest: int = 760) -> float:
     """Content width: the page less its margins, at most `widest`."""
     return max(280, min(widest, (app.page.width or widest) - 32))
+
+
+def centred(app, content: ft.Control) -> ft.Control:
+    """A screen's content, centred at `page_width`, inside the page's margins and safe area."""
+    return ft.SafeArea(ft.Container(
+        content=ft.Row([ft.Container(content=content, width=page_width(app))],
+                       alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
+        padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True), expand=True)
 
 
 def host_only(app, title: str, problem: str | None) -> ft.Control | None:
@@ -70,44 +82,29 @@ def build(app) -> ft.Control:
             await app.navigate(Session("game", game_id))
         return handler
 
-    def resume_warfleet(game_id):
-        async def handler(e):
-            await app.navigate(Session("game", game_id))
-        return handler
-
-    def warfleet_tile(row) -> ft.Control:
-        return tag(f"wf-resume-{row.id}", ft.Card(content=ft.ListTile(
-            leading=ft.Icon(ft.Icons.GRID_ON), title=ft.Text(row.name, weight=ft.FontWeight.W_600),
-            subtitle=ft.Text(f"{row.detail} · {row.sides} · {row.last_played}"),
-            trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT), on_click=resume_warfleet(row.id), min_height=64,
-        )))
-
-    def game_tile(row, ident: str, title: str | None = None) -> ft.Control:
-        return tag(ident, ft.Card(content=ft.ListTile(
-            leading=ft.Icon(ft.Icons.PLAY_CIRCLE if title else ft.Icons.SAILING, size=30 if title else None,
-                            color=ft.Colors.PRIMARY if title else None),
-            title=ft.Text(f"{title}: {row.name}" if title else row.name, weight=ft.FontWeight.W_600),
-            subtitle=ft.Text(f"{row.detail} · {row.sides} · {row.last_played}"),
+    def game_tile(row, ruleset: str, latest: bool = False) -> ft.Control:
+        """A saved game of any ruleset, labelled with the ruleset's name; the last played says Continue."""
+        war_fleet = ruleset == WAR_FLEET
+        return tag(("wf-resume-" if war_fleet else "resume-") + row.id, ft.Card(content=ft.ListTile(
+            leading=ft.Icon(ft.Icons.PLAY_CIRCLE if latest else ft.Icons.GRID_ON if war_fleet else ft.Icons.SAILING,
+                            size=30 if latest else None, color=ft.Colors.PRIMARY if latest else None),
+            title=ft.Text(f"Continue: {row.name}" if latest else row.name, weight=ft.FontWeight.W_600),
+            subtitle=ft.Text(f"{RULESET_NAMES.get(ruleset, ruleset)} · {row.detail} · {row.sides} · {row.last_played}"),
             trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
             on_click=resume(row.id), min_height=64,
         )))
 
     latest = ft.Column(spacing=0)  # the game last played, to continue in one tap
-    saved = ft.Column([muted("Looking for saved games...")], spacing=4)
+    saved = ft.Column([muted("Looking for saved games...")], spacing=4)  # every other game, most recent first
     damaged = ft.Column(spacing=0)  # save files the store set aside, named in plain words
-    war_fleet = ft.Column(spacing=4)  # saved War Fleet games, most recently played first
 
     async def fill_games():
         games = await asyncio.to_thread(app.store.games)
-        rows = game_rows([g for g in games if g.ruleset != WAR_FLEET])
-        battles = warfleet_rows([g for g in games if g.ruleset == WAR_FLEET])
+        rows = [((warfleet_rows if g.ruleset == WAR_FLEET else game_rows)([g])[0], g.ruleset) for g in games]
         damaged.controls = store_problems(app.store.problems)
-        war_fleet.controls = ([heading("War Fleet games", size=14), *[warfleet_tile(row) for row in battles[:8]]]
-                              if battles else [])
-        latest.controls = [game_tile(rows[0], f"resume-{rows[0].id}", "Continue")] if rows else []
-        saved.controls = [game_tile(row, f"resume-{row.id}") for row in rows[1:9]] or [
+        latest.controls = [game_tile(*rows[0], latest=True)] if rows else []
+        saved.controls = [game_tile(*row) for row in rows[1:17]] or [
             muted("No other saved games. Games are saved as you play." if rows
-                  else "No Quick-Start games yet: start one above. Games are saved as you play." if battles
                   else "No saved games yet: start one above. Games are saved as you play.")]
         app.page.update()
 
@@ -151,17 +148,12 @@ def build(app) -> ft.Control:
                 *([ft.Column([tile(ft.Icons.UPLOAD_FILE, "Load a scenario", "A leviathans-scenario/1 file", go("load"), "load-scenario")], col={"xs": 12, "md": 6})] if starts else []),
                 *([ft.Column([tile(ft.Icons.DIRECTIONS_BOAT, "Fleets", "Ship cards: the shipped fleets and your own; edit, import, print", go("fleets"), "fleets")], col={"xs": 12, "md": 6})] if edits_cards else []),
                 ft.Column([tile(ft.Icons.MENU_BOOK, "Rule readings", "What the app assumes where the text is silent", go("rules"), "rule-readings")], col={"xs": 12, "md": 6}),
-                *([ft.Column([tile(ft.Icons.SAILING, "War Fleet", "Twenty against twenty, one hex per ship; pockets at Quick-Start scale", go("warfleet"), "war-fleet")], col={"xs": 12, "md": 6})] if starts else []),  # guests join from "War Fleet games"
+                *([ft.Column([tile(ft.Icons.SAILING, "War Fleet", "Twenty against twenty, one hex per ship; pockets at Quick-Start scale", go("warfleet"), "war-fleet")], col={"xs": 12, "md": 6})] if starts else []),  # guests join from the saved games
             ], spacing=8, run_spacing=0),
             heading("Saved games"),
             damaged,
             saved,
-            war_fleet,
         ],
         spacing=12, scroll=ft.ScrollMode.AUTO, expand=True,
     )
-    return ft.SafeArea(ft.Container(
-        content=ft.Row([ft.Container(content=content, width=page_width(app))],
-                       alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
-        padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True,
-    ), expand=True)
+    return centred(app, content)

@@ -1,6 +1,7 @@
-"""The War Fleet table: the map (one hex per ship, any number of ships to a hex) beside a panel
-to move, declare attacks with their exact odds, roll, read the converted cards beside their
-source cards, and send pockets of ships to a Quick-Start battle and bring the result back.
+"""The War Fleet battle, the body `frame.GameFrame` shows for a War Fleet game: the map (one hex
+per ship, any number of ships to a hex) beside a panel to move, declare attacks with their exact
+odds, roll, read the converted cards beside their source cards, and send pockets of ships to a
+Quick-Start battle and bring the result back.
 
 Thin: reads `warfleet_model` rows, draws them, sends the actions they carry.  The map is the
 shared `HexMap` (grid, pan, zoom, arcs, marks); War Fleet ships are drawn into its ship layer.
@@ -10,124 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import math
-import time
 
 import flet as ft
 import flet.canvas as cv
 
 from ...engine.hexes import Hex
-from ...files import shipped_fleets_dir
 from .. import warfleet_model as M
-from ...store.game import Game
 from ..session import Session
-from ..tasks import soon
 from ..theme import SIDES, map_colours
 from .hexmap import HexMap
-from .home import host_only, may_start, page_width
-from .widgets import TOUCH, icon_button, muted, tab_button, tag
+from .widgets import TOUCH, icon_button, muted, tag
 
-PANEL_WIDTH = 470
 SCREEN_TABS = ("card", "log")  # what the shared screen shows beside the map
-TABS = (("ship", ft.Icons.DIRECTIONS_BOAT, "Ship"), ("attacks", ft.Icons.GPS_FIXED, "Attacks"),
-        ("card", ft.Icons.STYLE, "Card"), ("pocket", ft.Icons.CALL_SPLIT, "Pocket"), ("log", ft.Icons.LIST, "Log"))
-
-
-def build(app) -> ft.Control:
-    """The War Fleet tile's screen: the game of an old `/warfleet/<id>` address, else the most
-    recently played War Fleet game, opened at `/game/<id>` like every game (with its sides, PIN and
-    shared screen); the start screen when there is none.  Found in a worker thread."""
-    holder = ft.Container(content=ft.Row([ft.ProgressRing()], alignment=ft.MainAxisAlignment.CENTER), expand=True)
-
-    async def load():
-        game, problem = await asyncio.to_thread(find_game, app)
-        if app.screen is not holder:  # the player went elsewhere meanwhile
-            return
-        if game is not None:
-            await app.navigate(Session("game", game.id))
-            return
-        # no War Fleet game to join: a new battle is the host's to start
-        holder.content = host_only(app, "War Fleet", may_start(app)) or start_screen(app, problem)
-        app.page.update()
-
-    soon(app.page, load)
-    return holder
-
-
-def find_game(app) -> tuple[Game | None, str]:
-    """The War Fleet game of an old route (`/warfleet/<id>`), else the most recently played one that
-    opens; (None, why) when there is none to show."""
-    wanted = app.session.game_id if app.session.screen == "warfleet" else None
-    if wanted:
-        try:
-            game = app.store.game(wanted)
-        except KeyError as exc:
-            return None, str(exc)
-        return (game, "") if game.ruleset.id == M.WAR_FLEET else (None, f"'{wanted}' is not a War Fleet game")
-    for summary in M.war_fleet_games(app.store):
-        try:
-            return app.store.game(summary.id), ""
-        except KeyError:
-            continue
-    return None, ""
-
-
-async def new_battle(app) -> tuple[Game | None, str]:
-    """A new 20-against-20 battle, saved before it is shown: (the game, "") or (None, why not).
-    Only the host starts games (decided on the server from the device it holds)."""
-    refused = may_start(app)
-    if refused:
-        return None, refused
-    try:
-        catalogue = await app.catalogue()
-        state = await asyncio.to_thread(M.twenty_against_twenty, catalogue, shipped_fleets_dir(), app.seed)
-        name = "War Fleet " + time.strftime("%d %b %H:%M")
-        game = await asyncio.to_thread(M.start_battle, app.store, state, name)
-    except ValueError as exc:  # a broken or missing scenario file, or the save could not be written: say so
-        return None, str(exc)
-    except OSError as exc:
-        return None, f"the new battle could not be saved: {exc.strerror or exc} ({exc.filename or 'the data folder'})"
-    return game, ""
-
-
-# --- no War Fleet game yet -----------------------------------------------------------------------
-
-
-def start_screen(app, problem: str = "") -> ft.Control:
-    message = ft.Text(problem, color=ft.Colors.ERROR)
-
-    async def start(e):
-        game, why = await new_battle(app)
-        if game is None:
-            message.value = why
-            app.page.update()
-            return
-        await app.navigate(Session("game", game.id))
-
-    async def home(e):
-        await app.navigate(Session())
-
-    content = ft.Column([
-        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", home, "wf-home"),
-                ft.Text("War Fleet", size=26, weight=ft.FontWeight.BOLD)]),
-        muted("Leviathans: War Fleet (seeds 004 and 000): battles of dozens of ships, one hex per ship and one "
-              "die per location. Every ship is a Quick-Start card converted to War Fleet stats; pockets of ships "
-              "can be fought out at Quick-Start scale and brought back. Games are saved as you play."),
-        tag("wf-start-20v20", ft.Card(content=ft.ListTile(
-            leading=ft.Icon(ft.Icons.SAILING, size=30),
-            title=ft.Text("Twenty against twenty", weight=ft.FontWeight.W_600),
-            subtitle=ft.Text("HML Leviathan, Ardents, Hertfordshires and Ravens against Montpellier, Pontbriand "
-                             "and Pelletier: two battle lines four hexes apart."),
-            on_click=start, min_height=72,
-        ))),
-        message,
-    ], spacing=14, scroll=ft.ScrollMode.AUTO, expand=True)
-    return ft.SafeArea(ft.Container(
-        content=ft.Row([ft.Container(content=content, width=page_width(app))], alignment=ft.MainAxisAlignment.CENTER,
-                       vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
-        padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True), expand=True)
-
-
-# --- the table ------------------------------------------------------------------------------------
+TABS = (("ship", ft.Icons.DIRECTIONS_BOAT_OUTLINED, ft.Icons.DIRECTIONS_BOAT, "Ship"),
+        ("attacks", ft.Icons.GPS_NOT_FIXED, ft.Icons.GPS_FIXED, "Attacks"),
+        ("card", ft.Icons.STYLE_OUTLINED, ft.Icons.STYLE, "Card"),
+        ("pocket", ft.Icons.CALL_SPLIT, ft.Icons.CALL_SPLIT, "Pocket"), ("log", ft.Icons.LIST, ft.Icons.LIST, "Log"))
 
 
 def _button(ident: str, text: str, handler, icon=None, filled: bool = False, disabled: bool = False,
@@ -145,85 +44,70 @@ def _dice_row(dice: tuple[str, ...]) -> ft.Control:
                    for d in dice], spacing=4, tight=True)
 
 
-class WarFleetView:
-    def __init__(self, app, game: Game, read_only: bool = False):
-        self.app = app
-        self.game = game
-        self.read_only = read_only  # the shared screen: it shows the battle and changes nothing
-        self.selected: str | None = None
-        self.tab = "log" if read_only else "ship"
-        self.reach = 2  # hexes around the selected ship that make its pocket
-        self.note_text: str | None = None
-        self.note_bad = False
-        self.map = HexMap(game.state, app.dark, self.tapped, ring=False)
-        self.map.fleet = tuple(s.hex for s in game.state.active_ships if s.placed)
-        self.banner_box = ft.Container(padding=ft.Padding.symmetric(horizontal=14, vertical=8),
-                                       bgcolor=ft.Colors.PRIMARY_CONTAINER)
-        self.note = ft.Text("", size=13, weight=ft.FontWeight.W_500)
-        self.note_box = tag("wf-note", ft.Container(content=self.note, padding=ft.Padding.symmetric(horizontal=14, vertical=6)))
-        self.note_box.visible = False
-        self.tabs = ft.Row(spacing=4)
-        self.panel = ft.Column(spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
-        self.top = ft.Container(content=ft.Row([
-            icon_button(ft.Icons.HOME_OUTLINED, "Home", self._home, "wf-home"),
-            ft.Text(game.name, size=16, weight=ft.FontWeight.W_600, expand=True, max_lines=1,
-                    overflow=ft.TextOverflow.ELLIPSIS),
-            *([] if read_only else [
-                icon_button(ft.Icons.UNDO, "Undo", self._undo, "wf-undo"),
-                icon_button(ft.Icons.REDO, "Redo", self._redo, "wf-redo"),
-                icon_button(ft.Icons.RESTART_ALT, "A new War Fleet battle", self._restart, "wf-restart")]),
-        ], spacing=0), padding=ft.Padding.only(left=4, right=4), bgcolor=ft.Colors.SURFACE_CONTAINER)
-        wide = (app.page.width or 1280) >= 900
-        side = ft.Container(content=ft.Column([self.tabs, self.panel], spacing=8, expand=True),
-                            width=PANEL_WIDTH if wide else None, expand=None if wide else 1,
-                            padding=ft.Padding.symmetric(horizontal=10, vertical=8))
-        body = (ft.Row([ft.Container(content=self.map.control, expand=True), side], spacing=0, expand=True,
-                       vertical_alignment=ft.CrossAxisAlignment.STRETCH)
-                if wide else ft.Column([ft.Container(content=self.map.control, expand=1), side], spacing=0, expand=True))
-        self.control = tag("warfleet", ft.Column([self.top, tag("wf-banner", self.banner_box), self.note_box, body],
-                                                 spacing=0, expand=True,
-                                                 horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
-        self.render()
+class WarFleetBody:
+    """The War Fleet battle inside the game frame: its ships on the map, its tabs and banner steps."""
 
-    # --- drawing ---------------------------------------------------------------------------
+    PREFIX = "wf-"
+    SHARED_SCREEN = False  # the shared screen is this body, read only
+
+    def __init__(self, frame):
+        self.frame, self.app, self.game = frame, frame.app, frame.game
+        self.read_only = frame.read_only  # the shared screen: it shows the battle and changes nothing
+        self.selected: str | None = None
+        self.tab = "log" if self.read_only else "ship"
+        self.reach = 2  # hexes around the selected ship that make its pocket
+        self.map = HexMap(self.game.state, self.app.dark, self.tapped, ring=False)
+        self.map.fleet = tuple(s.hex for s in self.game.state.active_ships if s.placed)
 
     @property
     def state(self):
         return self.game.state
 
-    def render(self) -> None:
-        state = self.state
+    def go_tab(self, key: str) -> None:
+        self.tab = key
+
+    def tabs(self) -> list[tuple]:
+        return [t for t in TABS if not self.read_only or t[0] in SCREEN_TABS]
+
+    def top_actions(self) -> list[ft.Control]:
+        return [] if self.read_only else [
+            icon_button(ft.Icons.RESTART_ALT, "A new War Fleet battle", self._restart, "wf-restart")]
+
+    def compute(self, state):
+        """The banner and the selected ship's arcs (the selection dropped once its ship has gone)."""
         if self.selected and (not state.has_ship(self.selected) or state.ship(self.selected).removed):
             self.selected = None
-        self._banner()
-        self._ships()
-        shades = M.arc_shades(state, self.selected) if self.selected else ()
+        return state, M.banner(state), M.arc_shades(state, self.selected) if self.selected else ()
+
+    def banner(self, models) -> tuple:
+        banner = models[1]
+        return banner.title, banner.detail, [], [_button(step.ident, step.label, self._step(step), filled=True)
+                                                 for step in (() if self.read_only else banner.steps)]
+
+    def render(self, models) -> list[ft.Control]:
+        state, _, shades = models
+        self._ships(state)
         ship = state.ship(self.selected) if self.selected else None
-        self.map.show_arcs(shades, (self.selected, ship.hex, ship.facing, tuple(ship.destroyed)) if ship else None)
         self.map.focus = ship.hex if ship else None
-        self.map.show_marks([ship.hex] if ship else [], (), (self.selected, ship.hex) if ship else None)
-        self.note.value = self.note_text or ""
-        self.note.color = ft.Colors.ERROR if self.note_bad else None
-        self.note_box.visible = bool(self.note_text)
-        self.tabs.controls = [tab_button(f"wf-tab-{key}", icon, label, key == self.tab, self._tab(key))
-                              for key, icon, label in TABS if not self.read_only or key in SCREEN_TABS]
-        self.panel.controls = {"ship": self._ship_panel, "attacks": self._attack_panel, "card": self._card_panel,
-                               "pocket": self._pocket_panel, "log": self._log_panel}[self.tab]()
+        return [self.map.ships,
+                *self.map.show_arcs(shades, (self.selected, ship.hex, ship.facing, tuple(ship.destroyed)) if ship else None),
+                *self.map.show_marks([ship.hex] if ship else [], (), (self.selected, ship.hex) if ship else None)]
 
-    def _banner(self) -> None:
-        banner = M.banner(self.state)
-        self.banner_box.content = ft.Column([
-            ft.Text(banner.title, size=17, weight=ft.FontWeight.BOLD),
-            ft.Text(banner.detail, size=13),
-            ft.Row([_button(step.ident, step.label, self._step(step), filled=True)
-                    for step in (() if self.read_only else banner.steps)], spacing=8, wrap=True, run_spacing=6),
-        ], spacing=4, tight=True)
+    def panel(self, models) -> list[ft.Control]:
+        return {"ship": self._ship_panel, "attacks": self._attack_panel, "card": self._card_panel,
+                "pocket": self._pocket_panel, "log": self._log_panel}[self.frame.tab]()
 
-    def _ships(self) -> None:
+    def strip(self, models) -> None:
+        return None
+
+    def sent(self) -> None:
+        pass
+
+    def _ships(self, state) -> None:
         """Every ship into the map's ship layer: a token per ship, several to a hex in a ring."""
         layout, colours = self.map.layout, map_colours(self.app.dark)
         shapes = []
-        for ship in M.map_ships(self.state, self.selected):
+        for ship in M.map_ships(state, self.selected):
             cx, cy = layout.centre(ship.cell)
             radius = layout.size * (0.5 if ship.crowd == 1 else 0.3)
             if ship.crowd > 1:
@@ -437,24 +321,24 @@ class WarFleetView:
 
     # --- handlers --------------------------------------------------------------------------------
 
-    def _tab(self, key: str):
-        async def handler(e):
-            self.tab = key
-            await self.refresh()
-        return handler
+    async def _show(self, note: tuple | None = None, tab: str | None = None, **changes) -> None:
+        """Change what this device shows (the selection, the pocket's reach, the tab) and redraw;
+        `note`: (text or None, whether it is a refusal) to say, else the note stays."""
+        for name, value in changes.items():
+            setattr(self, name, value)
+        if note:
+            self.frame.message(note[0], info=not note[1])
+        await (self.frame.go_tab(tab) if tab else self.frame.refresh(force=True))
 
     def _select(self, ship_id: str):
         async def handler(e):
-            self.selected = ship_id
-            await self.refresh()
+            await self._show(selected=ship_id)
         return handler
 
     async def tapped(self, cell: Hex) -> None:
         chosen = M.next_on_tap(self.state, cell, self.selected)
         if chosen is not None:
-            self.selected = chosen
-            self.note_text, self.note_bad = None, False
-            await self.refresh()
+            await self._show((None, False), selected=chosen)
 
     def _act(self, action):
         async def handler(e):
@@ -463,33 +347,21 @@ class WarFleetView:
 
     def _step(self, step: M.Step):
         async def handler(e):
-            if step.action == "roll-all":
-                outcomes = await asyncio.to_thread(M.roll_all, self.game, self._table_act)
-                bad = next((o for o in outcomes if not o.ok), None)
-                n = len(outcomes)
-                self._said(bad.reason if bad else f"{n} attack{'s' if n != 1 else ''} rolled.", bad is not None)
-                await self.refresh()
+            if step.action != "roll-all":
+                await self.send(step.action)
                 return
-            await self.send(step.action)
+            outcomes = await asyncio.to_thread(M.roll_all, self.game, self.frame.table_act)
+            bad = next((o for o in outcomes if not o.ok), None)
+            n = len(outcomes)
+            await self._show((bad.reason if bad else f"{n} attack{'s' if n != 1 else ''} rolled.", bad is not None))
         return handler
 
-    def _table_act(self, action):
-        """Act as this device, checked on the server: its role in the game decides (sharing.py)."""
-        return self.app.sharing.table(self.game).act(self.app.device, action)
-
     async def send(self, action) -> None:
+        """Act (`GameFrame.act` says what happened or why not); a new phase opens its tab."""
         before = self.state.phase
-        outcome = await asyncio.to_thread(self._table_act, action)
-        if outcome.ok:
-            self._said(outcome.events[-1].text if outcome.events else None, False)
-            if self.state.phase != before:
-                self.tab = "attacks" if self.state.phase == "combat" else "ship"
-        else:
-            self._said(outcome.reason, True)
-        await self.refresh()
-
-    def _said(self, text: str | None, bad: bool) -> None:
-        self.note_text, self.note_bad = text, bad
+        outcome = await self.frame.act(action)
+        if outcome.ok and self.state.phase != before:
+            await self.frame.go_tab("attacks" if self.state.phase == "combat" else "ship")
 
     def _edit(self, field: str, delta: int, location: str | None):
         async def handler(e):
@@ -498,8 +370,7 @@ class WarFleetView:
             ship = self.state.ship(self.selected)
             stats = M.edited_stats(ship.stats, field, delta, location)
             if stats is None:
-                self._said("That would leave the rules' bounds.", True)
-                await self.refresh()
+                await self._show(("That would leave the rules' bounds.", True))
                 return
             from ...engine.warfleet.actions import SetStats
 
@@ -508,18 +379,15 @@ class WarFleetView:
 
     def _reach(self, n: int):
         async def handler(e):
-            self.reach = n
-            await self.refresh()
+            await self._show(reach=n)
         return handler
 
     def _open_pocket(self, ships: list[str]):
         async def handler(e):
             name = f"Pocket battle {len(self.state.pockets) + 1} · {self.game.name}"
             game_id, text = await asyncio.to_thread(M.open_pocket, self.game, ships, self.app.store, name,
-                                                    self._table_act)
-            self._said(text, game_id is None)
-            self.tab = "pocket"
-            await self.refresh()
+                                                    self.frame.table_act)
+            await self._show((text, game_id is None), tab="pocket")
         return handler
 
     def _play(self, game_id: str):
@@ -529,52 +397,20 @@ class WarFleetView:
 
     def _bring_back(self, pocket_id: int):
         async def handler(e):
-            outcome = await asyncio.to_thread(M.bring_back, self.game, pocket_id, self.app.store, self._table_act)
-            self._said(outcome.events[-1].text if outcome.ok else outcome.reason, not outcome.ok)
-            await self.refresh()
+            outcome = await asyncio.to_thread(M.bring_back, self.game, pocket_id, self.app.store, self.frame.table_act)
+            await self._show((outcome.events[-1].text if outcome.ok else outcome.reason, not outcome.ok))
         return handler
 
-    async def _undo(self, e) -> None:
-        table = self.app.sharing.table(self.game)
-        self._undone_or_redone(await asyncio.to_thread(table.undo, self.app.device), "Not undone")
-        await self.refresh()
-
-    async def _redo(self, e) -> None:
-        table = self.app.sharing.table(self.game)
-        self._undone_or_redone(await asyncio.to_thread(table.redo, self.app.device), "Not redone")
-        await self.refresh()
-
-    def _undone_or_redone(self, problem: str | None, refused: str) -> None:
-        """None: done.  Else the reason: nothing to undo, another side's action, or it could not be saved."""
-        if problem is None:
-            self._said(None, False)
-        elif problem == self.game.save_problem:  # it could not be saved: nothing changed
-            self._said(f"{refused}, because it could not be saved: {problem}", True)
-        else:
-            self._said(problem, not problem.startswith("There is nothing"))
-
-    async def _home(self, e) -> None:
-        await self.app.navigate(Session())
-
     async def _restart(self, e) -> None:
+        from .warfleet_start import new_battle
+
         game, why = await new_battle(self.app)
         if game is None:
-            self._said(why, True)
-            await self.refresh()
+            await self._show((why, True))
             return
         await self.app.navigate(Session("game", game.id))
-        view = self.app.table
-        if isinstance(view, WarFleetView):
-            view._said("A new War Fleet battle: twenty against twenty (the last one is saved: see Home).", False)
-            await view.refresh()
+        frame = self.app.table
+        if frame is not None:
+            frame.message("A new War Fleet battle: twenty against twenty (the last one is saved: see Home).", info=True)
+            await frame.refresh()
 
-    async def follow_session(self) -> None:
-        await self.refresh()
-
-    async def refresh(self, force: bool = False) -> None:
-        """Draw the game as it stands (after this device's action, or another device's: live)."""
-        self.render()
-        self.app.page.update()
-
-
-__all__ = ["WarFleetView", "build", "find_game", "new_battle", "start_screen"]

@@ -1,0 +1,266 @@
+"""One shell for a game of any ruleset: the top bar, the banner, the note, the tabs, the layout for
+the width, and the work done off the event loop.  A ruleset's body (`table.QuickStartBody`,
+`warfleet.WarFleetBody`) supplies only what differs.
+
+A body is built as `Body(frame)` and gives:
+
+- `PREFIX`: put before the frame's identifiers ("" for Quick-Start: `banner`, `note`, `undo`,
+  `tab-ship`; "wf-" for War Fleet: `wf-banner`, `wf-note`, `wf-undo`, `wf-tab-ship`);
+- `map` (a `HexMap`), `tab` (the tab shown) and `go_tab(key)`, `tabs()` (key, icon, selected
+  icon, label; a phone adds the map), `top_actions()` (beside undo and redo);
+- `compute(state)`: the models for a state, run in a worker thread; `banner(models)`: title,
+  detail, ship chips and action buttons; `render(models)`: draws the map, returns the map's
+  controls that changed; `panel(models)`: the tab's controls; `strip(models)`: what a phone's
+  map tab shows under the map, or None; `sent()`: after the update.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import flet as ft
+
+from ..session import Session
+from ..tasks import soon
+from .widgets import icon_button, mounted, muted, nav_button, put, tab_button, tag
+
+PANEL_WIDTH = 460
+MAP_TAB = ("map", ft.Icons.MAP_OUTLINED, ft.Icons.MAP, "Map")
+
+
+class GameFrame:
+    """The screen of one game: `App.table` while it shows (App calls refresh, message, relayout,
+    retheme and follow_session)."""
+
+    def __init__(self, app, game, body_class, read_only: bool = False):
+        self.app, self.game, self.read_only = app, game, read_only  # read_only: the shared screen
+        self.models = None
+        self.state = None
+        self._note: tuple[str, bool] | None = None
+        self._note_shown: tuple[str, bool] | None = None
+        self._lock = asyncio.Lock()
+        self.body = body = body_class(self)
+        p = body.PREFIX
+        self.banner_title = ft.Text("", size=17, weight=ft.FontWeight.BOLD)
+        self.banner_detail = ft.Text("", size=13)
+        self.banner_actions = ft.Row(spacing=8, wrap=True, run_spacing=6)
+        self.banner_ships = ft.Row(spacing=6, wrap=True)
+        self.note = ft.Text("", size=13, weight=ft.FontWeight.W_500, expand=True)
+        self.note_close = icon_button(ft.Icons.CLOSE, "Dismiss", self._dismiss_note, p + "note-close", icon_size=18)
+        self.note_box = tag(p + "note", ft.Container(
+            content=ft.Row([self.note, self.note_close], spacing=4,
+                           vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            padding=ft.Padding.only(left=14, right=2), border_radius=12,
+            shadow=ft.BoxShadow(blur_radius=8, color=ft.Colors.with_opacity(0.25, ft.Colors.SHADOW)),
+        ))
+        # the last answer (an event, or a refusal's reason) floats over the top of the map and panels,
+        # so the banner, and the map under it, keep their size
+        self.note_layer = ft.Container(content=self.note_box, top=8, left=8, right=8, visible=False)
+        self.banner_box = ft.Container(padding=ft.Padding.symmetric(horizontal=14, vertical=8),
+                                       bgcolor=ft.Colors.PRIMARY_CONTAINER)
+        self.banner = tag(p + "banner", self.banner_box)
+        self.undo_button = icon_button(ft.Icons.UNDO, "Undo", self.change("undo"), p + "undo")
+        self.redo_button = icon_button(ft.Icons.REDO, "Redo", self.change("redo"), p + "redo")
+        self.top = ft.Container(
+            content=ft.Row([
+                icon_button(ft.Icons.HOME_OUTLINED, "Home", self._home, p + "home"),
+                ft.Text(game.name, size=16, weight=ft.FontWeight.W_600, expand=True, max_lines=1,
+                        overflow=ft.TextOverflow.ELLIPSIS),
+                tag(p + "ruleset", muted(game.ruleset.name, 12)),
+                *([] if read_only else [self.undo_button, self.redo_button]),
+                *body.top_actions(),
+            ], spacing=0, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            padding=ft.Padding.only(left=4, right=4), bgcolor=ft.Colors.SURFACE_CONTAINER,
+        )
+        self.panel = ft.Column(spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
+        self.tabs = ft.Row(spacing=4)  # the panel switcher beside the map
+        self.nav = ft.Container(content=ft.Row(spacing=0), bgcolor=ft.Colors.SURFACE_CONTAINER,
+                                padding=ft.Padding.symmetric(horizontal=4, vertical=2))  # phone: bottom navigation
+        self.strip = ft.Container(padding=8, bgcolor=ft.Colors.SURFACE_CONTAINER, visible=False)
+        self.cover = ft.Container(content=self.panel, padding=ft.Padding.symmetric(horizontal=10, vertical=8),
+                                  bgcolor=ft.Colors.SURFACE, left=0, right=0, top=0, bottom=0)
+        self.control = ft.Container(expand=True)
+        self._wide: bool | None = None
+        self._layout()
+
+    # --- layout -------------------------------------------------------------------
+
+    @property
+    def tab(self) -> str:
+        """The body's tab, or its first where that tab is not shown (the map, beside the panels)."""
+        tab, keys = self.body.tab, [t[0] for t in self.body.tabs()]
+        return tab if tab in keys or (tab == "map" and not self.app.wide) else keys[0]
+
+    def _layout(self) -> None:
+        """Build the screen for the width: map beside the panels, or one at a time with bottom navigation.
+
+        Built once per width class: switching tabs later changes only the tab
+        buttons and the panel, so the map keeps its zoom and pan.
+        """
+        wide = self._wide = self.app.wide
+        map_control = self.body.map.control
+        if wide:
+            self.banner_actions.alignment = ft.MainAxisAlignment.END
+            self.banner_box.content = ft.Row([
+                ft.Column([self.banner_title, self.banner_detail], spacing=2, expand=True, tight=True),
+                self.banner_ships, self.banner_actions], spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+            self.banner_detail.max_lines = None
+            width = self.app.page.width or 1200
+            side = ft.Container(
+                content=ft.Column([ft.Container(self.tabs, padding=ft.Padding.only(top=8)), self.panel],
+                                  spacing=8, expand=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+                width=min(PANEL_WIDTH, width * 0.42), padding=ft.Padding.symmetric(horizontal=10),
+                bgcolor=ft.Colors.SURFACE,
+            )
+            body = ft.Row([ft.Stack([map_control, self.note_layer], expand=True), side], spacing=0, expand=True,
+                          vertical_alignment=ft.CrossAxisAlignment.STRETCH)
+            self.strip.visible = False
+            self.control.content = ft.Column([self.top, self.banner, body], spacing=0, expand=True,
+                                             horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        else:
+            self.banner_actions.alignment = ft.MainAxisAlignment.START
+            self.banner_box.content = ft.Column([self.banner_title, self.banner_detail, self.banner_ships,
+                                                 self.banner_actions], spacing=6, tight=True)
+            self.banner_detail.max_lines = 2
+            self.banner_detail.overflow = ft.TextOverflow.ELLIPSIS
+            # the panels cover the map rather than replace it, so the map keeps its zoom and pan
+            content = ft.Stack([ft.Column([map_control, self.strip], spacing=0, expand=True), self.cover,
+                                self.note_layer], expand=True)
+            self.control.content = ft.Column([self.top, self.banner, content, self.nav], spacing=0, expand=True,
+                                             horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        self.body.map.remounted()
+        self._show_tab()
+
+    def _show_tab(self) -> None:
+        """Mark the current tab and show its panel (the map on a phone's map tab)."""
+        tab, prefix = self.tab, self.body.PREFIX + "tab-"
+        if self._wide:
+            self.tabs.controls = [tab_button(prefix + key, icon, label, key == tab, self._tab_handler(key))
+                                  for key, _, icon, label in self.body.tabs()]
+        else:
+            self.nav.content.controls = [
+                nav_button(prefix + key, icon, selected, label, key == tab, self._tab_handler(key))
+                for key, icon, selected, label in (MAP_TAB, *self.body.tabs())]
+            self.cover.visible = tab != "map"
+            self.strip.visible = tab == "map"  # always there on the map tab, so selecting a ship does not resize the map
+
+    async def relayout(self) -> None:
+        if self.app.wide != self._wide:
+            self._layout()
+            self.control.update()
+            await self.refresh(force=True)
+
+    def retheme(self) -> None:
+        self.body.map.retheme(self.app.dark)
+        if mounted(self.body.map.grid):
+            self.body.map.grid.update()
+        soon(self.app.page, self.refresh, True)
+
+    async def follow_session(self) -> None:
+        """The session changed (selection, tab) within this game."""
+        self._show_tab()
+        if mounted(self.control):
+            self.control.update()
+        await self.refresh(force=True)
+
+    # --- refresh ----------------------------------------------------------------------
+
+    def message(self, text: str | None, info: bool = False) -> None:
+        """The note to show with the next refresh: what happened (info), or why not; None clears it."""
+        self._note = (text, info) if text else None
+
+    async def refresh(self, force: bool = False) -> None:
+        """Show the game as it stands (after this device's action, or another device's: live); the
+        body's models are computed in a worker thread, so one session's work never stalls another's."""
+        async with self._lock:
+            state = self.game.state
+            if state is self.state and not force and self.models is not None:
+                if self._note != self._note_shown:  # the answer to a tap came after its state was shown
+                    self._render_note()
+                    if mounted(self.note_layer):
+                        self.note_layer.update()
+                return
+            models = await asyncio.to_thread(self.body.compute, state)
+            self.state, self.models = state, models
+            self.render(models)
+
+    def render(self, models) -> None:
+        """Put the models on screen; only changed controls are sent."""
+        body = self.body
+        title, detail, ships, actions = body.banner(models)
+        self.banner_title.value, self.banner_detail.value = title, detail
+        put(self.banner_actions, actions)
+        put(self.banner_ships, ships)
+        self.banner_ships.visible = bool(ships)
+        self._render_note()
+        changed: list[ft.Control] = [self.banner, self.note_layer, *body.render(models), self.top, self.panel]
+        self.undo_button.content.disabled = not self.game.can_undo
+        self.redo_button.content.disabled = not self.game.can_redo
+        put(self.panel, body.panel(models))
+        if not self._wide:
+            self.strip.visible = self.tab == "map"
+            self.strip.content = body.strip(models) if self.strip.visible else None
+            self.strip.visible = self.strip.content is not None
+            changed.append(self.strip)
+        for control in changed:
+            if mounted(control):  # a control off screen (the map behind a phone tab) goes with its screen
+                control.update()
+        body.sent()
+
+    def _render_note(self) -> None:
+        """The answer to the last tap (what happened, or the rule's reason), floating over the map."""
+        self._note_shown = self._note
+        if self._note:
+            text, info = self._note
+            self.note.value = text[0].upper() + text[1:] if text else ""
+            self.note.color = ft.Colors.ON_INVERSE_SURFACE if info else ft.Colors.ON_ERROR_CONTAINER
+            self.note_box.content.bgcolor = ft.Colors.INVERSE_SURFACE if info else ft.Colors.ERROR_CONTAINER
+            self.note_close.content.icon_color = self.note.color
+        self.note_layer.visible = bool(self._note)
+
+    # --- handlers ------------------------------------------------------------------------
+
+    def _tab_handler(self, tab: str):
+        async def handler(e):
+            await self.go_tab(tab)
+        return handler
+
+    async def go_tab(self, tab: str) -> None:
+        self.body.go_tab(tab)
+        self._show_tab()
+        self.control.update()
+        await self.refresh(force=True)
+
+    async def _dismiss_note(self, e) -> None:
+        self._note = self._note_shown = None
+        self.note_layer.visible = False
+        self.note_layer.update()
+
+    async def act(self, action):
+        """Send one action to the game, checked on the server for this device (its role decides:
+        sharing.py); the note says what happened or why not.  Applied or Refused."""
+        outcome = await asyncio.to_thread(self.table_act, action)
+        if outcome.ok:
+            self.message(outcome.events[-1].text if outcome.events else None, info=True)
+        else:
+            self.message(outcome.reason)
+        await self.refresh(force=not outcome.ok)
+        return outcome
+
+    def table_act(self, action):
+        """`act` as called from a worker thread: Applied or Refused, nothing said."""
+        return self.app.sharing.table(self.game).act(self.app.device, action)
+
+    def change(self, which: str):
+        """A handler to undo or redo ("undo", "redo"), if this device may (you may undo what you may
+        do); else the note says why: nothing to undo, another side's action, or it could not be saved."""
+        async def handler(e) -> None:
+            problem = await asyncio.to_thread(getattr(self.app.sharing.table(self.game), which), self.app.device)
+            if problem is not None and problem == self.game.save_problem:  # it could not be saved: nothing changed
+                problem = f"Not {which}ne, because it could not be saved: {problem}"
+            self.message(problem, info=bool(problem) and problem.startswith("There is nothing"))
+            await self.refresh(force=problem is not None)
+        return handler
+
+    async def _home(self, e) -> None:
+        await self.app.navigate(Session())
