@@ -283,13 +283,11 @@ class LocationWorking:
 
 
 def _source_bands(location: Location) -> tuple[tuple[str, int], ...]:
-    """(dice, range) of the short and long bands of the gun the attack came from."""
-    best = convert_attack(location)
-    for slot in location.slots:
-        if slot.kind == "gun" and best is not None and _strength(convert_gun(slot, location)) == _strength(best):
-            return ((canonical(slot.short.dice).notation, slot.short.range),
-                    (canonical(slot.long.dice).notation, slot.long.range))
-    return ()
+    """(dice, range) of the short and long bands of the gun the attack came from (the first, on a tie)."""
+    guns = [location.gun(n) for n in attack_slots(location)]
+    if not guns:
+        return ()
+    return tuple((canonical(band.dice).notation, band.range) for band in (guns[0].short, guns[0].long))
 
 
 def working(card: Card) -> list[LocationWorking]:
