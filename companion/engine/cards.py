@@ -369,9 +369,10 @@ def format_error(exc: ValidationError) -> FormatError:
     return FormatError(problem, _json_path(tuple(error["loc"])))
 
 
-def validated(model: type[M], data: Any, expected: str) -> M:
-    """`data` in the format `expected` as a `model`; FormatError naming the JSON path."""
-    _check_format(data, expected)
+def validated(model: type[M], data: Any, expected: str | None = None) -> M:
+    """`data` (in the format `expected`, when it has a format tag) as a `model`; FormatError naming the JSON path."""
+    if expected is not None:
+        _check_format(data, expected)
     try:
         return model.model_validate(data)
     except ValidationError as exc:

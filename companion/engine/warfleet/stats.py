@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any, Literal, Self
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ..arcs import ARC_DEGREES
-from ..cards import MAX_BREACH, MAX_MODIFIER, MAX_MP, MAX_SATURATION, MAX_SI, FormatError, RangeBand, _Strict, format_error
+from ..cards import MAX_BREACH, MAX_MODIFIER, MAX_MP, MAX_SATURATION, MAX_SI, FormatError, RangeBand, _Strict, validated
 from .dialup import canonical
 
 Trait = Literal["turret", "bracket", "saturation"]
@@ -153,10 +153,7 @@ class WarFleetStats(_Strict):
 
 def load_stats(data: Any) -> WarFleetStats:
     """Validate War Fleet stats; FormatError naming the JSON path."""
-    try:
-        return WarFleetStats.model_validate(data)
-    except ValidationError as exc:
-        raise format_error(exc) from None
+    return validated(WarFleetStats, data)
 
 
 __all__ = [
