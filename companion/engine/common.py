@@ -239,6 +239,18 @@ def first_to_move(ships: Sequence[Any], groups: list[tuple[str, int]], rank: Cal
                  if any(s.side == side and rank(s) == r and not s.move_done for s in ships)), None)
 
 
+def may_move_problem(ship: Any, name: str, group: tuple[str, int] | None, rank: int, moving: str) -> str | None:
+    """Why a ship may not move now, or None: it finished its move, movement is over, or another
+    group moves now (`group`: side and type or class; `moving` says so, the group's side and rank in {})."""
+    if ship.move_done:
+        return f"{name} has finished its move this turn"
+    if group is None:
+        return "movement is over for this turn"
+    if (ship.side, rank) != group:
+        return moving.format(*group)
+    return None
+
+
 def movement_over(work: Work[Any], over: bool, text: str) -> None:
     """Once no ship is left to move, combat begins."""
     if work.state.phase == "movement" and over:

@@ -40,15 +40,8 @@ def to_move(state: GameState) -> tuple[str, int] | None:
 
 def may_move_now(state: GameState, ship: ShipState) -> str | None:
     """Why this ship may not move now (None when it may)."""
-    group = to_move(state)
-    if ship.move_done:
-        return f"{ship.card.name} has finished its move this turn"
-    if group is None:
-        return "movement is over for this turn"
-    side, ship_type = group
-    if (ship.side, ship.card.type) != group:
-        return f"{side}'s Type {ship_type} ships move now (movement goes by type, initiative loser first)"
-    return None
+    return C.may_move_problem(ship, ship.card.name, to_move(state), ship.card.type,
+                              "{}'s Type {} ships move now (movement goes by type, initiative loser first)")
 
 
 def harden_damage(ship: ShipState) -> ShipState:

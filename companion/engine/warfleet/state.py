@@ -88,10 +88,6 @@ class WarShip(BaseModel):
             return "not placed"
         return f"{board.label(self.hex)} facing {facing_name(self.facing)}"
 
-    @property
-    def in_play(self) -> bool:
-        return not self.removed
-
     # --- locations ---------------------------------------------------------
 
     @property

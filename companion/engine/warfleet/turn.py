@@ -127,15 +127,8 @@ def to_move(state: WarFleetState) -> tuple[str, int] | None:
 
 def may_move_now(state: WarFleetState, ship: WarShip) -> str | None:
     """Why this ship may not move now, or None."""
-    if ship.move_done:
-        return f"{ship.name} has finished its move this turn"
-    group = to_move(state)
-    if group is None:
-        return "movement is over for this turn"
-    side, ship_class = group
-    if (ship.side, ship.ship_class) != group:
-        return f"{side}'s class {ship_class} ships move now (by class from the highest, initiative loser first)"
-    return None
+    return C.may_move_problem(ship, ship.name, to_move(state), ship.ship_class,
+                              "{}'s class {} ships move now (by class from the highest, initiative loser first)")
 
 
 def step_problem(ship: WarShip) -> str | None:
