@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.engine import arcs, dice  # noqa: E402
 from companion.engine.hexes import Hex  # noqa: E402
-from companion.engine.warfleet import arcs as wf_arcs, combat as wf_combat, dialup, state as wf_state  # noqa: E402
+from companion.engine.warfleet import arcs as wf_arcs, dialup, odds as wf_odds, state as wf_state  # noqa: E402
 from companion.engine.warfleet.combat import all_attack_options  # noqa: E402
 from companion.engine.warfleet.scenario import build_warfleet_state  # noqa: E402
 from companion.engine.warfleet.state import WarFleetState  # noqa: E402
@@ -50,7 +50,7 @@ def closed_to_battle(state: WarFleetState) -> WarFleetState:
 
 def clear_caches() -> None:
     for cached in (arcs._in_wedge_from_corner_0, dice._counts, dice._tail_counts, wf_arcs._meets_cone,
-                   wf_arcs.offset_in_degrees, wf_arcs._struck, wf_combat._odds, dialup._canonical_text,
+                   wf_arcs.offset_in_degrees, wf_arcs._struck, wf_odds._odds, dialup._canonical_text,
                    dialup._canonical_dice, dialup._dialled, wf_state._hex_at):
         cached.cache_clear()
 
