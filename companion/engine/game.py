@@ -68,10 +68,9 @@ def _set_initiative(work: Work[GameState], action: A.SetInitiative) -> None:
 
 
 def _movement_rule(work: Work[GameState], ship: ShipState) -> None:
-    if work.state.phase != "movement":
-        work.rule(f"ships move in the movement phase (now: {work.state.phase})", RefusalKind.PHASE)
-        return
-    work.rule(may_move_now(work.state, ship), RefusalKind.TURN)
+    work.phase("movement", doing="ships move")
+    if work.state.phase == "movement":
+        work.rule(may_move_now(work.state, ship), RefusalKind.TURN)
 
 
 def _step(work: Work[GameState], action: A.Step) -> None:
