@@ -9,7 +9,7 @@ edge (CLI, app) adds the file name.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Annotated, Any, Final, Literal, Self, TypeVar, Union
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Self, TypeVar, Union
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails
@@ -111,7 +111,49 @@ class _Slot(_Strict):
     text: str = Field(default="", description="What the card prints after the label, when the slot's fields do not say it")
 
 
-class GunSlot(_Slot):
+class Battery(_Strict):
+    """What a Quick-Start gun and a War Fleet location's attack share (seed 004 "Attack": the
+    same shape as a gun battery): a short and a long band, traits and saturation boxes."""
+
+    if TYPE_CHECKING:  # the fields, declared by each kind of battery
+        short: RangeBand
+        long: RangeBand
+        traits: list[Literal["turret", "bracket", "saturation"]]
+        saturation: int
+
+    @model_validator(mode="after")
+    def _bands_in_order(self) -> Self:
+        if self.long.range < self.short.range:
+            raise ValueError(f"long range {self.long.range} is shorter than short range {self.short.range}")
+        return self
+
+    @property
+    def boxes(self) -> int:
+        """Saturation boxes; a saturation trait with no count is one box."""
+        if self.saturation:
+            return self.saturation
+        return 1 if "saturation" in self.traits else 0
+
+    @property
+    def turret(self) -> bool:
+        return "turret" in self.traits
+
+    @property
+    def bracket(self) -> bool:
+        return "bracket" in self.traits
+
+    def band(self, range_: int | None) -> Literal["short", "long", "out"]:
+        """`short` out to the short range, `long` out to the long range, else `out` (seed 001 "Range")."""
+        if range_ is None:
+            return "out"
+        if range_ <= self.short.range:
+            return "short"
+        if range_ <= self.long.range:
+            return "long"
+        return "out"
+
+
+class GunSlot(_Slot, Battery):
     kind: Literal["gun"] = "gun"
     name: str
     short: RangeBand
@@ -120,14 +162,6 @@ class GunSlot(_Slot):
     traits: list[Literal["turret", "bracket", "saturation"]] = []
     saturation: int = Field(default=0, ge=0, le=MAX_SATURATION, strict=True, description="Saturation boxes (War Fleet)")
     marks: str = Field(default="", description="Symbols printed before the ranges: 'T' turret; '▲', '■' shown as printed")
-
-    @model_validator(mode="after")
-    def _bands_in_order(self) -> Self:
-        if self.long.range < self.short.range:
-            raise ValueError(
-                f"long range {self.long.range} is shorter than short range {self.short.range}"
-            )
-        return self
 
 
 class CrewSlot(_Slot):

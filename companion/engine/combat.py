@@ -77,15 +77,8 @@ def struck_locations(target: ShipState, from_hex: Hex) -> list[str]:
     ]
 
 
-def band_for(gun: GunSlot, range_: int | None) -> FiringBand | Literal["out"]:
-    """`short` within the first number, `long` within the second, else `out`."""
-    if range_ is None:
-        return "out"
-    if range_ <= gun.short.range:
-        return "short"
-    if range_ <= gun.long.range:
-        return "long"
-    return "out"
+#: A gun's band at a range: `short`, `long` or `out` (`Battery.band`).
+band_for = GunSlot.band
 
 
 # --- exact odds ---------------------------------------------------------------
@@ -247,7 +240,7 @@ def shot_pool(attacker: ShipState, location: str, slot: int, band: FiringBand, t
 def firing_solution(attacker: ShipState, location: str, slot: int, target: ShipState) -> FiringSolution:
     gun = attacker.card.locations[location].gun(slot)
     in_arc, range_ = arc_and_range(attacker, location, target)
-    band = band_for(gun, range_) if in_arc else "out"
+    band = gun.band(range_) if in_arc else "out"
     strikes: list[Strike] = []
     if band != "out":
         modifier = attacker.tesla_modifier

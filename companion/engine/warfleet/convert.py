@@ -128,18 +128,11 @@ def convert_ranges(short: int, long: int) -> tuple[int, int]:
     return s, l
 
 
-def boxes(gun: GunSlot) -> int:
-    """Saturation boxes of a Quick-Start gun; the trait without a count is one box."""
-    if gun.saturation:
-        return gun.saturation
-    return 1 if "saturation" in gun.traits else 0
-
-
 def convert_gun(gun: GunSlot, location: Location) -> AttackStat:
     bonus, crewed = crew_bonus(location), has_crew(location)
     short, long = convert_ranges(gun.short.range, gun.long.range)
     traits = list(dict.fromkeys(gun.traits))
-    n_boxes = boxes(gun)
+    n_boxes = gun.boxes
     if n_boxes and "saturation" not in traits:
         traits.append("saturation")
     return AttackStat(

@@ -11,12 +11,12 @@ Quick-Start card, and players may edit them by hand.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Self
+from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, field_validator
 
 from ..arcs import ARC_DEGREES
-from ..cards import MAX_BREACH, MAX_MODIFIER, MAX_MP, MAX_SATURATION, MAX_SI, FormatError, RangeBand, _Strict, validated
+from ..cards import MAX_BREACH, MAX_MODIFIER, MAX_MP, MAX_SATURATION, MAX_SI, FormatError, Battery, RangeBand, _Strict, validated
 from .dialup import canonical
 
 Trait = Literal["turret", "bracket", "saturation"]
@@ -38,7 +38,7 @@ class Band(RangeBand):
         return value
 
 
-class AttackStat(_Strict):
+class AttackStat(Battery):
     """A location's attack (seed 004 "Attack"; seed 000 "Sight the Barrel")."""
 
     short: Band
@@ -47,37 +47,6 @@ class AttackStat(_Strict):
     name: str = Field(default="", description="The gun's name: bracket fire joins guns of one name")
     saturation: int = Field(default=0, ge=0, le=MAX_SATURATION, strict=True,
                             description="Saturation boxes: extra dice, each a separate hit")
-
-    @model_validator(mode="after")
-    def _bands_in_order(self) -> Self:
-        if self.long.range < self.short.range:
-            raise ValueError(f"long range {self.long.range} is shorter than short range {self.short.range}")
-        return self
-
-    @property
-    def boxes(self) -> int:
-        """Saturation boxes; a saturation trait with no count is one box."""
-        if self.saturation:
-            return self.saturation
-        return 1 if "saturation" in self.traits else 0
-
-    @property
-    def turret(self) -> bool:
-        return "turret" in self.traits
-
-    @property
-    def bracket(self) -> bool:
-        return "bracket" in self.traits
-
-    def band(self, range_: int | None) -> str:
-        """`short` out to the short range, `long` out to the long range, else `out`."""
-        if range_ is None:
-            return "out"
-        if range_ <= self.short.range:
-            return "short"
-        if range_ <= self.long.range:
-            return "long"
-        return "out"
 
     def as_json(self) -> dict[str, Any]:
         """The `attack` object of formats.md's `companion convert --json`."""
