@@ -28,6 +28,13 @@ PANEL_WIDTH = 460
 MAP_TAB = ("map", ft.Icons.MAP_OUTLINED, ft.Icons.MAP, "Map")
 
 
+def on(handler, *args, **kwargs):
+    """An event handler that awaits `handler(*args, **kwargs)` (what a tap does, bound to what it is on)."""
+    async def handle(e) -> None:
+        await handler(*args, **kwargs)
+    return handle
+
+
 class GameFrame:
     """The screen of one game: `App.table` while it shows (App calls refresh, message, relayout,
     retheme and follow_session)."""
@@ -59,11 +66,11 @@ class GameFrame:
         self.banner_box = ft.Container(padding=ft.Padding.symmetric(horizontal=14, vertical=8),
                                        bgcolor=ft.Colors.PRIMARY_CONTAINER)
         self.banner = tag(p + "banner", self.banner_box)
-        self.undo_button = icon_button(ft.Icons.UNDO, "Undo", self.change("undo"), p + "undo")
-        self.redo_button = icon_button(ft.Icons.REDO, "Redo", self.change("redo"), p + "redo")
+        self.undo_button = icon_button(ft.Icons.UNDO, "Undo", on(self.change, "undo"), p + "undo")
+        self.redo_button = icon_button(ft.Icons.REDO, "Redo", on(self.change, "redo"), p + "redo")
         self.top = ft.Container(
             content=ft.Row([
-                icon_button(ft.Icons.HOME_OUTLINED, "Home", self._home, p + "home"),
+                icon_button(ft.Icons.HOME_OUTLINED, "Home", on(app.navigate, Session()), p + "home"),
                 ft.Text(game.name, size=16, weight=ft.FontWeight.W_600, expand=True, max_lines=1,
                         overflow=ft.TextOverflow.ELLIPSIS),
                 tag(p + "ruleset", muted(game.ruleset.name, 12)),
@@ -135,11 +142,11 @@ class GameFrame:
         """Mark the current tab and show its panel (the map on a phone's map tab)."""
         tab, prefix = self.tab, self.body.PREFIX + "tab-"
         if self._wide:
-            self.tabs.controls = [tab_button(prefix + key, icon, label, key == tab, self._tab_handler(key))
+            self.tabs.controls = [tab_button(prefix + key, icon, label, key == tab, on(self.go_tab, key))
                                   for key, _, icon, label in self.body.tabs()]
         else:
             self.nav.content.controls = [
-                nav_button(prefix + key, icon, selected, label, key == tab, self._tab_handler(key))
+                nav_button(prefix + key, icon, selected, label, key == tab, on(self.go_tab, key))
                 for key, icon, selected, label in (MAP_TAB, *self.body.tabs())]
             self.cover.visible = tab != "map"
             self.strip.visible = tab == "map"  # always there on the map tab, so selecting a ship does not resize the map
@@ -220,11 +227,6 @@ class GameFrame:
 
     # --- handlers ------------------------------------------------------------------------
 
-    def _tab_handler(self, tab: str):
-        async def handler(e):
-            await self.go_tab(tab)
-        return handler
-
     async def go_tab(self, tab: str) -> None:
         self.body.go_tab(tab)
         self._show_tab()
@@ -251,16 +253,11 @@ class GameFrame:
         """`act` as called from a worker thread: Applied or Refused, nothing said."""
         return self.app.sharing.table(self.game).act(self.app.device, action)
 
-    def change(self, which: str):
-        """A handler to undo or redo ("undo", "redo"), if this device may (you may undo what you may
-        do); else the note says why: nothing to undo, another side's action, or it could not be saved."""
-        async def handler(e) -> None:
-            problem = await asyncio.to_thread(getattr(self.app.sharing.table(self.game), which), self.app.device)
-            if problem is not None and problem == self.game.save_problem:  # it could not be saved: nothing changed
-                problem = f"Not {which}ne, because it could not be saved: {problem}"
-            self.message(problem, info=bool(problem) and problem.startswith("There is nothing"))
-            await self.refresh(force=problem is not None)
-        return handler
-
-    async def _home(self, e) -> None:
-        await self.app.navigate(Session())
+    async def change(self, which: str) -> None:
+        """Undo or redo ("undo", "redo"), if this device may (you may undo what you may do); else the
+        note says why: nothing to undo, another side's action, or it could not be saved."""
+        problem = await asyncio.to_thread(getattr(self.app.sharing.table(self.game), which), self.app.device)
+        if problem is not None and problem == self.game.save_problem:  # it could not be saved: nothing changed
+            problem = f"Not {which}ne, because it could not be saved: {problem}"
+        self.message(problem, info=bool(problem) and problem.startswith("There is nothing"))
+        await self.refresh(force=problem is not None)

@@ -13,6 +13,7 @@ from ..tasks import soon
 from ..viewmodels import game_rows
 from ..warfleet_model import WAR_FLEET, warfleet_rows
 from . import share
+from .frame import on
 from .widgets import heading, icon_button, muted, tag
 
 
@@ -38,11 +39,8 @@ def host_only(app, title: str, problem: str | None) -> ft.Control | None:
     if not problem:
         return None
 
-    async def home(e):
-        await app.navigate(Session())
-
     return ft.SafeArea(ft.Container(content=ft.Column([
-        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", home, "back"), heading(title, 22)]),
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", on(app.navigate, Session()), "back"), heading(title, 22)]),
         tag("host-only", ft.Text(problem, size=15), label=problem),
     ], spacing=12), padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True), expand=True)
 
@@ -73,14 +71,7 @@ def build(app) -> ft.Control:
         await start_quick_start(app)
 
     def go(screen):
-        async def handler(e):
-            await app.navigate(Session(screen))
-        return handler
-
-    def resume(game_id):
-        async def handler(e):
-            await app.navigate(Session("game", game_id))
-        return handler
+        return on(app.navigate, Session(screen))
 
     def game_tile(row, ruleset: str, latest: bool = False) -> ft.Control:
         """A saved game of any ruleset, labelled with the ruleset's name; the last played says Continue."""
@@ -91,7 +82,7 @@ def build(app) -> ft.Control:
             title=ft.Text(f"Continue: {row.name}" if latest else row.name, weight=ft.FontWeight.W_600),
             subtitle=ft.Text(f"{RULESET_NAMES.get(ruleset, ruleset)} · {row.detail} · {row.sides} · {row.last_played}"),
             trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
-            on_click=resume(row.id), min_height=64,
+            on_click=on(app.navigate, Session("game", row.id)), min_height=64,
         )))
 
     latest = ft.Column(spacing=0)  # the game last played, to continue in one tap

@@ -20,6 +20,7 @@ from ..panels import fire_panel, move_panel, shot_views, table_dice_fields
 from ..viewmodels import Banner, arc_shades, banner, card_view, deployment_hexes, log_lines, ship_rows
 from ..theme import side_colour
 from .fire import FirePanel, TableDiceEntry
+from .frame import on
 from .hexmap import HexMap
 from .log import log_control
 from .move import MoveControls
@@ -47,8 +48,8 @@ class Models:
 class ShipPicker:
     """The ships as chips (tap one to select it), kept on screen: a new selection changes two chips."""
 
-    def __init__(self, prefix: str, on_select):
-        self.prefix, self.on_select = prefix, on_select
+    def __init__(self, prefix: str, select):
+        self.prefix, self.select = prefix, select
         self.chips: dict[str, ft.Control] = {}
         self.control = ft.Row([], wrap=True, spacing=6, run_spacing=6)
         self._keys: dict[str, tuple] = {}
@@ -61,7 +62,7 @@ class ShipPicker:
             tagged = self.chips.get(row.id)
             if tagged is None:
                 tagged = self.chips[row.id] = tag(f"{self.prefix}-{row.id}", ft.Chip(
-                    label="", on_click=self.on_select(row.id), show_checkmark=False, height=TOUCH,
+                    label="", on_click=on(self.select, row.id), show_checkmark=False, height=TOUCH,
                     leading=ft.Container(width=12, height=12, border_radius=6)), kept=True)
             note = {"to move": " · to move", "destroyed": " · sunk"}.get(row.status, "")
             key = (f"{row.name.replace('HML ', '')}{note}", row.id == selected, side_colour(m.state.sides, row.side))
@@ -96,8 +97,8 @@ class QuickStartBody:
         self.bookkeeping = ft.PopupMenuItem(content="Rule checks off (bookkeeping)", checked=False,
                                             on_click=self._toggle_bookkeeping, height=48)
         # the side panel's pieces, kept on screen and changed in place
-        self.ship_picker = ShipPicker("ship", self._select_handler)
-        self.fire_picker = ShipPicker("fire", self._select_handler)
+        self.ship_picker = ShipPicker("ship", self.select)
+        self.fire_picker = ShipPicker("fire", self.select)
         self.card = ShipCard(on_slot=self._slot_tapped)
         self.moves = MoveControls(False, self._step, self._end_move, self._place)
         self.strip_moves = MoveControls(True, self._step, self._end_move, self._place)
@@ -191,7 +192,7 @@ class QuickStartBody:
             tagged = self.next_chips.get(sid)
             if tagged is None:
                 tagged = self.next_chips[sid] = tag(f"next-{sid}", ft.Chip(
-                    label="", on_click=self._select_handler(sid), leading=ft.Icon(ft.Icons.NAVIGATION, size=16),
+                    label="", on_click=on(self.select, sid), leading=ft.Icon(ft.Icons.NAVIGATION, size=16),
                     height=TOUCH, show_checkmark=False))
             tagged.content.label = names.get(sid, sid)
             tagged.content.selected = sid == self.session.ship
@@ -208,16 +209,16 @@ class QuickStartBody:
             return kept
 
         if action == "start_game":
-            return [button("start-game", "Start the battle", ft.Icons.PLAY_ARROW, self._act_handler(A.StartGame()))]
+            return [button("start-game", "Start the battle", ft.Icons.PLAY_ARROW, on(self.frame.act, A.StartGame()))]
         if action == "roll_initiative":
-            return [button("roll-initiative", "Roll initiative", ft.Icons.CASINO, self._act_handler(A.RollInitiative()))]
+            return [button("roll-initiative", "Roll initiative", ft.Icons.CASINO, on(self.frame.act, A.RollInitiative()))]
         if action == "enter_initiative":
             return [button("enter-initiative", "Table dice", ft.Icons.KEYBOARD, self._initiative_dialog, False)]
         if action == "set_initiative":
-            return [button(f"initiative-{side}", f"{side} has it", ft.Icons.FLAG, self._act_handler(A.SetInitiative(side=side)), False)
+            return [button(f"initiative-{side}", f"{side} has it", ft.Icons.FLAG, on(self.frame.act, A.SetInitiative(side=side)), False)
                     for side in state.sides]
         if action == "end_turn":
-            return [button("end-turn", "End turn", ft.Icons.UPDATE, self._act_handler(A.EndTurn()))]
+            return [button("end-turn", "End turn", ft.Icons.UPDATE, on(self.frame.act, A.EndTurn()))]
         return []
 
     # --- panels -----------------------------------------------------------------------
@@ -229,7 +230,7 @@ class QuickStartBody:
                                                  self.entries)]
         if tab == "log":
             return [tag("log", log_control(m.log or (), self.game.can_undo, self.game.can_redo,
-                                            self.frame.change("undo"), self.frame.change("redo")))]
+                                            on(self.frame.change, "undo"), on(self.frame.change, "redo")))]
         return self._ship_panel(m)
 
     def _ship_panel(self, m: Models) -> list[ft.Control]:
@@ -269,11 +270,6 @@ class QuickStartBody:
         ship = self.session.ship
         return state.ship(ship).bow if ship and state.has_ship(ship) else None
 
-    def _act_handler(self, action):
-        async def handler(e):
-            await self.frame.act(action)
-        return handler
-
     async def _step(self, step: str) -> None:
         ship = self.session.ship
         if ship:
@@ -291,11 +287,6 @@ class QuickStartBody:
         if outcome.ok:
             self.place_hex = None
             await self.frame.refresh(force=True)
-
-    def _select_handler(self, ship_id: str):
-        async def handler(e):
-            await self.select(ship_id)
-        return handler
 
     async def select(self, ship_id: str | None) -> None:
         self.place_hex = None
@@ -319,7 +310,7 @@ class QuickStartBody:
         if self.session.ship:
             self.place_hex = cell
             self.frame.message(f"Hex {state.board.label(cell)} chosen: tap a facing to place "
-                         f"{state.ship(self.session.ship).card.name} there.", info=True)
+                               f"{state.ship(self.session.ship).card.name} there.", info=True)
             await self.frame.refresh(force=True)
 
     async def _slot_tapped(self, location: str, slot: int, status: str) -> None:

@@ -19,6 +19,7 @@ from ...engine.hexes import Hex
 from .. import warfleet_model as M
 from ..session import Session
 from ..theme import SIDES, map_colours
+from .frame import on
 from .hexmap import HexMap
 from .widgets import TOUCH, icon_button, muted, tag
 
@@ -81,7 +82,7 @@ class WarFleetBody:
 
     def banner(self, models) -> tuple:
         banner = models[1]
-        return banner.title, banner.detail, [], [_button(step.ident, step.label, self._step(step), filled=True)
+        return banner.title, banner.detail, [], [_button(step.ident, step.label, on(self._step, step), filled=True)
                                                  for step in (() if self.read_only else banner.steps)]
 
     def render(self, models) -> list[ft.Control]:
@@ -142,7 +143,7 @@ class WarFleetBody:
     def _ship_chips(self, ids: list[str]) -> ft.Control:
         state = self.state
         return ft.Row([tag(f"wf-ship-{sid}", ft.Chip(label=ft.Text(state.ship(sid).name), selected=sid == self.selected,
-                                                     on_click=self._select(sid), height=TOUCH))
+                                                     on_click=on(self._show, selected=sid), height=TOUCH))
                        for sid in ids], wrap=True, spacing=6, run_spacing=6)
 
     def _ship_panel(self) -> list[ft.Control]:
@@ -173,13 +174,13 @@ class WarFleetBody:
         ], spacing=2, tight=True), padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)))
         moves = M.moves(state, ship.id)
         if moves:
-            out.append(ft.Row([_button(m.ident, m.label, self._act(m.action), disabled=m.problem is not None,
+            out.append(ft.Row([_button(m.ident, m.label, on(self.send, m.action), disabled=m.problem is not None,
                                        tooltip=m.problem) for m in moves if not m.ident.startswith("wf-pivot")],
                               wrap=True, spacing=6, run_spacing=6))
             pivots = [m for m in moves if m.ident.startswith("wf-pivot")]
             if pivots and all(m.problem is None for m in pivots):
                 out += [muted("Or spend every MP to face any way:"),
-                        ft.Row([_button(m.ident, m.label.replace("Pivot to ", ""), self._act(m.action)) for m in pivots],
+                        ft.Row([_button(m.ident, m.label.replace("Pivot to ", ""), on(self.send, m.action)) for m in pivots],
                                wrap=True, spacing=6)]
             problem = next((m.problem for m in moves if m.problem and m.ident == "wf-forward"), None)
             if problem:
@@ -197,9 +198,9 @@ class WarFleetBody:
         if declared:
             out.append(ft.Text("Declared attacks", weight=ft.FontWeight.W_600))
         for row in declared:
-            buttons = [] if row.result else [_button(f"wf-roll-{row.id}", "Roll", self._act(row.roll), filled=True,
+            buttons = [] if row.result else [_button(f"wf-roll-{row.id}", "Roll", on(self.send, row.roll), filled=True,
                                                      icon=ft.Icons.CASINO),
-                                             _button(f"wf-cancel-{row.id}", "Cancel", self._act(row.cancel))]
+                                             _button(f"wf-cancel-{row.id}", "Cancel", on(self.send, row.cancel))]
             out.append(tag(f"wf-attack-{row.id}", ft.Container(content=ft.Column([
                 ft.Text(row.title, weight=ft.FontWeight.W_600),
                 ft.Row([_dice_row(row.dice), ft.Text(row.odds, size=12, expand=True)], spacing=8) if row.odds else ft.Container(),
@@ -218,7 +219,7 @@ class WarFleetBody:
                 strikes = [ft.Row([
                     ft.Text(f"{s.location}: destroyed {s.destroyed}, casualty {s.casualty}", expand=True, size=13,
                             tooltip=s.exact),
-                    _button(f"wf-option-{i}" + ("" if j == 0 else f"-{j}"), "Declare", self._act(s.action), filled=True,
+                    _button(f"wf-option-{i}" + ("" if j == 0 else f"-{j}"), "Declare", on(self.send, s.action), filled=True,
                             icon=ft.Icons.GPS_FIXED),
                 ]) for j, s in enumerate(row.strikes)]
                 out.append(tag(f"wf-option-row-{i}", ft.Container(content=ft.Column([
@@ -276,10 +277,10 @@ class WarFleetBody:
     def _steppers(self, field: str, location: str | None, what: str | None = None) -> list[ft.Control]:
         where = location or "ship"
         word = what or field.replace("_", " ")
-        return [icon_button(ft.Icons.REMOVE, f"Less {word}", self._edit(field, -1, location), f"wf-edit-{where}-{field}-down",
-                            icon_size=18),
-                icon_button(ft.Icons.ADD, f"More {word}", self._edit(field, +1, location), f"wf-edit-{where}-{field}-up",
-                            icon_size=18)]
+        return [icon_button(ft.Icons.REMOVE, f"Less {word}", on(self._edit, field, -1, location),
+                            f"wf-edit-{where}-{field}-down", icon_size=18),
+                icon_button(ft.Icons.ADD, f"More {word}", on(self._edit, field, +1, location),
+                            f"wf-edit-{where}-{field}-up", icon_size=18)]
 
     def _pocket_panel(self) -> list[ft.Control]:
         state = self.state
@@ -291,11 +292,11 @@ class WarFleetBody:
             names = ", ".join(state.ship(s).name for s in pocket)
             out += [ft.Row([ft.Text("Ships within", size=13),
                             *[tag(f"wf-pocket-reach-{n}", ft.Chip(label=ft.Text(f"{n} hex{'es' if n > 1 else ''}"),
-                                                                  selected=n == self.reach, on_click=self._reach(n),
+                                                                  selected=n == self.reach, on_click=on(self._show, reach=n),
                                                                   height=TOUCH)) for n in (1, 2, 3)]],
                            spacing=6, wrap=True),
                     ft.Text(f"Pocket around {state.ship(self.selected).name}: {names}", size=13),
-                    _button("wf-open-pocket", "Open pocket battle at Quick-Start scale", self._open_pocket(pocket),
+                    _button("wf-open-pocket", "Open pocket battle at Quick-Start scale", on(self._open_pocket, pocket),
                             icon=ft.Icons.CALL_SPLIT, filled=True)]
         elif state.phase != "combat" or state.firing:
             out.append(muted("Pockets are opened in the combat phase, before the first roll."))
@@ -304,8 +305,9 @@ class WarFleetBody:
         for row in M.pocket_rows(self.game):
             buttons = []
             if row.open and row.game_id:
-                buttons = [_button(f"wf-play-pocket-{row.id}", "Play it", self._play(row.game_id), icon=ft.Icons.PLAY_ARROW),
-                           _button(f"wf-bring-back-{row.id}", "Bring the result back", self._bring_back(row.id),
+                buttons = [_button(f"wf-play-pocket-{row.id}", "Play it", on(self.app.navigate, Session("game", row.game_id)),
+                                   icon=ft.Icons.PLAY_ARROW),
+                           _button(f"wf-bring-back-{row.id}", "Bring the result back", on(self._bring_back, row.id),
                                    filled=True, icon=ft.Icons.CALL_MERGE)]
             out.append(tag(f"wf-pocket-{row.id}", ft.Container(content=ft.Column([
                 ft.Text(f"Pocket battle {row.id}: {row.ships}", weight=ft.FontWeight.W_600),
@@ -330,31 +332,19 @@ class WarFleetBody:
             self.frame.message(note[0], info=not note[1])
         await (self.frame.go_tab(tab) if tab else self.frame.refresh(force=True))
 
-    def _select(self, ship_id: str):
-        async def handler(e):
-            await self._show(selected=ship_id)
-        return handler
-
     async def tapped(self, cell: Hex) -> None:
         chosen = M.next_on_tap(self.state, cell, self.selected)
         if chosen is not None:
             await self._show((None, False), selected=chosen)
 
-    def _act(self, action):
-        async def handler(e):
-            await self.send(action)
-        return handler
-
-    def _step(self, step: M.Step):
-        async def handler(e):
-            if step.action != "roll-all":
-                await self.send(step.action)
-                return
-            outcomes = await asyncio.to_thread(M.roll_all, self.game, self.frame.table_act)
-            bad = next((o for o in outcomes if not o.ok), None)
-            n = len(outcomes)
-            await self._show((bad.reason if bad else f"{n} attack{'s' if n != 1 else ''} rolled.", bad is not None))
-        return handler
+    async def _step(self, step: M.Step) -> None:
+        if step.action != "roll-all":
+            await self.send(step.action)
+            return
+        outcomes = await asyncio.to_thread(M.roll_all, self.game, self.frame.table_act)
+        bad = next((o for o in outcomes if not o.ok), None)
+        n = len(outcomes)
+        await self._show((bad.reason if bad else f"{n} attack{'s' if n != 1 else ''} rolled.", bad is not None))
 
     async def send(self, action) -> None:
         """Act (`GameFrame.act` says what happened or why not); a new phase opens its tab."""
@@ -363,43 +353,27 @@ class WarFleetBody:
         if outcome.ok and self.state.phase != before:
             await self.frame.go_tab("attacks" if self.state.phase == "combat" else "ship")
 
-    def _edit(self, field: str, delta: int, location: str | None):
-        async def handler(e):
-            if self.selected is None:
-                return
-            ship = self.state.ship(self.selected)
-            stats = M.edited_stats(ship.stats, field, delta, location)
-            if stats is None:
-                await self._show(("That would leave the rules' bounds.", True))
-                return
-            from ...engine.warfleet.actions import SetStats
+    async def _edit(self, field: str, delta: int, location: str | None) -> None:
+        if self.selected is None:
+            return
+        ship = self.state.ship(self.selected)
+        stats = M.edited_stats(ship.stats, field, delta, location)
+        if stats is None:
+            await self._show(("That would leave the rules' bounds.", True))
+            return
+        from ...engine.warfleet.actions import SetStats
 
-            await self.send(SetStats(ship=ship.id, stats=stats))
-        return handler
+        await self.send(SetStats(ship=ship.id, stats=stats))
 
-    def _reach(self, n: int):
-        async def handler(e):
-            await self._show(reach=n)
-        return handler
+    async def _open_pocket(self, ships: list[str]) -> None:
+        name = f"Pocket battle {len(self.state.pockets) + 1} · {self.game.name}"
+        game_id, text = await asyncio.to_thread(M.open_pocket, self.game, ships, self.app.store, name,
+                                                self.frame.table_act)
+        await self._show((text, game_id is None), tab="pocket")
 
-    def _open_pocket(self, ships: list[str]):
-        async def handler(e):
-            name = f"Pocket battle {len(self.state.pockets) + 1} · {self.game.name}"
-            game_id, text = await asyncio.to_thread(M.open_pocket, self.game, ships, self.app.store, name,
-                                                    self.frame.table_act)
-            await self._show((text, game_id is None), tab="pocket")
-        return handler
-
-    def _play(self, game_id: str):
-        async def handler(e):
-            await self.app.navigate(Session("game", game_id))
-        return handler
-
-    def _bring_back(self, pocket_id: int):
-        async def handler(e):
-            outcome = await asyncio.to_thread(M.bring_back, self.game, pocket_id, self.app.store, self.frame.table_act)
-            await self._show((outcome.events[-1].text if outcome.ok else outcome.reason, not outcome.ok))
-        return handler
+    async def _bring_back(self, pocket_id: int) -> None:
+        outcome = await asyncio.to_thread(M.bring_back, self.game, pocket_id, self.app.store, self.frame.table_act)
+        await self._show((outcome.events[-1].text if outcome.ok else outcome.reason, not outcome.ok))
 
     async def _restart(self, e) -> None:
         from .warfleet_start import new_battle

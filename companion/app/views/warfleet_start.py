@@ -13,6 +13,7 @@ from ...store.game import Game
 from .. import warfleet_model as M
 from ..session import Session
 from ..tasks import soon
+from .frame import on
 from .home import centred, host_only, may_start
 from .widgets import icon_button, muted, tag
 
@@ -85,11 +86,8 @@ def start_screen(app, problem: str = "") -> ft.Control:
             return
         await app.navigate(Session("game", game.id))
 
-    async def home(e):
-        await app.navigate(Session())
-
     content = ft.Column([
-        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", home, "wf-home"),
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", on(app.navigate, Session()), "wf-home"),
                 ft.Text("War Fleet", size=26, weight=ft.FontWeight.BOLD)]),
         muted("Leviathans: War Fleet (seeds 004 and 000): battles of dozens of ships, one hex per ship and one "
               "die per location. Every ship is a Quick-Start card converted to War Fleet stats; pockets of ships "
