@@ -116,10 +116,11 @@ class App:
             if role.read_only and body.SHARED_SCREEN:
                 self.table = screen.ScreenView(self, game)
                 self._set_screen(self.table.control)
-            else:  # the ruleset's body in the one frame, under the role bar
+                await self.table.refresh(force=True)
+            else:  # the ruleset's body in the one frame, under the role bar, drawn before its first paint
                 self.table = GameFrame(self, game, body, read_only=role.read_only)
+                await self.table.refresh(force=True)
                 self._set_screen(join.framed(self, game, self.table.control))
-            await self.table.refresh(force=True)
             return
         builders = {
             "home": home.build, "new": newgame.build, "dice": dice.build,

@@ -212,7 +212,8 @@ class GameFrame:
         for control in changed:
             if mounted(control):  # a control off screen (the map behind a phone tab) goes with its screen
                 control.update()
-        body.sent()
+        if mounted(self.control):  # else they go with the screen's first paint
+            body.sent()
 
     def _render_note(self) -> None:
         """The answer to the last tap (what happened, or the rule's reason), floating over the map."""
