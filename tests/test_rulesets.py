@@ -371,3 +371,21 @@ def test_a_record_from_before_rulesets_reads_as_quick_start():
     doc["ruleset"] = "chess"
     with pytest.raises(ValueError, match="no ruleset 'chess'"):
         GameRecord.from_doc(doc)
+
+
+def test_what_a_device_is_shown_goes_through_its_roles_view():
+    """Issue 13: the game frame and the shared screen compute what they show from `Role.sees`."""
+    from companion.app.roles import Role
+    from companion.engine.state import Shot
+
+    def own_shots_only(state, side):
+        return state.model_copy(update={"shots": [s for s in state.shots if state.ship(s.attacker).side == side]})
+
+    secret = find_ruleset("quick-start").variant("quick-start+secret", "Quick-Start (secret shots)", view=own_shots_only)
+    state = starting_state()
+    british, french = (next(s for s in state.ships if s.side == side) for side in ("British", "French"))
+    state = state.model_copy(update={"shots": [Shot(id=1, attacker=british.id, location="bow", slot=1,
+                                                    target=french.id, target_location="bow")]})
+    assert Role.table().sees(secret, state) is state
+    assert len(Role.holding("British").sees(secret, state).shots) == 1
+    assert Role.holding("French").sees(secret, state).shots == [] and Role.screen().sees(secret, state).shots == []

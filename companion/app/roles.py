@@ -74,6 +74,11 @@ class Role:
     def read_only(self) -> bool:
         return self.kind == SCREEN
 
+    def sees(self, ruleset: Ruleset, state: Any) -> Any:
+        """What this device is shown of `state`: the whole table sees everything, a side or the
+        shared screen only what the ruleset lets it (`Ruleset.view_for`: hidden information)."""
+        return state if self.kind == TABLE else ruleset.view_for(state, self.side)
+
 
 def action_data(action) -> dict[str, Any]:
     if isinstance(action, dict):

@@ -187,7 +187,8 @@ class GameFrame:
                     if mounted(self.note_layer):
                         self.note_layer.update()
                 return
-            models = await asyncio.to_thread(self.body.compute, state)
+            shown = self.app.role.sees(self.game.ruleset, state) if self.app.role else state
+            models = await asyncio.to_thread(self.body.compute, shown)
             self.state, self.models = state, models
             self.render(models)
 

@@ -152,9 +152,10 @@ class ScreenView:
             state = self.game.state
             if state is self.state and not force:
                 return
-            model = await asyncio.to_thread(screen_model, state, self.game.history(), self.game.actions_in_effect)
-            self.state, self.model, self.model_state = state, model, state
-            self.render(model, state)
+            shown = self.game.ruleset.view_for(state, None)  # the shared screen holds no side
+            model = await asyncio.to_thread(screen_model, shown, self.game.history(), self.game.actions_in_effect)
+            self.state, self.model, self.model_state = state, model, shown
+            self.render(model, shown)
 
     def render(self, m: ScreenModel, state) -> None:
         self.headline.value = m.headline
