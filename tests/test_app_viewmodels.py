@@ -311,7 +311,7 @@ def test_percent_never_rounds_to_certainty():
 
 
 def test_game_rows_say_turn_phase_sides_and_when(quick_start):
-    from companion.store.game import MemoryStore
+    from companion.store import MemoryStore
 
     store = MemoryStore()
     game = store.new_game(quick_start, "Friday game")

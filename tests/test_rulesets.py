@@ -300,7 +300,7 @@ def test_the_engine_with_its_rulesets_still_imports_neither_flet_nor_tinydb():
 def test_the_server_refuses_the_other_sides_ship_with_the_kind_not_your_side():
     from companion.app.sharing import Role, Sharing
     from companion.engine.roller import Roller
-    from companion.store.game import MemoryStore
+    from companion.store import MemoryStore
 
     game = MemoryStore().new_game(starting_state(1), "shared", roller=Roller.from_seed(1))
     sharing = Sharing()

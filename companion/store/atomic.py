@@ -182,10 +182,6 @@ class FileLock:
         self.path = Path(path)
         self._handle = None
 
-    @property
-    def held(self) -> bool:
-        return self._handle is not None
-
     def acquire(self, wait: float = 0.0) -> bool:
         if self._handle is not None:
             return True

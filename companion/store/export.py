@@ -27,11 +27,10 @@ from ..engine.roller import Roller
 from ..engine.ruleset import find_ruleset
 from ..messages import one_line
 from .game import Game, LogEntry, state_after
-from .repository import GameRecord, StoredGame
+from .repository import LATEST_TIME, GameRecord, StoredGame
 
 GAME_FORMAT = "leviathans-game/1"
 GAME_FAMILY = "leviathans-game/"
-LATEST_TIME = 253402300799.0  # 9999-12-31 23:59:59 UTC: seconds since 1970 any clock can show
 
 
 class ExportedEntry(BaseModel):

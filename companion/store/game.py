@@ -158,10 +158,9 @@ class Game:
         self.entries: list[LogEntry] = list(entries or [])
         self._sink = sink or _NoSink()
         self._lock = threading.RLock()
-        fold = UndoFold()
+        self._fold = UndoFold()  # the actions in effect (with their events) and those undone
         for entry in self.entries:
-            fold.step(entry)
-        self._done, self._done_events, self._undone = fold.done, fold.done_events, fold.undone
+            self._fold.step(entry)
         self._checkpoints: dict[int, GameState] = {0: initial}
         self._revealed = any(e.get("kind") == "game_over" for entry in self.entries for e in entry.events)
         if state is None:
@@ -183,8 +182,8 @@ class Game:
                 start, state = lengths[index], snapshots[index]
                 self._checkpoints[start] = state
                 break
-        for position in range(start, len(self._done)):
-            outcome = self.ruleset.apply(state, self._done[position])
+        for position in range(start, len(self._fold.done)):
+            outcome = self.ruleset.apply(state, self._fold.done[position])
             if isinstance(outcome, Refused):
                 raise ValueError(f"the log does not replay: {outcome.reason}")
             state = outcome.state
@@ -200,15 +199,15 @@ class Game:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._done)
+        return bool(self._fold.done)
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._undone)
+        return bool(self._fold.undone)
 
     @property
     def actions_in_effect(self) -> int:
-        return len(self._done)
+        return len(self._fold.done)
 
     @property
     def commitment(self) -> str:
@@ -223,7 +222,7 @@ class Game:
     def history(self) -> list[Event]:
         """Events of the actions in effect, in order (what the log screen shows)."""
         with self._lock:
-            groups = list(self._done_events)
+            groups = list(self._fold.done_events)
         return [Event.model_validate(event) for group in groups for event in group]
 
     # --- changing ------------------------------------------------------------
@@ -239,45 +238,28 @@ class Game:
             if isinstance(outcome, Refused):
                 return outcome
             events = [e.model_dump(mode="json") for e in outcome.events]
+            for stale in [k for k in self._checkpoints if k > len(self._fold.done)]:
+                del self._checkpoints[stale]  # a new branch: states past here are gone (only a cache)
             if not self._record("action", data, events, outcome.state):
                 return Refused(f"not done, because it could not be saved: {self.save_problem}", RefusalKind.ILLEGAL)
-            position = len(self._done)
-            for stale in [k for k in self._checkpoints if k > position]:
-                del self._checkpoints[stale]  # a new branch: states past here are gone
-            self._done.append(data)
-            self._done_events.append(events)
-            self._undone.clear()
-            self._keep_checkpoint(len(self._done), outcome.state)
             return outcome
 
     def undo(self) -> bool:
         with self._lock:
-            if not self._done:
+            if not self._fold.done:
                 return False
-            undone = self._done[-1]
-            state = self._state_at(len(self._done) - 1)
-            text = f"Undone: {undone['kind'].replace('_', ' ')}."
-            if not self._record("undo", None, [{"kind": "undo", "text": text, "data": {}}], state):
-                return False
-            self._undone.append(self._done.pop())
-            self._done_events.pop()
-            return True
+            text = f"Undone: {self._fold.done[-1]['kind'].replace('_', ' ')}."
+            state = self._state_at(len(self._fold.done) - 1)
+            return self._record("undo", None, [{"kind": "undo", "text": text, "data": {}}], state)
 
     def redo(self) -> bool:
         with self._lock:
-            if not self._undone:
+            if not self._fold.undone:
                 return False
-            action = self._undone[-1]
-            outcome = self.ruleset.apply(self.state, action)
+            outcome = self.ruleset.apply(self.state, self._fold.undone[-1])
             if isinstance(outcome, Refused):
                 return False
-            events = [e.model_dump(mode="json") for e in outcome.events]
-            if not self._record("redo", None, events, outcome.state):
-                return False
-            self._done.append(self._undone.pop())
-            self._done_events.append(events)
-            self._keep_checkpoint(len(self._done), outcome.state)
-            return True
+            return self._record("redo", None, [e.model_dump(mode="json") for e in outcome.events], outcome.state)
 
     def listen(self, callback: Callable[["Game", LogEntry], None]) -> Callable[[], None]:
         """Call `callback(game, entry)` after every change; returns an unsubscribe."""
@@ -294,14 +276,15 @@ class Game:
     def _state_at(self, count: int) -> GameState:
         """The state after the first `count` actions in effect, from the nearest checkpoint."""
         base = max(k for k in self._checkpoints if k <= count)
-        return replay(self._checkpoints[base], self._done[base:count], self.ruleset)
+        return replay(self._checkpoints[base], self._fold.done[base:count], self.ruleset)
 
     def _keep_checkpoint(self, count: int, state: GameState) -> None:
         if count % CHECKPOINT_EVERY == 0:
             self._checkpoints[count] = state
 
     def _record(self, kind: str, action, events, state: GameState) -> bool:
-        """Save an entry, then show it; False (and `save_problem` says why) if it could not be saved."""
+        """Save an entry, then fold it into the game and show it; False (and `save_problem` says
+        why) if it could not be saved."""
         entry = LogEntry(len(self.entries), kind, action, events, time.time())
         try:
             self._sink.append(entry, state)  # durable before anyone sees it
@@ -310,6 +293,8 @@ class Game:
             return False
         self.save_problem = None
         self.entries.append(entry)
+        self._fold.step(entry)
+        self._keep_checkpoint(len(self._fold.done), state)
         self.state = state
         if any(e.get("kind") == "game_over" for e in events):
             self._revealed = True
@@ -342,10 +327,3 @@ def summary_of(game: Game) -> GameSummary:
     return GameSummary(game.id, game.name, state.turn, state.phase, list(state.sides),
                        updated, game.actions_in_effect, state.result, game.created, game.commitment,
                        game.ruleset.id)
-
-
-def __getattr__(name: str):
-    if name == "MemoryStore":  # it moved to store.py; kept importable from here
-        from .store import MemoryStore
-        return MemoryStore
-    raise AttributeError(name)

@@ -18,21 +18,19 @@ the old file, moves into the `open_pocket` action that opened it.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from ..engine.ruleset import find_ruleset
 from .atomic import SaveFileError, read_document, set_aside_bad_file, short_reason, write_lock
 from .game import LogEntry
-from .repository import GameRecord
+from .repository import SAFE_ID, GameRecord
 
 FOLDER = "warfleet"
 SAVE_FORMAT = "leviathans-warfleet-save/1"
 SAVE_FAMILY = "leviathans-warfleet-save/"
 IMPORTED = ".imported"
 LOCK_FILE = ".lock"
-_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 def import_war_fleet_saves(root: Path, repository) -> list[str]:
@@ -45,7 +43,7 @@ def import_war_fleet_saves(root: Path, repository) -> list[str]:
     imported = []
     with write_lock(folder / LOCK_FILE, "the old War Fleet games"):
         for path in sorted(folder.glob("*.json")):
-            if _SAFE_ID.match(path.stem) and path.is_file():
+            if SAFE_ID.match(path.stem) and path.is_file():
                 said = _import_one(path, repository)
                 (imported if said.endswith(IMPORTED + ".") else repository.problems).append(said)
     return imported
@@ -59,8 +57,7 @@ def _import_one(path: Path, repository) -> str:
         return f"{exc.path}: {exc.problem}. {set_aside_bad_file(exc)}; that War Fleet game could not be imported."
     except ValueError as exc:
         return f"{path}: this War Fleet game cannot be imported: {exc}. The file is left as it is."
-    if not _SAFE_ID.match(record.id) or record.id in repository.game_ids():
-        record.id = repository.new_id()
+    record.id = repository.free_id(record.id)
     repository.create(record, entries, (len(entries), final))
     kept = path.with_name(path.name + IMPORTED)
     path.rename(kept)

@@ -12,13 +12,16 @@ does not replay a long game from the start.
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from ..engine.ruleset import find_ruleset
 from .atomic import StoreError
 from .game import GameState, LogEntry, counts_after
+
+LATEST_TIME = 253402300799.0  # 9999-12-31 23:59:59 UTC: seconds since 1970 any clock can show
 
 
 @dataclass
@@ -37,7 +40,7 @@ class GameRecord:
     @classmethod
     def from_doc(cls, doc: dict[str, Any]) -> "GameRecord":
         created = float(doc["created"])
-        if not 0 <= created <= 253402300799.0:  # a date any clock can show (before the year 10000)
+        if not 0 <= created <= LATEST_TIME:
             raise ValueError(f"created: {created!r} is not a date")
         ruleset = find_ruleset(doc.get("ruleset", "quick-start"))  # records before rulesets were Quick-Start
         initial = ruleset.state_type.model_validate(doc["initial"])
@@ -75,58 +78,74 @@ class StoredSummary:
                 "result": self.result, "updated": self.updated}
 
 
-class Sink(Protocol):
-    def append(self, entry: LogEntry, state: GameState) -> None: ...
+#: An id that can name a game's folder on every system: a game of another store keeps one such.
+SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
-class Repository(Protocol):
-    problems: list[str]
+class Repository:
+    """What every repository keeps in memory: each game's record and list summary, behind `lock`,
+    and `problems`, in plain words.  A repository adds `new_id`, `create(record, entries,
+    snapshot)`, `load`, `sink` and `delete` (MemoryRepository below, TinyDBRepository)."""
 
-    def new_id(self) -> str: ...
-    def game_ids(self) -> list[str]: ...
-    def record(self, game_id: str) -> GameRecord: ...
-    def summary(self, game_id: str) -> StoredSummary | None: ...
-    def create(self, record: GameRecord, entries: list[LogEntry] = (),
-               snapshot: tuple[int, GameState] | None = None) -> None: ...
-    def load(self, game_id: str) -> StoredGame: ...
-    def sink(self, game_id: str, entries: list[LogEntry]) -> Sink: ...
-    def delete(self, game_id: str) -> None: ...
+    where = ""  # where the games are, for "no game" (the data folder)
+
+    def __init__(self, lock) -> None:
+        self.problems: list[str] = []
+        self.records: dict[str, GameRecord] = {}
+        self.summaries: dict[str, StoredSummary] = {}
+        self.lock = lock
+
+    def game_ids(self) -> list[str]:
+        with self.lock:
+            return list(self.records)
+
+    def record(self, game_id: str) -> GameRecord:
+        with self.lock:
+            if game_id not in self.records:
+                raise StoreError(f"no game '{game_id}'{self.where}")
+            return self.records[game_id]
+
+    def summary(self, game_id: str) -> StoredSummary | None:
+        return self.summaries.get(game_id)
+
+    def free_id(self, wanted: str) -> str:
+        """`wanted` (an imported game's own id) if it is a SAFE_ID no game has, else a new id."""
+        return wanted if SAFE_ID.match(wanted) and wanted not in self.game_ids() else self.new_id()
 
 
 class CountingSink:
-    """Base of the sinks: follows how many actions are in effect (the log's undo rule, `counts_after`),
-    for the summaries."""
+    """Base of the sinks: saves an entry (`save`, durable when it returns) and then counts it by the
+    log's undo rule (`counts_after`) for the game's summary; an entry not saved is not counted."""
 
-    def __init__(self, entries: list[LogEntry]):
+    def __init__(self, repository: Repository, game_id: str, entries: list[LogEntry]):
+        self.repository, self.game_id = repository, game_id
         self.done = self.undone = 0
         for entry in entries:
-            self.count(entry)
+            self.done, self.undone = counts_after(entry.kind, self.done, self.undone)
 
-    def count(self, entry: LogEntry) -> None:
-        self.done, self.undone = counts_after(entry.kind, self.done, self.undone)
+    def append(self, entry: LogEntry, state: GameState) -> None:
+        done, undone = counts_after(entry.kind, self.done, self.undone)
+        summary = StoredSummary.of(state, done, entry.at)
+        self.save(entry, state, summary)
+        self.done, self.undone = done, undone
+        self.repository.summaries[self.game_id] = summary
+
+    def save(self, entry: LogEntry, state: GameState, summary: StoredSummary) -> None:
+        raise NotImplementedError
 
 
 class _MemorySink(CountingSink):
-    def __init__(self, repository: "MemoryRepository", game_id: str, entries: list[LogEntry]):
-        super().__init__(entries)
-        self.repository, self.game_id = repository, game_id
-
-    def append(self, entry: LogEntry, state: GameState) -> None:
-        self.count(entry)
+    def save(self, entry: LogEntry, state: GameState, summary: StoredSummary) -> None:
         with self.repository.lock:
             self.repository.logs[self.game_id].append(entry)
-            self.repository.summaries[self.game_id] = StoredSummary.of(state, self.done, entry.at)
 
 
-class MemoryRepository:
+class MemoryRepository(Repository):
     """Games kept in memory only."""
 
     def __init__(self) -> None:
-        self.problems: list[str] = []
-        self.records: dict[str, GameRecord] = {}
+        super().__init__(threading.Lock())
         self.logs: dict[str, list[LogEntry]] = {}
-        self.summaries: dict[str, StoredSummary] = {}
-        self.lock = threading.Lock()
         self._counter = 0
 
     def new_id(self) -> str:
@@ -136,19 +155,6 @@ class MemoryRepository:
                 game_id = f"game-{self._counter}"
                 if game_id not in self.records:
                     return game_id
-
-    def game_ids(self) -> list[str]:
-        with self.lock:
-            return list(self.records)
-
-    def record(self, game_id: str) -> GameRecord:
-        with self.lock:
-            if game_id not in self.records:
-                raise StoreError(f"no game '{game_id}'")
-            return self.records[game_id]
-
-    def summary(self, game_id: str) -> StoredSummary | None:
-        return self.summaries.get(game_id)
 
     def create(self, record: GameRecord, entries: list[LogEntry] = (),
                snapshot: tuple[int, GameState] | None = None) -> None:
@@ -163,7 +169,7 @@ class MemoryRepository:
         with self.lock:
             return StoredGame(record, list(self.logs[game_id]))
 
-    def sink(self, game_id: str, entries: list[LogEntry]) -> Sink:
+    def sink(self, game_id: str, entries: list[LogEntry]) -> _MemorySink:
         return _MemorySink(self, game_id, entries)
 
     def delete(self, game_id: str) -> None:

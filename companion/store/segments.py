@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from tinydb import TinyDB
 
 from ..engine.state import GameState
-from .atomic import AtomicJSONStorage, SaveFileError, StoreError, short_reason, sync_folder
+from .atomic import AtomicJSONStorage, FileLock, SaveFileError, StoreError, short_reason, sync_folder
 from .game import LogEntry
 
 GAME_FILE = "game.json"
@@ -59,7 +59,7 @@ class GameFolder:
         self._live_start = 0
         self._live_count = 0
         self._next_index: int | None = None
-        self._lock_handle = None
+        self._game_lock = FileLock(self.path / LOCK_FILE)  # against a second process writing the game
 
     # --- reading ------------------------------------------------------------
 
@@ -171,7 +171,8 @@ class GameFolder:
             if index != self._next_index:
                 raise StoreError(f"{self.path.name}: log entry {index} out of turn (expected {self._next_index})")
             return
-        self._lock()
+        if not self._game_lock.acquire():
+            raise StoreError(f"game {self.path.name} is being played in another companion process")
         segments = self.segments()
         if segments:
             start, path = segments[-1]
@@ -182,31 +183,13 @@ class GameFolder:
         else:
             on_disk = 0
         if on_disk != index:
-            self._unlock()
+            self._game_lock.release()
             raise StoreError(
                 f"game {self.path.name} changed on disk in another companion process "
                 f"({on_disk} log entries there, {index} here): open it again")
         self._next_index = index
 
-    def _lock(self) -> None:
-        try:
-            import fcntl
-        except ImportError:  # Windows: one companion process per data folder, by convention
-            return
-        handle = open(self.path / LOCK_FILE, "a+")
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            raise StoreError(f"game {self.path.name} is being played in another companion process") from None
-        self._lock_handle = handle
-
-    def _unlock(self) -> None:
-        if self._lock_handle is not None:
-            self._lock_handle.close()  # closing the file releases the lock
-            self._lock_handle = None
-
     def close(self) -> None:
         self._live = None
         self._next_index = None
-        self._unlock()
+        self._game_lock.release()

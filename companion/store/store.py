@@ -10,7 +10,6 @@ every save file that could not be used and where it was kept.
 
 from __future__ import annotations
 
-import re
 import secrets
 import threading
 import time
@@ -169,9 +168,7 @@ class Store:
 
         record, entries, game = read_game_document(data, source)
         with self._lock:
-            ids = self.repository.game_ids()
-            if not _SAFE_ID.match(record.id) or record.id in ids:
-                record.id = self.repository.new_id()
+            record.id = self.repository.free_id(record.id)
             self.repository.create(record, entries, (len(entries), game.state))
             return self._open(record, entries, {}, state=game.state)
 
@@ -188,9 +185,6 @@ class Store:
         close = getattr(self.repository, "close", None)
         if close:
             close()
-
-
-_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 class MemoryStore(Store):

@@ -36,8 +36,8 @@ from ..engine.ruleset import find_ruleset
 from ..engine.state import GameState
 from .atomic import (FileLock, SaveFileError, StoreError, remove_temporary_files, set_aside, set_aside_bad_file,
                      sync_folder)
-from .game import LogEntry
-from .repository import CountingSink, GameRecord, StoredGame, StoredSummary
+from .game import LogEntry, done_lengths
+from .repository import LATEST_TIME, CountingSink, GameRecord, Repository, StoredGame, StoredSummary
 from .segments import GAME_FILE, GameFolder
 
 ENVIRONMENT_VARIABLE = "COMPANION_DATA"
@@ -64,35 +64,25 @@ def data_folder(explicit: str | Path | None = None) -> Path:
 
 
 class _DiskSink(CountingSink):
-    def __init__(self, repository: "TinyDBRepository", game_id: str, folder: GameFolder, entries: list[LogEntry]):
-        super().__init__(entries)
-        self.repository, self.game_id, self.folder = repository, game_id, folder
+    def __init__(self, repository: "TinyDBRepository", game_id: str, entries: list[LogEntry]):
+        super().__init__(repository, game_id, entries)
+        self.folder = repository._folder(game_id)
 
-    def append(self, entry: LogEntry, state: GameState) -> None:
-        done, undone = self.done, self.undone
-        self.count(entry)
-        summary = StoredSummary.of(state, self.done, entry.at)
-        try:
-            self.folder.append({**entry.to_doc(), "summary": summary.to_doc()}, state)
-        except BaseException:
-            self.done, self.undone = done, undone
-            raise
-        self.repository.summaries[self.game_id] = summary
+    def save(self, entry: LogEntry, state: GameState, summary: StoredSummary) -> None:
+        self.folder.append({**entry.to_doc(), "summary": summary.to_doc()}, state)
 
 
-class TinyDBRepository:
+class TinyDBRepository(Repository):
     """The repository of games kept under `root/games/` (see module doc)."""
 
     def __init__(self, root: str | Path, segment_size: int = SEGMENT_SIZE):
+        super().__init__(threading.RLock())
         self.root = Path(root)
         self.games_dir = self.root / "games"
+        self.where = f" in {self.games_dir}"
         self.segment_size = segment_size
-        self.problems: list[str] = []
-        self.records: dict[str, GameRecord] = {}
-        self.summaries: dict[str, StoredSummary] = {}
         self._folders: dict[str, GameFolder] = {}
         self._seen: set[str] = set()  # game folder names read once (listed or named in problems)
-        self.lock = threading.RLock()
         try:
             self.games_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -190,19 +180,6 @@ class TinyDBRepository:
             if not (self.games_dir / game_id).exists():
                 return game_id
 
-    def game_ids(self) -> list[str]:
-        with self.lock:
-            return list(self.records)
-
-    def record(self, game_id: str) -> GameRecord:
-        with self.lock:
-            if game_id not in self.records:
-                raise StoreError(f"no game '{game_id}' in {self.games_dir}")
-            return self.records[game_id]
-
-    def summary(self, game_id: str) -> StoredSummary | None:
-        return self.summaries.get(game_id)
-
     def create(self, record: GameRecord, entries: list[LogEntry] = (),
                snapshot: tuple[int, GameState] | None = None) -> None:
         """Write the game whole under a hidden name, then rename it to its id: a game folder is
@@ -214,8 +191,7 @@ class TinyDBRepository:
             docs = [entry.to_doc() for entry in entries]
             updated = entries[-1].at if entries else record.created
             state = snapshot[1] if snapshot else record.initial
-            actions = len(docs) and _in_effect(list(entries))
-            summary = StoredSummary.of(state, actions, updated)
+            summary = StoredSummary.of(state, done_lengths(entries)[-1], updated)
             if docs:  # the listing of a later start reads the last entry's summary
                 docs[-1] = {**docs[-1], "summary": summary.to_doc()}
             building = self.games_dir / f"{NEW_PREFIX}{record.id}-{secrets.token_hex(2)}"
@@ -268,7 +244,7 @@ class TinyDBRepository:
         return StoredGame(record, entries, snapshots)
 
     def sink(self, game_id: str, entries: list[LogEntry]) -> _DiskSink:
-        return _DiskSink(self, game_id, self._folder(game_id), entries)
+        return _DiskSink(self, game_id, entries)
 
     def delete(self, game_id: str) -> None:
         """Move the game's folder to `deleted/` beside `games/` (nothing is destroyed)."""
@@ -308,12 +284,6 @@ def _remove_abandoned(path: Path) -> None:
         lock.release()
 
 
-def _in_effect(entries: list[LogEntry]) -> int:
-    from .game import done_lengths
-
-    return done_lengths(entries)[-1]
-
-
 def _summary(doc, record: GameRecord) -> StoredSummary:
     """The listing's summary kept with the newest entry; a value that is not what the store writes
     (an unchecked import of an older version: a date of 1e300) falls back to the record's."""
@@ -328,12 +298,6 @@ def _summary(doc, record: GameRecord) -> StoredSummary:
         )
     except (TypeError, ValueError, OverflowError):
         return StoredSummary.of(initial, 0, record.created)
-    if not _is_time(summary.updated):
+    if not 0 <= summary.updated <= LATEST_TIME:
         summary.updated = record.created
     return summary
-
-
-def _is_time(stamp: float) -> bool:
-    from .export import LATEST_TIME
-
-    return 0 <= stamp <= LATEST_TIME
