@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.engine.arcs import ARC_DEGREES, CORNERS, offset_in_wedge, range_in_wedge, wedge_for
-from companion.engine.board import Board, deployment_edge
+from companion.engine.board import Board, deployment_edges
 from companion.engine.footprint import Placement, locations_of
 from companion.engine.hexes import Hex, PositionError, parse_facing, parse_label
 
@@ -58,9 +58,9 @@ def test_half_hex_ring_and_deployment_zone():
     assert board.in_half_hex_ring(Hex.at(1, 5)) and board.in_half_hex_ring(Hex.at(33, 5))
     assert board.in_half_hex_ring(Hex.at(10, 19)) and not board.in_half_hex_ring(Hex.at(2, 2))
     north = Placement(Hex.at(10, 2), 3, 2)  # facing S, hexes in rows 2, 1 -> touches the ring
-    assert deployment_edge(board, north.hexes) is None
-    assert deployment_edge(board, Placement(Hex.at(10, 3), 0, 2).hexes) == "north"  # rows 3-5
-    assert deployment_edge(board, Placement(Hex.at(10, 6), 0, 2).hexes) is None  # rows 6-8
+    assert deployment_edges(board, north.hexes) == set()
+    assert deployment_edges(board, Placement(Hex.at(10, 3), 0, 2).hexes) == {"north"}  # rows 3-5
+    assert deployment_edges(board, Placement(Hex.at(10, 6), 0, 2).hexes) == set()  # rows 6-8
 
 
 def test_footprints_trail_behind_the_bow():

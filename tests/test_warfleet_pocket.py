@@ -48,7 +48,8 @@ def test_a_pocket_becomes_a_quick_start_battle_with_the_full_cards(twenty):
         wf = state.ship(qs.id)
         assert qs.card.locations == wf.source.locations and qs.card.name == wf.name  # HML Ardent 2
         assert qs.facing == wf.facing and qs.damage == {}
-        assert all(battle.board.contains(c) and battle.board.edge_distance(c) >= MARGIN for c in qs.hexes)
+        b = battle.board  # full hexes between each hex and the nearest edge
+        assert all(min(c.column - 1, b.columns - c.column, c.row - 1, b.rows - c.row) >= MARGIN for c in qs.hexes)
     cells = [c for s in battle.ships for c in s.hexes]
     assert len(cells) == len(set(cells))  # no two ships share a Quick-Start hex
     # six Quick-Start hexes for each War Fleet hex between the bows (none had to make room)

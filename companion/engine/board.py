@@ -53,10 +53,6 @@ class Board(BaseModel):
         """Is this hex one of the half-hexes along the table edge?"""
         return cell.column in (1, self.columns) or cell.row in (1, self.rows)
 
-    def edge_distance(self, cell: Hex) -> int:
-        """Full hexes between this hex and the nearest edge (0 in the ring)."""
-        return min(cell.column - 1, self.columns - cell.column, cell.row - 1, self.rows - cell.row)
-
     def cells(self) -> Iterator[Hex]:
         for column in range(1, self.columns + 1):
             for row in range(1, self.rows + 1):
@@ -66,7 +62,7 @@ class Board(BaseModel):
 def deployment_edges(board: Board, cells: tuple[Hex, ...]) -> set[str]:
     """The map edges the whole ship is within four hexes of.
 
-    None when any part is off the map or in the half-hex ring: the entire ship
+    None of them when any part is off the map or in the half-hex ring: the entire ship
     must be on the map (seed 001 "Getting Started").
     """
     if any(not board.contains(c) or board.in_half_hex_ring(c) for c in cells):
@@ -78,9 +74,3 @@ def deployment_edges(board: Board, cells: tuple[Hex, ...]) -> set[str]:
         "east": max(board.columns - c.column for c in cells),
     }
     return {edge for edge, d in depth.items() if d <= DEPLOYMENT_DEPTH}
-
-
-def deployment_edge(board: Board, cells: tuple[Hex, ...]) -> str | None:
-    """One edge the ship may deploy along (north, south, west, east first), or None."""
-    edges = deployment_edges(board, cells)
-    return next((e for e in ("north", "south", "west", "east") if e in edges), None)

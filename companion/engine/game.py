@@ -228,7 +228,7 @@ def _resolve_shot(work: Work[GameState], action: A.ResolveShot) -> None:
         dice = RollerDice(state.roller)
     result = C.rolled(work, dice, lambda dice: resolve_breach(pool, modifier, target, shot.target_location, dice))
     gun = attacker.card.locations[shot.location].gun(shot.slot)
-    result = result.model_copy(update={"text": _result_text(result, gun.name, target, shot.target_location)})
+    result = result.model_copy(update={"text": _result_text(result, target, shot.target_location)})
     done = shot.model_copy(update={"result": result})
     work.update(shots=[done if s.id == shot.id else s for s in work.state.shots])
     work.event("shot", f"{attacker.card.name} {gun.name}: {result.text}", shot=shot.id, result=result.model_dump(mode="json"))
@@ -247,7 +247,7 @@ def _apply_result(work: Work[GameState], target: ShipState, location: str, resul
         work.event("keel_break", f"{target.card.name}'s keel breaks: the ship is destroyed.", ship=target.id)
 
 
-def _result_text(result: ShotResult, gun_name: str, target: ShipState, location: str) -> str:
+def _result_text(result: ShotResult, target: ShipState, location: str) -> str:
     dice = " + ".join(f"{d.colour.label} {d.face}" for d in result.pool)
     mod = f" {result.modifier:+d}" if result.modifier else ""
     rolls = result.slot_rolls

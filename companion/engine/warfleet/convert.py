@@ -104,13 +104,9 @@ def has_crew(location: Location) -> bool:
     return any(slot.kind == "crew" for slot in location.slots)
 
 
-def convert_dice(dice: str, bonus: int, crewed: bool) -> str:
-    """A band's dice: unchanged without crew; with crew, the ladder step reaching top + bonus."""
-    return convert_pool(dice, bonus, crewed).notation
-
-
 def convert_pool(dice: str, bonus: int, crewed: bool) -> Pool:
-    """`convert_dice` as a pool (its dice not yet checked against a pool's size)."""
+    """A band's dice: unchanged without crew; with crew, the ladder step reaching top + bonus
+    (its dice not yet checked against a pool's size)."""
     pool = canonical(dice)
     return smallest_reaching(top(pool) + bonus) if crewed else pool
 
