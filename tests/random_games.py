@@ -231,3 +231,20 @@ def random_log(seed: int, length: int = 400) -> tuple[GameState, list[dict[str, 
         state = outcome.state
         log.append(action)
     return initial, log
+
+
+def close_battle(seed: int | str = 1) -> GameState:
+    """The four ships closed to battle in the middle of a 40 x 30 board (three hexes of sky
+    between the lines), in the combat phase, French first: what the TV zooms to."""
+    from companion.engine import actions as A
+    from companion.engine.game import apply
+
+    board = Board(columns=40, rows=30)
+    cards = quick_cards()
+    setup = [("hertfordshire", "British", "hml-hertfordshire", 16, 14, 1), ("raven", "British", "hml-raven", 16, 17, 1),
+             ("pontbriand", "French", "pontbriand", 22, 12, 4), ("pelletier", "French", "pelletier", 22, 15, 4)]
+    ships = [ShipState(id=i, side=s, card=cards[c], column=col, row=row, facing=f) for i, s, c, col, row, f in setup]
+    state = GameState(board=board, ships=ships, sides=["British", "French"], roller=Roller.from_seed(seed))
+    for action in (A.SetInitiative(side="French"), A.EndMovement()):
+        state = apply(state, action).state
+    return state

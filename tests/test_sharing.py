@@ -649,3 +649,47 @@ def test_a_pasted_scenario_is_bounded_before_it_is_built():
         scenario_state(" " * (MAX_SCENARIO_CHARS + 1), catalogue, "1")
     with pytest.raises(FormatError, match="nested too deeply"):
         scenario_state("[" * 100_000, catalogue, "1")
+
+
+def test_the_shared_screen_draws_each_declared_shot_with_its_exact_odds():
+    """Issue 14.3: the TV shows a declared shot as a line from the gun's hex to the struck location's."""
+    from fractions import Fraction
+
+    from companion.app.screenmodel import screen_model
+    from companion.app.viewmodels import percent
+    from companion.engine import actions as A
+    from companion.engine.combat import breach_odds, shot_pool, weapon_hex
+    from companion.engine.game import apply
+
+    from random_games import close_battle
+
+    state = close_battle()
+    assert screen_model(state, [], 0).shots == ()
+    state = apply(state, A.DeclareShot(attacker="hertfordshire", location="bow", slot=1, target="pontbriand",
+                                       target_location="bow")).state
+    (line,) = screen_model(state, [], 0).shots
+    attacker, target = state.ship("hertfordshire"), state.ship("pontbriand")
+    odds = breach_odds(shot_pool(attacker, "bow", 1, "short", target, "bow"), 0, target, "bow")
+    assert (line.side, line.start, line.end) == ("British", weapon_hex(attacker, "bow"), weapon_hex(target, "bow"))
+    assert line.what.startswith("HML Hertfordshire ") and line.what.endswith(" at Pontbriand bow")
+    assert line.odds == f"{percent(odds.any_damage)} to damage" and 0 < odds.any_damage < Fraction(1)
+
+
+def test_the_shared_screen_zooms_to_the_ships_in_play_never_past_the_whole_board():
+    from companion.app.geometry import HexLayout
+    from companion.app.views.screen import LARGEST, fitted_size, in_play, ships_view
+
+    from random_games import close_battle
+
+    state = close_battle()
+    width, height = 1516, 930  # the map's room on a 1920 x 1080 TV
+    whole = fitted_size(state.board, width, height)
+    size, left, top = ships_view(state.board, in_play(state), width, height)
+    assert whole < size <= LARGEST
+    layout = HexLayout(state.board, size)
+    for cell in in_play(state):  # every ship in view, a hex clear of the edges
+        x, y = layout.centre(cell)
+        assert left + size <= x <= left + width - size and top + size <= y <= top + height - size
+    assert ships_view(state.board, (), width, height) == (whole, 0.0, 0.0)
+    spread = tuple(state.board.cells())  # ships over the whole board: the whole board
+    assert ships_view(state.board, spread, width, height)[0] == whole

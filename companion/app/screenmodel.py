@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.combat import breach_odds, shot_pool, weapon_hex
+from ..engine.hexes import Hex
 from ..engine.state import GameState
 from ..engine.turn import to_move
-from .viewmodels import banner, log_lines, movers
+from .viewmodels import banner, location_name, log_lines, movers, percent
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,17 @@ class SideLine:
 
 
 @dataclass(frozen=True)
+class ShotLine:
+    """A declared shot not yet rolled, drawn on the TV from the gun's hex to the struck location's."""
+
+    side: str
+    start: Hex
+    end: Hex
+    what: str  # "Hertfordshire 6in gun at Pelletier bow"
+    odds: str  # "34% to damage · 3% to destroy"
+
+
+@dataclass(frozen=True)
 class ScreenModel:
     turn: int
     phase: str
@@ -51,6 +64,7 @@ class ScreenModel:
     last_roll: LastRoll | None
     lost: tuple[Lost, ...]
     actions: int
+    shots: tuple[ShotLine, ...] = ()
 
 
 def screen_model(state: GameState, history, actions: int) -> ScreenModel:
@@ -67,7 +81,27 @@ def screen_model(state: GameState, history, actions: int) -> ScreenModel:
     lost = tuple(Lost(s.card.name, s.side, s.destruction or "removed")
                  for s in state.ships if s.removed or s.destruction is not None)
     return ScreenModel(state.turn, state.phase, headline, whose, side, b.detail, sides,
-                       last_roll(history), lost, actions)
+                       last_roll(history), lost, actions, shot_lines(state))
+
+
+def shot_lines(state: GameState) -> tuple[ShotLine, ...]:
+    """Every declared shot still to roll, with the exact chance that it damages the target
+    (a slot destroyed, or the keel broken) and that it destroys the ship."""
+    lines = []
+    for shot in state.shots:
+        if shot.result is not None:
+            continue
+        attacker, target = state.ship(shot.attacker), state.ship(shot.target)
+        pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, shot.target_location)
+        odds = breach_odds(pool, attacker.tesla_modifier, target, shot.target_location)
+        words = f"{percent(odds.any_damage)} to damage"
+        if odds.ship_destroyed:
+            words += f" · {percent(odds.ship_destroyed)} to destroy"
+        gun = attacker.card.locations[shot.location].slot(shot.slot).name
+        what = f"{attacker.card.name} {gun} at {target.card.name} {location_name(shot.target_location).lower()}"
+        lines.append(ShotLine(attacker.side, weapon_hex(attacker, shot.location),
+                              weapon_hex(target, shot.target_location), what, words))
+    return tuple(lines)
 
 
 def _whose(state: GameState) -> tuple[str, str | None]:

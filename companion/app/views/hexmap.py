@@ -156,6 +156,7 @@ class HexMap:
         self.dark = dark
         self.on_tap = on_tap
         self.colours = map_colours(dark)
+        self.name_size = 16.0  # px: a ship's name (the TV's is larger, read across the room)
         w, h = self.layout.width, self.layout.height
         self.grid = cv.Canvas(shapes=self._grid_shapes(), width=w, height=h)
         outlines = HexOutlines(self.layout, inset=1)
@@ -275,16 +276,16 @@ class HexMap:
         mx = sum(layout.centre(c)[0] for c in cells) / len(cells)
         my = sum(layout.centre(c)[1] for c in cells) / len(cells)
         name = ship.card.name.replace("HML ", "")
-        damage = ship.destroyed_count()
+        damage, big, small = ship.destroyed_count(), self.name_size, self.name_size * 7 / 8
         shapes.name.x, shapes.name.y = mx, my
         shapes.name.value = None
         shapes.name.spans = [
-            ft.TextSpan(name, ft.TextStyle(size=16, weight=ft.FontWeight.BOLD, color="#ffffff",
+            ft.TextSpan(name, ft.TextStyle(size=big, weight=ft.FontWeight.BOLD, color="#ffffff",
                                            shadow=ft.BoxShadow(blur_radius=3, color="#000000"))),
-        ] + ([ft.TextSpan(" ", ft.TextStyle(size=13)),
-              ft.TextSpan(f" \u00d7{damage} ", ft.TextStyle(size=14, weight=ft.FontWeight.BOLD, color="#ffffff",
+        ] + ([ft.TextSpan(" ", ft.TextStyle(size=small)),
+              ft.TextSpan(f" \u00d7{damage} ", ft.TextStyle(size=small, weight=ft.FontWeight.BOLD, color="#ffffff",
                                                           bgcolor=CIRCLED))] if damage else []
-             ) + ([ft.TextSpan("  sunk", ft.TextStyle(size=14, color="#ffffff", bgcolor="#555a61"))] if ship.removed else [])
+             ) + ([ft.TextSpan("  sunk", ft.TextStyle(size=small, color="#ffffff", bgcolor="#555a61"))] if ship.removed else [])
         shapes.name.style = None
 
     # --- arcs and marks ----------------------------------------------------------------
