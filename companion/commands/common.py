@@ -18,8 +18,8 @@ from ..engine.cards import FormatError
 from ..engine.hexes import PositionError
 from ..messages import MAX_MESSAGE, one_line
 
-__all__ = ["COMMANDS", "CommandError", "MAX_MESSAGE", "command", "data_option", "json_out", "one_line",
-           "out", "percent", "plain_message", "warn"]
+__all__ = ["COMMANDS", "CommandError", "MAX_MESSAGE", "command", "data_option", "fleet_option", "game_command",
+           "json_out", "one_line", "out", "percent", "plain_message", "warn"]
 
 #: name of the registering function -> the function that adds its sub-command to the parser.
 COMMANDS: dict[str, Callable[[argparse._SubParsersAction], None]] = {}
@@ -59,6 +59,20 @@ def data_option(parser: argparse.ArgumentParser) -> None:
                         help=f"the data folder (default: ${ENVIRONMENT_VARIABLE}, else the user's data folder)")
 
 
+def game_command(sub, name: str, help: str, run: Callable) -> argparse.ArgumentParser:
+    """A sub-command on one game of the store: GAME and `--data DIR`."""
+    parser = sub.add_parser(name, help=help)
+    parser.add_argument("game", metavar="GAME", help="game id, the start of one, or the game's name")
+    data_option(parser)
+    parser.set_defaults(run=run)
+    return parser
+
+
+def fleet_option(parser: argparse.ArgumentParser, help: str = "more cards for a scenario that names card ids") -> None:
+    """`--fleet FILE` (repeatable): cards beyond the shipped fleets."""
+    parser.add_argument("--fleet", action="append", default=[], metavar="FILE", help=help)
+
+
 def plain_message(exc: BaseException) -> str:
     """One plain line for any failure: a pydantic error condensed to its field path and problem
     (no URL), an unexpected one named by its kind; never more than MAX_MESSAGE characters."""
@@ -82,10 +96,11 @@ def plain_message(exc: BaseException) -> str:
     return one_line(text)
 
 
-def scenario_state(path: str, fleets: list[str], wrong_file: str, ruleset: Any = None, roller: Any = None):
+def scenario_state(path: str, fleets: list[str], wrong_file: str, ruleset: Any = None, roller: Any = None,
+                   attacker: str | None = None):
     """(ruleset, scenario, state) of a scenario file of any ruleset (the one its format names), or
     of `ruleset` only; FormatError naming the file otherwise (`wrong_file` says what was wanted),
-    or naming the ship a card of which is missing."""
+    or naming the ship a card of which is missing; CommandError if it has no ship `attacker`."""
     from ..engine.ruleset import ruleset_for_format
     from ..files import load_catalogue, load_file
 
@@ -95,6 +110,9 @@ def scenario_state(path: str, fleets: list[str], wrong_file: str, ruleset: Any =
         raise FormatError(wrong_file, source=path)
     catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
     try:
-        return found, loaded, found.build_state(loaded, catalogue, roller)
+        state = found.build_state(loaded, catalogue, roller)
     except FormatError as exc:
         raise exc.in_file(path) from None
+    if attacker is not None and not state.has_ship(attacker):
+        raise CommandError(f"{path}: no ship '{attacker}' (ships: {', '.join(s.id for s in state.ships)})")
+    return found, loaded, state

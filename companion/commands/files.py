@@ -11,7 +11,7 @@ from ..engine.roller import Roller, roll_pool
 from ..engine.ruleset import ruleset_for_format
 from ..engine.scenario import Scenario
 from ..files import load_catalogue, load_file
-from .common import command, json_out, one_line, out, percent, plain_message, warn
+from .common import command, fleet_option, json_out, one_line, out, percent, plain_message, warn
 
 # --- validate ----------------------------------------------------------------
 
@@ -20,8 +20,7 @@ from .common import command, json_out, one_line, out, percent, plain_message, wa
 def validate(sub) -> None:
     p = sub.add_parser("validate", help="check card, fleet and scenario files")
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--fleet", action="append", default=[], metavar="FILE",
-                   help="more cards for scenarios that name card ids")
+    fleet_option(p, "more cards for scenarios that name card ids")
     p.set_defaults(run=run_validate)
 
 

@@ -17,7 +17,7 @@ from ..store.atomic import write_atomic
 from ..store.export import scenario_at
 from ..store.store import TinyDBStore
 from ..store.verify import verify_game
-from .common import command, data_option, warn
+from .common import command, data_option, game_command, json_out, warn
 
 
 def open_data(args) -> TinyDBStore:
@@ -47,7 +47,7 @@ def run_games(args) -> int:
     store = open_data(args)
     found = store.games()
     if args.json:
-        print(json.dumps([vars(s) for s in found], indent=2, ensure_ascii=False))
+        json_out([vars(s) for s in found])
         return 0
     if not found:
         print(f"no games in {store.folder}")
@@ -64,11 +64,8 @@ def run_games(args) -> int:
 
 @command
 def export(sub) -> None:
-    p = sub.add_parser("export", help="write a whole game (its start and its log) to one JSON file")
-    p.add_argument("game", metavar="GAME", help="game id, the start of one, or the game's name")
+    p = game_command(sub, "export", "write a whole game (its start and its log) to one JSON file", run_export)
     p.add_argument("file", metavar="FILE")
-    data_option(p)
-    p.set_defaults(run=run_export)
 
 
 def run_export(args) -> int:
@@ -118,10 +115,7 @@ def import_(sub) -> None:
 
 
 def run_import(args) -> int:
-    try:
-        data = read_json(args.file, limit=MAX_EXPORT_BYTES)  # a log grows with the game: more than a card file
-    except RecursionError:
-        raise ValueError(f"{args.file}: nested too deep to be an exported game") from None
+    data = read_json(args.file, limit=MAX_EXPORT_BYTES)  # a log grows with the game: more than a card file
     store = open_data(args)
     game = store.import_game(data, source=args.file)
     print(f"imported {game.name} as {game.id} ({len(game.entries)} log entries, turn {game.state.turn}, {game.state.phase})")
@@ -133,27 +127,21 @@ def run_import(args) -> int:
 
 @command
 def replay(sub) -> None:
-    p = sub.add_parser("replay", help="the position after N log entries, as a scenario file (JSON)")
-    p.add_argument("game", metavar="GAME")
+    p = game_command(sub, "replay", "the position after N log entries, as a scenario file (JSON)", run_replay)
     p.add_argument("--to", type=int, metavar="N",
                    help="how many log entries (actions, undos, redos) to replay (default: all)")
-    data_option(p)
-    p.set_defaults(run=run_replay)
 
 
 def run_replay(args) -> int:
     store = open_data(args)
     stored = store.stored(store.find(args.game))
-    print(json.dumps(scenario_at(stored, args.to), indent=2, ensure_ascii=False))
+    json_out(scenario_at(stored, args.to))
     return 0
 
 
 @command
 def verify(sub) -> None:
-    p = sub.add_parser("verify", help="re-derive every logged roll from the dice seed and check it")
-    p.add_argument("game", metavar="GAME")
-    data_option(p)
-    p.set_defaults(run=run_verify)
+    game_command(sub, "verify", "re-derive every logged roll from the dice seed and check it", run_verify)
 
 
 def run_verify(args) -> int:

@@ -19,7 +19,8 @@ import os
 from ..engine.kernel import Refused
 from ..engine.roller import Roller
 from ..files import parse_json
-from .common import CommandError, command, data_option, json_out, one_line, out, scenario_state, warn
+from .common import (CommandError, command, data_option, fleet_option, game_command, json_out, one_line, out,
+                     scenario_state, warn)
 from .games import open_data
 
 #: Seeds the dice of `companion new` when --seed is not given (as the app's: tests, demos).
@@ -35,8 +36,7 @@ def new(sub) -> None:
     p.add_argument("--name", metavar="N", help="the game's name (default: the scenario's, else the date)")
     p.add_argument("--seed", metavar="S", help=f"the dice seed: the same seed, the same dice "
                                                  f"(default: ${SEED_VARIABLE}, else a secret one)")
-    p.add_argument("--fleet", action="append", default=[], metavar="FILE",
-                   help="more cards for a scenario that names card ids")
+    fleet_option(p)
     data_option(p)
     p.set_defaults(run=run_new)
 
@@ -57,12 +57,9 @@ def run_new(args) -> int:
 
 @command
 def act(sub) -> None:
-    p = sub.add_parser("act", help="take one action in a game (JSON as in the log); prints what happened")
-    p.add_argument("game", metavar="GAME", help="game id, the start of one, or the game's name")
+    p = game_command(sub, "act", "take one action in a game (JSON as in the log); prints what happened", run_act)
     p.add_argument("action", metavar="ACTION", help='a JSON object, e.g. \'{"kind": "end_turn"}\'')
     p.add_argument("--json", action="store_true", help="the events as JSON")
-    data_option(p)
-    p.set_defaults(run=run_act)
 
 
 def action_data(text: str) -> dict:
@@ -94,13 +91,10 @@ def run_act(args) -> int:
 
 @command
 def options(sub) -> None:
-    p = sub.add_parser("options", help="the actions a game allows now, with why the others cannot be taken")
-    p.add_argument("game", metavar="GAME", help="game id, the start of one, or the game's name")
+    p = game_command(sub, "options", "the actions a game allows now, with why the others cannot be taken", run_options)
     p.add_argument("--side", metavar="S", help="one side's options only (default: every side's and the table's)")
     p.add_argument("--json", action="store_true",
                    help='a list of {"action": {...}, "possible": true|false, "problem": text or null}')
-    data_option(p)
-    p.set_defaults(run=run_options)
 
 
 def run_options(args) -> int:

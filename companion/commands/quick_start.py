@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..engine.combat import firing_solutions
 from ..engine.quick_start import QUICK_START
-from .common import CommandError, command, json_out, out, percent, scenario_state
+from .common import command, fleet_option, json_out, out, percent, scenario_state
 
 
 @command
@@ -12,17 +12,14 @@ def solutions(sub) -> None:
     p = sub.add_parser("solutions", help="every firing solution of a ship, with exact odds")
     p.add_argument("scenario", metavar="SCENARIO")
     p.add_argument("--attacker", required=True, metavar="SHIP")
-    p.add_argument("--fleet", action="append", default=[], metavar="FILE",
-                   help="more cards for a scenario that names card ids")
+    fleet_option(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_solutions)
 
 
 def run_solutions(args) -> int:
-    _, _, state = scenario_state(args.scenario, args.fleet, "is not a scenario (leviathans-scenario/1)", QUICK_START)
-    if not state.has_ship(args.attacker):
-        known = ", ".join(s.id for s in state.ships)
-        raise CommandError(f"{args.scenario}: no ship '{args.attacker}' (ships: {known})")
+    _, _, state = scenario_state(args.scenario, args.fleet, "is not a scenario (leviathans-scenario/1)", QUICK_START,
+                                 attacker=args.attacker)
     found = firing_solutions(state, args.attacker)
     if args.json:
         json_out([s.as_json() for s in found])

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine.cards import Card, Fleet, FormatError
+from ..engine.cards import Card, Fleet
 from ..engine.warfleet.combat import AttackOption, all_attack_options, attack_options
 from ..engine.warfleet.convert import convert_card, working
 from ..engine.warfleet.ruleset import WAR_FLEET
 from ..files import load_catalogue, load_file
-from .common import CommandError, command, json_out, out, percent, scenario_state
+from .common import CommandError, command, fleet_option, json_out, out, percent, scenario_state
 
 # --- convert ---------------------------------------------------------------------------
 
@@ -19,47 +19,38 @@ def convert(sub) -> None:
     p = sub.add_parser("convert", help="War Fleet stats of a Quick-Start card (seed 004, Conversion)")
     p.add_argument("card", metavar="CARD", help="a card or fleet file, or the id of a card in the fleets")
     p.add_argument("--to", required=True, choices=["war-fleet"], help="the ruleset to convert to")
-    p.add_argument("--fleet", action="append", default=[], metavar="FILE",
-                   help="more cards to find CARD's id in")
+    fleet_option(p, "more cards to find CARD's id in")
     p.add_argument("--json", action="store_true", help="the stats as JSON (a list for a fleet file)")
     p.set_defaults(run=run_convert)
 
 
-def cards_named(what: str, fleets: list[str] = ()) -> list[Card]:
-    """The cards CARD names: a card file, a fleet file, or a card id."""
+def card_or_fleet(what: str, fleets: list[str] = ()) -> Card | Fleet:
+    """What CARD names: a card file, a fleet file, or a card id (its card)."""
     if Path(what).suffix.lower() == ".json" or Path(what).exists():
         loaded = load_file(what)
-        if isinstance(loaded, Card):
-            return [loaded]
-        if isinstance(loaded, Fleet):
-            return list(loaded.ships)
+        if isinstance(loaded, (Card, Fleet)):
+            return loaded
         raise CommandError(f"{what}: is a scenario, not a card or fleet")
     catalogue = load_catalogue(fleets)
     if what not in catalogue:
         ids = sorted(catalogue)
         shown = ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
         raise CommandError(f"no card '{what}': give a card or fleet file, or a card id of the fleets ({shown})")
-    return [catalogue[what]]
+    return catalogue[what]
 
 
 def run_convert(args) -> int:
-    cards = cards_named(args.card, args.fleet)
+    named = card_or_fleet(args.card, args.fleet)
+    cards = list(named.ships) if isinstance(named, Fleet) else [named]
     if args.json:
         converted = [convert_card(card).as_json() for card in cards]
-        json_out(converted[0] if len(converted) == 1 and not _is_fleet(args.card) else converted)
+        json_out(converted if isinstance(named, Fleet) else converted[0])
         return 0
     for i, card in enumerate(cards):
         if i:
             out()
         _print_stats(card)
     return 0
-
-
-def _is_fleet(what: str) -> bool:
-    try:
-        return isinstance(load_file(what), Fleet)
-    except FormatError:
-        return False
 
 
 def _print_stats(card: Card) -> None:
@@ -91,18 +82,15 @@ def attacks(sub) -> None:
     p.add_argument("scenario", metavar="SCENARIO", help="a leviathans-warfleet-scenario/1 file")
     p.add_argument("--attacker", metavar="SHIP", help="one ship's options only")
     p.add_argument("--all", action="store_true", help="also the attacks that cannot be made, with why")
-    p.add_argument("--fleet", action="append", default=[], metavar="FILE",
-                   help="more cards for a scenario that names card ids")
+    fleet_option(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_attacks)
 
 
 def run_attacks(args) -> int:
     _, _, state = scenario_state(args.scenario, args.fleet,
-                                 "is not a War Fleet scenario (leviathans-warfleet-scenario/1)", WAR_FLEET)
-    if args.attacker is not None and not state.has_ship(args.attacker):
-        known = ", ".join(s.id for s in state.ships)
-        raise CommandError(f"{args.scenario}: no ship '{args.attacker}' (ships: {known})")
+                                 "is not a War Fleet scenario (leviathans-warfleet-scenario/1)", WAR_FLEET,
+                                 attacker=args.attacker)
     if args.attacker:
         found = attack_options(state, args.attacker, impossible=args.all)
     else:
