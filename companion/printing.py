@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable
 
 from .engine.cards import NO_QUICK_START_RULE, Card, Fleet, Location
 from .engine.dice import Colour, parse_pool
@@ -62,16 +62,9 @@ def _e(text) -> str:
 
 # --- one slot, one location --------------------------------------------------------
 
-LOCATION_TITLE = {
-    "bow": "Bow", "port": "Port", "starboard": "Starboard", "stern": "Stern",
-    "port_bow": "Port Bow", "port_quarter": "Port Quarter",
-    "starboard_bow": "Starboard Bow", "starboard_quarter": "Starboard Quarter",
-}
-
-KIND_TITLE = {
-    "gun": "Gun", "crew": "Crew", "armor": "Armor", "engine": "Engine",
-    "tesla_coil": "Tesla Coil", "miss": "Miss", "other": "Other",
-}
+def _title(key: str) -> str:
+    """A location or slot kind as the printed card names it: `port_bow` -> `Port Bow`."""
+    return key.replace("_", " ").title()
 
 #: Slots that change other slots carry an asterisk on the printed card (seed 001).
 ASTERISK = {"armor", "engine", "tesla_coil"}
@@ -108,7 +101,7 @@ def slot_row(number: int, slot) -> str:
     return (
         f'<tr class="slot kind-{kind}" data-slot="{number}" data-kind="{kind}" data-breach="{breach}">'
         f'<td class="num">{number}</td>'
-        f'<td class="what"><span class="kind">{KIND_TITLE[kind]}{star}</span> {slot_details(slot)}</td>'
+        f'<td class="what"><span class="kind">{_title(kind)}{star}</span> {slot_details(slot)}</td>'
         f'<td class="breach">{breach}</td>'
         f'<td class="mark">{mark}</td></tr>'
     )
@@ -118,7 +111,7 @@ def location_block(name: str, location: Location) -> str:
     rows = "".join(slot_row(i, slot) for i, slot in enumerate(location.slots, start=1))
     return (
         f'<div class="loc" data-location="{name}" style="grid-area: {name}">'
-        f'<div class="loc-head"><span class="loc-name">{LOCATION_TITLE.get(name, name)}</span>'
+        f'<div class="loc-head"><span class="loc-name">{_title(name)}</span>'
         f'<span class="ld go" title="Location dice when the target entered a new hex this turn">'
         f'<span class="arrow">GO &#9654;</span>{dice_chips(location.go)}</span>'
         f'<span class="ld stop" title="Location dice when the target did not move">'
@@ -308,9 +301,12 @@ footer .notes { font-size: 7.5px; color: #222; }
 """
 
 
-def render_page(cards: Sequence[Card], title: str = "Ship cards") -> str:
-    """A self-contained HTML page with one card per printed page."""
-    sections = "".join(card_section(card) for card in cards)
+def render(loaded: Card | Fleet | Iterable[Card | Fleet], title: str | None = None) -> str:
+    """The printable page of a card, a fleet or several of them: a self-contained HTML page with
+    one card per printed page."""
+    if title is None:
+        title = loaded.name if isinstance(loaded, (Card, Fleet)) else "Ship cards"
+    sections = "".join(card_section(card) for card in cards_of(loaded))
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -333,13 +329,6 @@ def cards_of(loaded: Card | Fleet | Iterable[Card | Fleet]) -> list[Card]:
     if isinstance(loaded, Fleet):
         return list(loaded.ships)
     return [card for item in loaded for card in cards_of(item)]
-
-
-def render(loaded: Card | Fleet | Iterable[Card | Fleet], title: str | None = None) -> str:
-    """The printable page of a card, a fleet or several of them."""
-    if title is None:
-        title = loaded.name if isinstance(loaded, (Card, Fleet)) else "Ship cards"
-    return render_page(cards_of(loaded), title)
 
 
 # --- chromium: PDF and screenshots -------------------------------------------------------------

@@ -162,7 +162,6 @@ class Game:
         for entry in self.entries:
             self._fold.step(entry)
         self._checkpoints: dict[int, GameState] = {0: initial}
-        self._revealed = any(e.get("kind") == "game_over" for entry in self.entries for e in entry.events)
         if state is None:
             state = self._restore(snapshots or {})
         self.state = state
@@ -217,7 +216,8 @@ class Game:
     @property
     def revealed_seed(self) -> str | None:
         """The dice seed, once the game has ended (None before: it stays secret)."""
-        return self.initial.roller.seed if self._revealed else None
+        over = any(e.get("kind") == "game_over" for entry in self.entries for e in entry.events)
+        return self.initial.roller.seed if over else None
 
     def history(self) -> list[Event]:
         """Events of the actions in effect, in order (what the log screen shows)."""
@@ -296,8 +296,6 @@ class Game:
         self._fold.step(entry)
         self._keep_checkpoint(len(self._fold.done), state)
         self.state = state
-        if any(e.get("kind") == "game_over" for e in events):
-            self._revealed = True
         for listener in list(self._listeners):
             try:
                 listener(self, entry)

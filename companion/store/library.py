@@ -35,7 +35,8 @@ from tinydb.storages import MemoryStorage
 
 from ..engine.cards import FLEET_FORMAT, Card, Fleet, FormatError, load_card, load_fleet
 from ..files import kind_of, load_file, read_json, shipped_fleets_dir
-from .atomic import AtomicJSONStorage, SaveFileError, StoreError, remove_temporary_files, set_aside, write_lock
+from .atomic import (AtomicJSONStorage, SaveFileError, StoreError, remove_temporary_files, set_aside_bad_file,
+                     write_lock)
 
 PLAYER_PREFIX = "my-"
 LIBRARY_FOLDER = "cards"
@@ -310,12 +311,7 @@ class CardLibrary:
         self._cache = None
 
     def _set_aside(self, exc: SaveFileError) -> None:
-        try:
-            moved = set_aside(exc.path).name
-            kept = f"it was kept, untouched, as {moved}"
-        except OSError as err:
-            kept = f"it could not be renamed ({err.strerror})"
-        self._problem(f"{exc.path}: {exc.problem}; {kept}, and your cards start afresh")
+        self._problem(f"{exc.path}: {exc.problem}. {set_aside_bad_file(exc)}; your cards start afresh")
         self._table.clear_cache()
 
     def _problem(self, message: str) -> None:

@@ -36,15 +36,6 @@ class UnknownGame(StoreError, KeyError):
 PLACEHOLDER_ROLLER = Roller(seed="00")  # the default roller of every state type: never a game's dice
 
 
-def secret_roller() -> Roller:
-    """A roller with a fresh secret seed: 256 bits from `secrets`."""
-    return Roller(seed=secrets.token_hex(32))
-
-
-def default_name() -> str:
-    return time.strftime("Game of %d %b %Y, %H:%M")
-
-
 class Store:
     """Games over a repository; one live `Game` per id per store."""
 
@@ -72,10 +63,10 @@ class Store:
         """
         ruleset = ruleset or ruleset_of_state(initial)
         if roller is None:
-            roller = initial.roller if initial.roller != PLACEHOLDER_ROLLER else secret_roller()
+            roller = initial.roller if initial.roller != PLACEHOLDER_ROLLER else Roller(seed=secrets.token_hex(32))
         initial = initial.model_copy(update={"roller": roller})
         with self._lock:
-            record = GameRecord(self.repository.new_id(), name or default_name(), time.time(),
+            record = GameRecord(self.repository.new_id(), name or time.strftime("Game of %d %b %Y, %H:%M"), time.time(),
                                 roller.commitment, initial, ruleset.id)
             self.repository.create(record)
             return self._open(record, [], {})
