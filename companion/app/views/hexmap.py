@@ -28,6 +28,7 @@ from ..viewmodels import ArcShade
 TapHandler = Callable[[Hex], Awaitable[None]]
 NOTE_ROOM = 56  # px at the top of the map kept clear for the floating note and the arc legend
 SETTLE = 0.25  # s: how long the map's size must stay put before it is fitted
+LABEL, LEAST = 0.45, 0.75  # a hex number's size (times the hex's), the least zoom of a fit: 10 px at 30
 
 
 def _hex_path(layout: HexLayout, cells, inset: float = 0.0) -> list:
@@ -45,20 +46,20 @@ class HexOutlines:
 
     A filled path closes each hex by itself, so no Close element is sent."""
 
-    def __init__(self, layout: HexLayout, inset: float):
-        self.layout, self.inset = layout, inset
+    def __init__(self, layout: HexLayout, inset: float, closed: bool = False):
+        self.layout, self.inset, self.closed = layout, inset, closed  # closed: drawn as a line
         self._made: dict[Hex, tuple] = {}
 
     def outline(self, cell: Hex) -> tuple:
         made = self._made.get(cell)
         if made is None:
             corners = self.layout.corners(cell, self.inset)
-            made = self._made[cell] = (cv.Path.MoveTo(*corners[0]),
-                                       *(cv.Path.LineTo(x, y) for x, y in corners[1:]))
+            made = self._made[cell] = (cv.Path.MoveTo(*corners[0]), *(cv.Path.LineTo(x, y) for x, y in corners[1:]),
+                                       *((cv.Path.Close(),) if self.closed else ()))
         return made
 
 
-ZONE = ft.Colors.with_opacity(0.22, "#4caf50")  # where the selected ship may deploy
+ZONE = "#0097a7"  # where the selected ship may deploy: an outline, never a fill that could pass for an arc
 NONE = "#00000000"  # a hex fill not shown: fully transparent
 
 
@@ -85,7 +86,8 @@ class HexFills:
                 changed = True
         for cell, colour in colours.items():
             if cell not in self._fills:
-                fill = self._fills[cell] = cv.Path(self.outlines.outline(cell), paint=_fill(colour))  # type: ignore[arg-type]
+                paint = _stroke(colour, 3) if self.outlines.closed else _fill(colour)
+                fill = self._fills[cell] = cv.Path(self.outlines.outline(cell), paint=paint)  # type: ignore[arg-type]
                 self.canvas.shapes.append(fill)
                 changed = True
         return changed
@@ -159,9 +161,10 @@ class HexMap:
         self.name_size = 16.0  # px: a ship's name (the TV's is larger, read across the room)
         w, h = self.layout.width, self.layout.height
         self.grid = cv.Canvas(shapes=self._grid_shapes(), width=w, height=h)
+        self.labels = cv.Canvas(shapes=self._label_shapes(), width=w, height=h)  # over the ships: read under them
         outlines = HexOutlines(self.layout, inset=1)
         self._arc_fills = HexFills(outlines, w, h)
-        self._zone_fills = HexFills(outlines, w, h)  # over the ships, as the place marks
+        self._zone_fills = HexFills(HexOutlines(self.layout, inset=4, closed=True), w, h)  # over the ships
         self.arcs = self._arc_fills.canvas
         self.ships = cv.Canvas(shapes=[], width=w, height=h)
         self.zones = self._zone_fills.canvas
@@ -169,7 +172,7 @@ class HexMap:
         self._ship_shapes: dict[str, ShipShapes] = {}
         self._arc_key = None
         self._mark_key = None
-        self.stack = ft.Stack([self.grid, self.arcs, self.ships, self.zones, self.marks], width=w, height=h)
+        self.stack = ft.Stack([self.grid, self.arcs, self.ships, self.labels, self.zones, self.marks], width=w, height=h)
         self.viewer = ft.InteractiveViewer(
             # no semantics node for the taps: with the browser's accessibility tree on, a tap on one
             # is reported at the node's middle, not where the finger was
@@ -206,22 +209,25 @@ class HexMap:
         layout, board, c = self.layout, self.board, self.colours
         cells = list(board.cells())
         ring = [cell for cell in cells if board.in_half_hex_ring(cell)] if self.ring else []
-        shapes = [
+        return [
             cv.Rect(0, 0, layout.width, layout.height, paint=_fill(c["sky"])),
             cv.Path(_hex_path(layout, ring), paint=_fill(c["ring"])),
             cv.Path(_hex_path(layout, cells), paint=_stroke(c["grid"], 1)),
         ]
-        style = ft.TextStyle(size=max(7, layout.size * 0.28), color=c["label"])
-        for cell in cells:
-            x, y = layout.centre(cell)
-            shapes.append(cv.Text(x, y - layout.size * 0.62, board.label(cell), style=style,
-                                  alignment=ft.Alignment.CENTER))
-        return shapes
+
+    def _label_shapes(self) -> list:
+        """Each hex's number at the top of the hex, LABEL times the hex size: 10 px or more on
+        screen at the least zoom a fit chooses (LEAST), on a ship's fill as on the sky."""
+        layout, c = self.layout, self.colours
+        style = ft.TextStyle(size=layout.size * LABEL, color=c["label"], weight=ft.FontWeight.W_500,
+                             shadow=ft.BoxShadow(blur_radius=2, color=c["sky"]))
+        return [cv.Text(x, y - layout.size * 0.6, self.board.label(cell), style=style, alignment=ft.Alignment.CENTER)
+                for cell in self.board.cells() for x, y in (layout.centre(cell),)]
 
     def retheme(self, dark: bool) -> None:
         self.dark = dark
         self.colours = map_colours(dark)
-        self.grid.shapes = self._grid_shapes()
+        self.grid.shapes, self.labels.shapes = self._grid_shapes(), self._label_shapes()
         self.box.bgcolor = self.colours["sky"]
         for shapes in self._ship_shapes.values():
             shapes.key = None
@@ -364,7 +370,7 @@ class HexMap:
         if self.view_size == size and not self._fitted:
             await self.fit(self.fleet)
 
-    async def fit(self, cells: tuple[Hex, ...], most: float = 1.25, least: float = 0.5) -> None:
+    async def fit(self, cells: tuple[Hex, ...], most: float = 1.25, least: float = LEAST) -> None:
         """Zoom and pan so these hexes fill the view (the whole board when none), between `least`
         times (names still readable) and `most` times, clear of the note and the legend at the top."""
         if self.view_size is None:

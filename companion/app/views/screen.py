@@ -118,7 +118,7 @@ class ScreenView:
         self.map.name_size = max(16.0, round(size * 0.4))
         self._shown = (left, top, map_w, map_h, size)
         if size < SMALLEST_LABELLED:  # hex labels too small to read: the grid alone
-            self.map.grid.shapes = [shape for shape in self.map.grid.shapes if not isinstance(shape, cv.Text)]
+            self.map.labels.visible = False
         self.map.stack.left, self.map.stack.top = -left, -top
         self.map_box.content = ft.Container(
             content=ft.Stack([self.map.stack], width=min(map_w, self.map.layout.width),
