@@ -166,24 +166,20 @@ def check_nesting_and_numbers(data: Any, source: str = "") -> None:
 
 
 def kind_of(data: Any) -> str:
-    """`card`, `fleet` or `scenario`, from the file's format tag."""
+    """`card`, `fleet`, or a scenario's kind from the file's format tag: the format without `leviathans-`
+    and the version (`scenario`, `warfleet-scenario`), for the ruleset the format names."""
     tag = data.get("format", "") if isinstance(data, dict) else ""
     for kind in ("card", "fleet"):
         if str(tag).startswith(f"leviathans-{kind}/"):
             return kind
-    ruleset = ruleset_for_format(tag)  # a scenario: its format names its ruleset
+    ruleset = ruleset_for_format(tag)
     if ruleset is not None:
-        return _scenario_kind(ruleset)
+        return ruleset.scenario_format.split("/", 1)[0].removeprefix("leviathans-")
     formats = ["leviathans-card/1", "leviathans-fleet/1", *(r.scenario_format for r in RULESETS.values())]
     raise FormatError(
         f"no known \"format\" tag: expected {', '.join(formats[:-1])} or {formats[-1]}",
         "format",
     )
-
-
-def _scenario_kind(ruleset) -> str:
-    """`scenario` or `warfleet-scenario`: the scenario format's name without `leviathans-` and the version."""
-    return ruleset.scenario_format.split("/", 1)[0].removeprefix("leviathans-")
 
 
 def load_file(path: str | Path) -> Card | Fleet | Scenario:

@@ -14,29 +14,29 @@ from ..app.network import DEFAULT_PORT, free_port, join_address, open_app_store
 from .common import CommandError, command
 
 
-def _common(p) -> None:
+def _server(sub, name: str, help: str, host_help: str):
+    """`app` or `web`: --host, --port and --data, served by `_serve`."""
+    p = sub.add_parser(name, help=help)
+    p.add_argument("--host", default="127.0.0.1", help=host_help)
     p.add_argument("--port", type=int, default=None, help=f"port to serve on (default {DEFAULT_PORT}, or a free one)")
     p.add_argument("--data", metavar="FOLDER", help="folder for saved games (default: $COMPANION_DATA or ~/.local/share/leviathans-companion)")
+    p.set_defaults(run=_serve, command_name=name)
+    return p
 
 
 @command
 def app(sub) -> None:
-    p = sub.add_parser("app", help="start the table app: serve it, open the browser, print the address for phones")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 lets phones and "
-                        "tablets on the network join, with the PIN the app shows)")
-    _common(p)
+    p = _server(sub, "app", "start the table app: serve it, open the browser, print the address for phones",
+                "address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 lets phones and "
+                "tablets on the network join, with the PIN the app shows)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    p.set_defaults(run=run_app, command_name="app")
 
 
 @command
 def web(sub) -> None:
-    p = sub.add_parser("web", help="serve the table app for browsers without opening one")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1; 0.0.0.0 for phones on the network, with the join PIN)")
-    _common(p)
-    p.set_defaults(run=run_web, command_name="web")
+    p = _server(sub, "web", "serve the table app for browsers without opening one",
+                "address to listen on (default 127.0.0.1; 0.0.0.0 for phones on the network, with the join PIN)")
+    p.set_defaults(no_browser=True)
 
 
 @command
@@ -46,7 +46,7 @@ def desktop(sub) -> None:
     p.set_defaults(run=run_desktop)
 
 
-def _serve(args, open_browser: bool) -> int:
+def _serve(args) -> int:
     from ..app.main import serve
     from ..app.sharing import Sharing
 
@@ -67,16 +67,8 @@ def _serve(args, open_browser: bool) -> int:
         print("Only this computer can open it. To play on phones and tablets too: "
               f"companion {args.command_name} --host 0.0.0.0", flush=True)
     print(f"({where}; Ctrl+C to stop)", flush=True)
-    serve(store, args.host, port, open_browser, sharing=sharing)
+    serve(store, args.host, port, not args.no_browser, sharing=sharing)
     return 0
-
-
-def run_app(args) -> int:
-    return _serve(args, open_browser=not args.no_browser)
-
-
-def run_web(args) -> int:
-    return _serve(args, open_browser=False)
 
 
 def run_desktop(args) -> int:
