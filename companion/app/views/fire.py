@@ -2,7 +2,7 @@
 Kept on screen and changed in place (a roll sends its shot's dice and result line, not the panel).
 
 A shot resolves by the app's dice ("Roll") or by the players' own ("Table
-dice": type each face, focus moves on by itself).
+dice": each die's faces as buttons, one tap a die).
 """
 
 from __future__ import annotations
@@ -82,65 +82,71 @@ def gun_control(gun: GunView, declare: Declare | None) -> ft.Control:
 
 
 class TableDiceEntry:
-    """Fields for the faces the players rolled, focus moving on as each is typed."""
+    """The faces the players rolled, one tap each: every die's faces as buttons (a DGreen 1 to 4,
+    ... a DBlack 1 to 12), the pool in order, then the slot die; a die not yet picked is named
+    beside its row, every one at once, when Resolve is tapped."""
 
     def __init__(self, shot: ShotView, fields: tuple[FaceField, ...], submit, cancel):
-        self.shot = shot
-        self.fields = list(fields)
-        self.submit = submit
-        self.inputs: list[ft.TextField] = []
-        self.column = ft.Column(spacing=8, tight=True)
-        self.cancel = cancel
+        self.shot, self.fields, self.submit, self.cancel = shot, list(fields), submit, cancel
+        self.faces: list[int | None] = [None] * len(self.fields)
+        self.problems: dict[int, str] = {}
+        self.column = ft.Column(spacing=10, tight=True)
         self._build()
 
     def add(self, purpose: str, colour: str, label: str, count: int = 1) -> None:
-        for _ in range(count):
-            self.fields.append(FaceField(purpose, colour, label))
-        self._build(keep=[f.value for f in self.inputs_raw])
+        """More dice to pick (a slot die re-rolled, the keel dice), the faces picked kept."""
+        self.fields += [FaceField(purpose, colour, label)] * count
+        self.faces += [None] * count
+        self._build()
 
-    def _build(self, keep: list[str] | None = None) -> None:
-        self.inputs = []
-        for i, f in enumerate(self.fields):
-            value = keep[i] if keep and i < len(keep) else ""
-            fill = DICE.get(f.colour, ("#888888", "#ffffff"))[0]
-            slots_before = sum(1 for g in self.fields[:i] if g.purpose == "slot")
-            short = {"pool": f.colour, "slot": "Slot" if not slots_before else "Re-roll", "keel": "Keel"}[f.purpose]
-            field = ft.TextField(value=value, label=short,
-                                 width=72, height=56, text_size=18, text_align=ft.TextAlign.CENTER,
-                                 border_color=fill if f.colour not in ("D6", "Black") else None, border_width=2,
-                                 focused_border_color=fill if f.colour not in ("D6", "Black") else None,
-                                 keyboard_type=ft.KeyboardType.NUMBER, tooltip=f"{f.label}: the face it shows",
-                                 on_change=self._changed, on_submit=self._submitted, data=i)
-            self.inputs.append(tag(f"face-{self.shot.id}-{i}", field))
-        self.inputs_raw = [w.content for w in self.inputs]
+    def _build(self) -> None:
         self.column.controls = [
-            muted("Type each face as rolled, the pool in order, then the slot die: the cursor moves on by itself.", 12),
-            ft.Row(self.inputs, wrap=True, spacing=6, run_spacing=6),
-            ft.Row([tag(f"resolve-{self.shot.id}", ft.FilledButton(content="Resolve", icon=ft.Icons.CHECK, on_click=self._submitted, height=TOUCH)),
+            muted("Tap each die's face as rolled: the pool in order, then the slot die.", 12),
+            *(self._row(i) for i in range(len(self.fields))),
+            ft.Row([tag(f"resolve-{self.shot.id}", ft.FilledButton(content="Resolve", icon=ft.Icons.CHECK,
+                                                                   on_click=self._submitted, height=TOUCH)),
                     ft.TextButton(content="Close", on_click=self.cancel, height=TOUCH)]),
         ]
 
+    def _row(self, i: int) -> ft.Control:
+        field, picked = self.fields[i], self.faces[i]
+        fill, ink = DICE.get(field.colour, ("#888888", "#ffffff"))
+        slots_before = sum(1 for g in self.fields[:i] if g.purpose == "slot")
+        name = {"pool": field.label, "slot": "Slot die" if not slots_before else "Slot die re-rolled",
+                "keel": field.label}[field.purpose]
+
+        def face(n: int) -> ft.Control:
+            async def pick(e) -> None:
+                self.faces[i] = n
+                self.problems.pop(i, None)
+                self.column.controls[i + 1] = self._row(i)
+                self.column.update()
+            chosen = n == picked
+            return tag(f"face-{self.shot.id}-{i}-{n}", ft.Container(
+                content=ft.Text(str(n), size=16, weight=ft.FontWeight.BOLD, color=ink if chosen else None),
+                width=40, height=40, border_radius=8, alignment=ft.Alignment.CENTER, on_click=pick,
+                bgcolor=fill if chosen else ft.Colors.SURFACE_CONTAINER_HIGH, border=ft.Border.all(2, fill)),
+                label=f"{name}: {n}{' (picked)' if chosen else ''}")
+        problem = self.problems.get(i)
+        heading_row = [ft.Text(name, size=13, weight=ft.FontWeight.W_600)]
+        if problem:
+            heading_row.append(tag(f"face-problem-{self.shot.id}-{i}", ft.Text(problem, size=12, color=ft.Colors.ERROR)))
+        return ft.Column([ft.Row(heading_row, spacing=8, wrap=True),
+                          ft.Row([face(n) for n in range(1, FACE_MAX.get(field.colour, 12) + 1)],
+                                 wrap=True, spacing=4, run_spacing=4)], spacing=4, tight=True)
+
     async def focus_first_empty(self) -> None:
-        """Put the cursor in the first die still to type (focus then moves on by itself)."""
-        for field in self.inputs_raw:
-            if not (field.value or "").strip():
-                await field.focus()
-                return
+        """Nothing to focus: every face is a button."""
 
     def values(self) -> list[str]:
-        return [f.value or "" for f in self.inputs_raw]
-
-    async def _changed(self, e) -> None:
-        i = e.control.data
-        text = (e.control.value or "").strip()
-        if not text.isdigit():
-            return
-        top = FACE_MAX.get(self.fields[i].colour, 12)
-        if len(text) >= 2 or int(text) * 10 > top:
-            if i + 1 < len(self.inputs_raw):
-                await self.inputs_raw[i + 1].focus()
+        return [str(face) if face else "" for face in self.faces]
 
     async def _submitted(self, e) -> None:
+        self.problems = {i: "tap the face it shows" for i, face in enumerate(self.faces) if face is None}
+        if self.problems:
+            self._build()
+            self.column.update()
+            return
         await self.submit(self)
 
 
@@ -169,7 +175,7 @@ class ShotCard:
         self.pool_line = ft.Row([self.pool, muted("+ slot die", 11)], spacing=6)
         self.buttons = ft.Row([
             tag(f"roll-{shot_id}", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=do_roll, height=TOUCH)),
-            tag(f"enter-{shot_id}", ft.OutlinedButton(content="Table dice", icon=ft.Icons.KEYBOARD, on_click=do_enter, height=TOUCH)),
+            tag(f"enter-{shot_id}", ft.OutlinedButton(content="Table dice", icon=ft.Icons.TOUCH_APP, on_click=do_enter, height=TOUCH)),
             icon_button(ft.Icons.DELETE_OUTLINE, "Cancel this shot", do_cancel, f"cancel-{shot_id}"),
         ], wrap=True)
         self.lines = ft.Column(spacing=6, tight=True)
