@@ -25,6 +25,7 @@ from ..tasks import soon
 from .widgets import icon_button, mounted, muted, nav_button, put, tab_button, tag
 
 PANEL_WIDTH = 460
+NOTE_SECONDS = 4  # an answer (kept in the log) fades after this; a refusal stays until the next tap
 MAP_TAB = ("map", ft.Icons.MAP_OUTLINED, ft.Icons.MAP, "Map")
 
 
@@ -111,7 +112,6 @@ class GameFrame:
             self.banner_box.content = ft.Row([
                 ft.Column([self.banner_title, self.banner_detail], spacing=2, expand=True, tight=True),
                 self.banner_ships, self.banner_actions], spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER)
-            self.banner_detail.max_lines = None
             width = self.app.page.width or 1200
             side = ft.Container(
                 content=ft.Column([ft.Container(self.tabs, padding=ft.Padding.only(top=8)), self.panel],
@@ -125,16 +125,16 @@ class GameFrame:
             self.control.content = ft.Column([self.top, self.banner, body], spacing=0, expand=True,
                                              horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
         else:
-            self.banner_actions.alignment = ft.MainAxisAlignment.START
-            self.banner_box.content = ft.Column([self.banner_title, self.banner_detail, self.banner_ships,
-                                                 self.banner_actions], spacing=6, tight=True)
-            self.banner_detail.max_lines = 2
-            self.banner_detail.overflow = ft.TextOverflow.ELLIPSIS
+            # one line on a phone, swiped sideways when it is longer; the detail is the title's tooltip
+            self.banner_box.content = ft.Row([self.banner_title, self.banner_ships, self.banner_actions], spacing=8,
+                                             scroll=ft.ScrollMode.AUTO)
             # the panels cover the map rather than replace it, so the map keeps its zoom and pan
             content = ft.Stack([ft.Column([map_control, self.strip], spacing=0, expand=True), self.cover,
                                 self.note_layer], expand=True)
             self.control.content = ft.Column([self.top, self.banner, content, self.nav], spacing=0, expand=True,
                                              horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        self.banner_title.size = 17 if wide else 15
+        self.banner_ships.wrap = self.banner_actions.wrap = wide
         self.body.map.remounted()
         self._show_tab()
 
@@ -159,8 +159,9 @@ class GameFrame:
 
     def retheme(self) -> None:
         self.body.map.retheme(self.app.dark)
-        if mounted(self.body.map.grid):
-            self.body.map.grid.update()
+        for layer in (self.body.map.grid, self.body.map.labels):
+            if mounted(layer):
+                layer.update()
         soon(self.app.page, self.refresh, True)
 
     async def follow_session(self) -> None:
@@ -197,6 +198,7 @@ class GameFrame:
         body = self.body
         title, detail, ships, actions = body.banner(models)
         self.banner_title.value, self.banner_detail.value = title, detail
+        self.banner_title.tooltip = None if self._wide else detail
         put(self.banner_actions, actions)
         put(self.banner_ships, ships)
         self.banner_ships.visible = bool(ships)
@@ -218,6 +220,8 @@ class GameFrame:
 
     def _render_note(self) -> None:
         """The answer to the last tap (what happened, or the rule's reason), floating over the map."""
+        if self._note and self._note is not self._note_shown and self._note[1]:
+            soon(self.app.page, self._fade, self._note)
         self._note_shown = self._note
         if self._note:
             text, info = self._note
@@ -234,11 +238,19 @@ class GameFrame:
         self._show_tab()
         self.control.update()
         await self.refresh(force=True)
+        if mounted(self.panel):  # every tab opens at its top (the log: its newest entry and Undo)
+            await self.panel.scroll_to(offset=0)
+
+    async def _fade(self, note) -> None:
+        await asyncio.sleep(NOTE_SECONDS)
+        if self._note is note and self._note_shown is note:  # not answered again meanwhile
+            await self._dismiss_note(None)
 
     async def _dismiss_note(self, e) -> None:
         self._note = self._note_shown = None
         self.note_layer.visible = False
-        self.note_layer.update()
+        if mounted(self.note_layer):
+            self.note_layer.update()
 
     async def act(self, action):
         """Send one action to the game, checked on the server for this device (its role decides:
@@ -257,9 +269,19 @@ class GameFrame:
 
     async def change(self, which: str) -> None:
         """Undo or redo ("undo", "redo"), if this device may (you may undo what you may do); else the
-        note says why: nothing to undo, another side's action, or it could not be saved."""
-        problem = await asyncio.to_thread(getattr(self.app.sharing.table(self.game), which), self.app.device)
+        note says why: nothing to undo, another side's action, or it could not be saved; done, it says
+        what it took back or made again ("Undone: Pelletier 75mm: ..."), in the log's own words."""
+        problem, words = await asyncio.to_thread(self._change, which)
         if problem is not None and problem == self.game.save_problem:  # it could not be saved: nothing changed
             problem = f"Not {which}ne, because it could not be saved: {problem}"
-        self.message(problem, info=bool(problem) and problem.startswith("There is nothing"))
+        self.message(problem or f"{which.capitalize()}ne: {words}",
+                     info=not problem or problem.startswith("There is nothing"))
         await self.refresh(force=problem is not None)
+
+    def _change(self, which: str) -> tuple[str | None, str]:
+        """`change` in a worker thread: (why not, or None; the first line of the log it took back or made again)."""
+        before = self.game.history()
+        problem = getattr(self.app.sharing.table(self.game), which)(self.app.device)
+        after = self.game.history()
+        longer, shorter = (before, after) if which == "undo" else (after, before)
+        return problem, longer[len(shorter)].text if len(longer) > len(shorter) else "the last action"

@@ -14,8 +14,10 @@ import logging
 import flet as ft
 
 from ..roles import SCREEN, SIDE, TABLE, Role
+from ..session import Session
 from ..tasks import run_soon
 from ..theme import side_colour
+from .frame import on
 from .widgets import mounted, muted, tag
 
 log = logging.getLogger(__name__)
@@ -130,10 +132,16 @@ def pin_screen(app) -> ft.Control:
                                    f"with one tap. This device is “{app.device.name}”.", 13))
     asked.visible = app.device.waiting is not None
 
-    async def come_in() -> None:
+    async def come_in() -> None:  # straight to the game on the table (its role picker), not to home
         if app.device.token != token:
             await remember_token(app)
-        await app.show(app.session)
+        games = on_table(app) if app.session.screen == "home" else []
+        if len(games) == 1:
+            await app.navigate(Session("game", games[0].id))
+        elif games:
+            app._set_screen(tables_screen(app, games))
+        else:
+            await app.show(app.session)
 
     async def join(e) -> None:
         problem = app.sharing.admit(app.device, field.value or "")
@@ -177,6 +185,20 @@ def pin_screen(app) -> ft.Control:
     ])
     follow(app, page, heard)
     return page
+
+
+def on_table(app) -> list:
+    """The games on the table: shown on a device now (the host's first), or held by this device."""
+    ids = [d.game for d in sorted(app.sharing.devices(), key=lambda d: not d.host) if d.game] + list(app.device.roles)
+    return [g for g in map(app.sharing.game, dict.fromkeys(ids)) if g is not None]
+
+
+def tables_screen(app, games: list) -> ft.Control:
+    """Several games on the table: which one this device joins (then its role picker)."""
+    return _page([_brand("Table companion"), ft.Text("Which game?", size=22, weight=ft.FontWeight.W_600),
+                  *[_role_card(f"table-{g.id}", ft.Icons.SAILING, None, g.name,
+                               [f"{g.ruleset.name} · Turn {g.state.turn} · {' against '.join(g.state.sides)}"],
+                               on(app.navigate, Session("game", g.id))) for g in games]], width=520)
 
 
 # --- the role --------------------------------------------------------------------------------------
@@ -242,12 +264,9 @@ def role_screen(app, game) -> ft.Control:
                                     ["Watch only: the whole map, whose turn, the last roll, ships lost. "
                                      "For a TV or a tablet everyone can see.", holders(role)], pick(role)))
 
-    async def back(e) -> None:
-        from ..session import Session
-        await app.navigate(Session())
-
     return _page([
-        ft.Row([tag("role-home", ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Home", on_click=back)),
+        ft.Row([tag("role-home", ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Home",
+                                               on_click=on(app.navigate, Session()))),
                 ft.Column([ft.Text(game.name, size=20, weight=ft.FontWeight.W_600),
                            muted(f"Turn {state.turn} · {' against '.join(state.sides)}")],
                           spacing=0, tight=True, expand=True)]),
@@ -351,16 +370,16 @@ def questions(app, game) -> ft.Control:
 
 
 def sync_counter(app, game) -> ft.Control:
-    """'log 57 · 3fa2c1': the log's length and a code of the position, the same on every screen
-    that is in step; it follows every change by any device."""
+    """'log 57 · 3fa2c1': the log's position (the actions in effect: undo steps it back) and a code of
+    the position, the same on every screen that is in step; it follows every change by any device."""
     table = app.sharing.table(game)
     text = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT,
-                   tooltip="Entries in the game's log and a check code of the position: "
-                           "every screen in step with the game shows the same.")
+                   tooltip="Actions in effect in the game's log (undo steps back) and a check code of the "
+                           "position: every screen in step with the game shows the same.")
     box = ft.Semantics(identifier="sync", content=text, container=True)
 
     def show() -> None:
-        value = f"log {len(game.entries)} · {table.check_code()}"
+        value = f"log {game.actions_in_effect} · {table.check_code()}"
         text.value, box.label = value, value
 
     async def update() -> None:
