@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from ..engine.cards import FormatError, format_error
 from ..engine.roller import Roller
 from ..engine.ruleset import find_ruleset
+from ..files import check_nesting_and_numbers
 from ..messages import one_line
 from .game import Game, LogEntry, state_after
 from .repository import LATEST_TIME, GameRecord, StoredGame
@@ -76,7 +77,7 @@ def read_game_document(data: Any, source: str = "") -> tuple[GameRecord, list[Lo
         if tag.startswith(GAME_FAMILY):
             raise FormatError(f"{tag} is newer than this version of the companion reads ({GAME_FORMAT})", "format", source)
         raise FormatError(f"\"{tag}\" is not an exported game ({GAME_FORMAT})", "format", source)
-    check_readable(data, source)
+    check_nesting_and_numbers(data, source)  # the same walk as for every file the commands read
     try:
         document = GameDocument.model_validate(data)
     except ValidationError as exc:
@@ -112,14 +113,6 @@ def read_game_document(data: Any, source: str = "") -> tuple[GameRecord, list[Lo
     except ValueError as exc:
         raise FormatError(one_line(str(exc)), "log", source) from None
     return record, entries, game
-
-
-def check_readable(data: Any, source: str = "") -> None:
-    """FormatError unless every value is nested at most 32 levels deep and every number is finite
-    and of a size a game holds: the same walk, without recursion, as every file the commands read."""
-    from ..files import check_nesting_and_numbers  # files reads the engine's formats; no cycle at import
-
-    check_nesting_and_numbers(data, source)
 
 
 def scenario_at(stored: StoredGame, count: int | None = None) -> dict[str, Any]:

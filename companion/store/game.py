@@ -16,7 +16,6 @@ its lock, so several browser sessions act on it in order.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from dataclasses import dataclass, field
@@ -211,7 +210,7 @@ class Game:
     @property
     def commitment(self) -> str:
         """SHA-256 of the dice seed: shown from the start, so players can check the dice later."""
-        return hashlib.sha256(bytes.fromhex(self.initial.roller.seed)).hexdigest()
+        return self.initial.roller.commitment
 
     @property
     def revealed_seed(self) -> str | None:

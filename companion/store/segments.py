@@ -29,6 +29,7 @@ from tinydb import TinyDB
 from ..engine.state import GameState
 from .atomic import AtomicJSONStorage, FileLock, SaveFileError, StoreError, short_reason, sync_folder
 from .game import LogEntry
+from .repository import GameRecord
 
 GAME_FILE = "game.json"
 LOCK_FILE = ".lock"
@@ -72,10 +73,8 @@ class GameFolder:
         if len(docs) != 1:
             raise SaveFileError(path, "the file is damaged (it should hold one game record)")
         doc = dict(docs[0])
-        from .repository import GameRecord  # the record is validated, not just parsed
-
         try:
-            GameRecord.from_doc(doc)
+            GameRecord.from_doc(doc)  # the record is validated, not just parsed
         except (KeyError, TypeError, ValueError, ValidationError) as exc:
             raise SaveFileError(path, f"the game record is damaged ({short_reason(exc)})") from None
         return doc

@@ -20,7 +20,9 @@ from ..engine.roller import Roller
 from ..engine.ruleset import Ruleset, find_ruleset, ruleset_of_state
 from ..engine.state import GameState
 from .atomic import StoreError
+from .export import game_document, read_game_document
 from .game import Game, GameSummary, LogEntry, summary_of
+from .import_warfleet import import_war_fleet_saves
 from .repository import GameRecord, MemoryRepository, StoredGame, StoredSummary
 from .tinydb_store import SEGMENT_SIZE, TinyDBRepository, data_folder
 
@@ -149,14 +151,10 @@ class Store:
 
     def export_game(self, game_id: str) -> dict[str, Any]:
         """The whole game as one `leviathans-game/1` document."""
-        from .export import game_document
-
         return game_document(self.stored(game_id))
 
     def import_game(self, data: Any, source: str = "") -> Game:
         """A game from a `leviathans-game/1` document (FormatError if it is not one)."""
-        from .export import read_game_document
-
         record, entries, game = read_game_document(data, source)
         with self._lock:
             record.id = self.repository.free_id(record.id)
@@ -191,9 +189,7 @@ class TinyDBStore(Store):
     def __init__(self, folder: str | Path | None = None, segment_size: int = SEGMENT_SIZE):
         self.folder = data_folder(folder)
         super().__init__(TinyDBRepository(self.folder, segment_size))
-        from .import_warfleet import import_war_fleet_saves  # the old War Fleet files, once
-
-        self.imported = import_war_fleet_saves(self.folder, self.repository)
+        self.imported = import_war_fleet_saves(self.folder, self.repository)  # the old War Fleet files, once
 
 
 _OPEN: dict[Path, TinyDBStore] = {}

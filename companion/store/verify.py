@@ -11,7 +11,6 @@ The seed itself is shown only once the game is over.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,11 +89,10 @@ class Verification:
 
 def verify_game(stored: StoredGame) -> Verification:
     record = stored.record
-    seed = record.initial.roller.seed
-    digest = hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+    roller = record.initial.roller
     over = any(e.get("kind") == "game_over" for entry in stored.entries for e in entry.events)
     result = Verification(record.name, len(stored.entries), record.commitment,
-                          digest == record.commitment, over, seed)
+                          roller.commitment == record.commitment, over, roller.seed)
     state = record.initial
     ruleset = find_ruleset(record.ruleset)
     done: list[tuple[dict[str, Any], Any]] = []  # (action, state before it)
