@@ -207,13 +207,10 @@ class FleetBuilder:
         return f"Loaded {len(fleet.ships)} ship{'s' if len(fleet.ships) != 1 else ''} as {self.sides[side].name}."
 
 
-def mine_note(card: Card) -> str:
-    return "Your card · " if is_players_card(card) else ""
-
-
 def card_line(card: Card) -> str:
     """One line under a card's name in the picker."""
     parts = [card.ship_class, f"Type {card.type}", f"SI {card.structural_integrity}", f"{card.starting_mp} MP",
              f"{card.points} points" if card.points is not None else "points unknown"]
     edition = "Quick-Start edition · " if card.sources and (card.sources.model_extra or {}).get("edition") else ""
-    return mine_note(card) + edition + " · ".join(p for p in parts if p)
+    mine = "Your card · " if is_players_card(card) else ""
+    return mine + edition + " · ".join(p for p in parts if p)

@@ -20,13 +20,5 @@ def qr_png(text: str, scale: int = 8, border: int = 4, dark: str = "#000000", li
 
 
 def qr_rows(text: str) -> list[str]:
-    """The code as rows of '#' (dark) and '.' (light), quiet zone left out: for tests and the terminal."""
+    """The code as rows of '#' (dark) and '.' (light), quiet zone left out: for tests."""
     return ["".join("#" if module else "." for module in row) for row in qr_code(text).matrix]
-
-
-def terminal_qr(text: str) -> str:
-    """The code drawn with half-block characters, two rows a line, to print beside the join address."""
-    code = qr_code(text)
-    out = io.StringIO()
-    code.terminal(out=out, compact=True)
-    return out.getvalue()

@@ -84,7 +84,7 @@ class Table:
         self._act_lock = threading.Lock()
         self._actors: dict[int, str] = {}
         self._code: tuple[GameState, str] | None = None
-        self._stop = game.listen(self._game_changed)
+        self._stop = game.listen(lambda game, entry: self._broadcast("game", entry))
 
     @property
     def id(self) -> str:
@@ -97,9 +97,6 @@ class Table:
     def listeners(self) -> int:
         with self._lock:
             return len(self._subscribers)
-
-    def _game_changed(self, game: Game, entry: LogEntry) -> None:
-        self._broadcast("game", entry)
 
     def seats_changed(self) -> None:
         self._broadcast("seats")

@@ -259,28 +259,20 @@ class ArcShade:
 def arc_shades(state: GameState, ship_id: str) -> tuple[ArcShade, ...]:
     """Hexes in each location's firing arc, split by the location's best gun bands."""
     ship = state.ship(ship_id)
-    board = state.board
     shades = []
     for location in ship.card.locations:
-        origin = weapon_hex(ship, location)
-        wedge = wedge_for(location, ship.facing)
         guns = [ship.card.locations[location].slot(n) for loc, n in ship.working_guns if loc == location]
-        short = max((g.short.range for g in guns), default=0)
-        long = max((g.long.range for g in guns), default=0)
-        bands: dict[str, list[Hex]] = {"short": [], "long": []}
         if not guns:
             continue
-        for cell in board.cells():
+        origin, wedge = weapon_hex(ship, location), wedge_for(location, ship.facing)
+        short = max(g.short.range for g in guns)
+        long = max(g.long.range for g in guns)
+        bands: dict[str, list[Hex]] = {"short": [], "long": []}
+        for cell in state.board.cells():
             r = range_in_wedge(origin, cell, wedge)
-            if r is None:
-                continue
-            if r <= short:
-                bands["short"].append(cell)
-            elif r <= long:
-                bands["long"].append(cell)
-        for band, cells in bands.items():
-            if cells:
-                shades.append(ArcShade(location, band, tuple(cells)))
+            if r is not None and (r <= short or r <= long):
+                bands["short" if r <= short else "long"].append(cell)
+        shades += [ArcShade(location, band, tuple(cells)) for band, cells in bands.items() if cells]
     return tuple(shades)
 
 

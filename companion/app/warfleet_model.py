@@ -107,13 +107,9 @@ def map_ships(state: WarFleetState, selected: str | None) -> tuple[MapShip, ...]
     return tuple(rows)
 
 
-def ships_at(state: WarFleetState, cell: Hex) -> list[str]:
-    return [s.id for s in state.active_ships if s.placed and s.hex == cell]
-
-
 def next_on_tap(state: WarFleetState, cell: Hex, selected: str | None) -> str | None:
     """Tapping a hex selects its ship; tapping again cycles through the ships sharing it."""
-    here = ships_at(state, cell)
+    here = [s.id for s in state.active_ships if s.placed and s.hex == cell]
     if not here:
         return None
     if selected in here:
@@ -202,11 +198,7 @@ def roll_all(game: Game, act: Act | None = None) -> list[Applied | Refused]:
     """Roll every declared attack not yet rolled, in the order declared (through `act`: a device's
     checked act on a shared table; the game's own by default)."""
     act = act or game.act
-    outcomes = []
-    for attack in list(game.state.attacks):
-        if attack.result is None:
-            outcomes.append(act(A.RollAttack(attack=attack.id)))
-    return outcomes
+    return [act(A.RollAttack(attack=attack.id)) for attack in list(game.state.attacks) if attack.result is None]
 
 
 # --- the selected ship: movement --------------------------------------------------------------------

@@ -21,7 +21,8 @@ from ..card_draft import KIND_NAMES, TRAITS, TYPE_NAMES, dice_options
 from ..editor_model import CardEditor
 from ..session import Session
 from ..viewmodels import dice_chips, location_name
-from .home import host_only, page_width
+from .frame import on
+from .home import centred, host_only
 from ..theme import DICE
 from .widgets import heading, muted, tag
 
@@ -48,10 +49,6 @@ def build(app) -> ft.Control:
     if editor is None:  # a reload of /editor, or a new tab: a new card
         editor = _EDITORS[app] = CardEditor.new()
     return EditorView(app, editor).control
-
-
-def _slot_key(location: str, index: int) -> str:
-    return f"{location}-{index + 1}"
 
 
 class EditorView:
@@ -90,11 +87,7 @@ class EditorView:
             ft.Row([self.save_button, ft.TextButton(content="Cancel", on_click=self._back)], wrap=True),
             ft.Container(height=24),
         ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
-        self.control = ft.SafeArea(ft.Container(
-            content=ft.Row([ft.Container(content=body, width=page_width(app, 1040))],
-                           alignment=ft.MainAxisAlignment.CENTER,
-                           vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
-            padding=ft.Padding.symmetric(horizontal=12, vertical=8), expand=True), expand=True)
+        self.control = centred(app, body, 1040, 12)
 
     # --- the form ---------------------------------------------------------------------
 
@@ -125,22 +118,20 @@ class EditorView:
         if shown == self.tabs_shown:
             return
         self.tabs_shown = shown
-
-        def select(name):
-            def handler(ev):
-                self.location = name
-                self._fill_location()
-                self._show_problems()
-                self.app.page.update()
-            return handler
-
         self.tabs.controls = [
             tag(f"tab-{name}", ft.Chip(
                 label=f"{location_name(name)} · {count}", selected=chosen, show_checkmark=False,
                 leading=ft.Icon(ft.Icons.ERROR, color=ft.Colors.ERROR, size=18) if wrong else None,
-                on_select=select(name)), label=f"{location_name(name)}: {count} slots" + (", a problem" if wrong else ""))
+                on_select=on(self._select, name)),
+                label=f"{location_name(name)}: {count} slots" + (", a problem" if wrong else ""))
             for name, count, wrong, chosen in shown
         ]
+
+    async def _select(self, name: str) -> None:
+        self.location = name
+        self._fill_location()
+        self._show_problems()
+        self.app.page.update()
 
     def _card_section(self) -> ft.Control:
         e = self.editor
@@ -206,7 +197,7 @@ class EditorView:
         path = ("locations", location, "slots", index)
         slot = e.get(path)
         kind = slot.get("kind", "miss")
-        key = _slot_key(location, index)
+        key = f"{location}-{index + 1}"  # slot numbers from 1, as the slot die
         count = len(e.slots(location))
         kind_choice = self._dropdown(path + ("kind",), "Kind", [(k, v) for k, v in KIND_NAMES.items()], kind,
                                      lambda v: e.set_kind(location, index, v), width=158, redraw="location",

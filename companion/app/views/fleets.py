@@ -30,7 +30,8 @@ from ..session import Session
 from ..tasks import soon
 from ..viewmodels import card_view
 from .editor import open_editor
-from .home import host_only, page_width
+from .frame import on
+from .home import centred, host_only
 from .shipcard import card_control
 from .widgets import heading, muted, tag
 
@@ -44,6 +45,15 @@ def _picker(app) -> ft.FilePicker:
     if app not in _PICKERS:
         _PICKERS[app] = ft.FilePicker()
     return _PICKERS[app]
+
+
+async def deliver(app, file_name: str, data: bytes, what: str) -> tuple[str, bool]:
+    """A download in the browser; a save dialog in the desktop window.  (What happened, failed?)"""
+    try:
+        await _picker(app).save_file(dialog_title=f"Save the {what}", file_name=file_name, src_bytes=data)
+    except Exception as exc:  # the browser or the window refused
+        return f"Could not save {file_name}: {exc}", True
+    return f"{file_name}: the {what} is downloaded (or saved where you chose).", False
 
 
 def build(app) -> ft.Control:
@@ -86,9 +96,11 @@ class FleetsView:
         self.message = tag("fleets-message", ft.Text(app.session.message or "", color=ft.Colors.PRIMARY,
                                                      weight=ft.FontWeight.W_600))
         self.message.visible = bool(app.session.message)
-        back = tag("fleets-back", ft.IconButton(ft.Icons.ARROW_BACK, on_click=self._home, tooltip="Home"))
+        back = tag("fleets-back", ft.IconButton(ft.Icons.ARROW_BACK, on_click=on(app.navigate, Session()),
+                                                tooltip="Home"))
         actions = ft.Row([
-            tag("fleets-new", ft.FilledButton(content="New card", icon=ft.Icons.ADD, on_click=self._new, height=44)),
+            tag("fleets-new", ft.FilledButton(content="New card", icon=ft.Icons.ADD,
+                                              on_click=on(self._open, CardEditor.new), height=44)),
             tag("fleets-import", ft.OutlinedButton(content="Import JSON", icon=ft.Icons.FILE_OPEN,
                                                    on_click=self._import_dialog, height=44)),
         ], wrap=True, spacing=8, run_spacing=8)
@@ -102,11 +114,7 @@ class FleetsView:
             self.holder,
             ft.Container(height=24),
         ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
-        self.control = ft.SafeArea(ft.Container(
-            content=ft.Row([ft.Container(content=body, width=page_width(app, 1040))],
-                           alignment=ft.MainAxisAlignment.CENTER,
-                           vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
-            padding=ft.Padding.symmetric(horizontal=12, vertical=8), expand=True), expand=True)
+        self.control = centred(app, body, 1040, 12)
         self.holder.controls = [muted("Reading the fleets…")]
         soon(app.page, self.fill)
 
@@ -139,8 +147,8 @@ class FleetsView:
         tools = []
         if cards:
             for action, text, icon, handler in (
-                ("export", "Export all", ft.Icons.DOWNLOAD, self._export_handler(cards, title)),
-                ("print", "Print all", ft.Icons.PRINT, self._print_handler(cards, title)),
+                ("export", "Export all", ft.Icons.DOWNLOAD, on(self._export, cards, title)),
+                ("print", "Print all", ft.Icons.PRINT, on(self._print, cards, title)),
             ):
                 button = (ft.TextButton(content=text, icon=icon, on_click=handler) if self.app.wide
                           else ft.IconButton(icon, tooltip=text, on_click=handler))
@@ -182,13 +190,13 @@ class FleetsView:
 
         actions = [
             button("view", "Show card", ft.Icons.VISIBILITY, toggle),
-            button("edit", "Edit" if players else "Edit my copy", ft.Icons.EDIT, self._edit_handler(card)),
-            button("duplicate", "Duplicate", ft.Icons.CONTENT_COPY, self._duplicate_handler(card)),
-            button("export", "Export", ft.Icons.DOWNLOAD, self._export_handler([card], card.name)),
-            button("print", "Print", ft.Icons.PRINT, self._print_handler([card], card.name)),
+            button("edit", "Edit" if players else "Edit my copy", ft.Icons.EDIT, on(self._open, CardEditor.edit, card)),
+            button("duplicate", "Duplicate", ft.Icons.CONTENT_COPY, on(self._open, CardEditor.duplicate, card)),
+            button("export", "Export", ft.Icons.DOWNLOAD, on(self._export, [card], card.name)),
+            button("print", "Print", ft.Icons.PRINT, on(self._print, [card], card.name)),
         ]
         if players:
-            actions.append(button("delete", "Delete", ft.Icons.DELETE_OUTLINE, self._delete_handler(card)))
+            actions.append(button("delete", "Delete", ft.Icons.DELETE_OUTLINE, on(self._delete, card)))
         return tag(f"card-tile-{card.id}", ft.Container(
             content=ft.Column([
                 ft.Row([ft.Icon(ft.Icons.PERSON if players else ft.Icons.DIRECTIONS_BOAT, color=ft.Colors.PRIMARY),
@@ -203,47 +211,23 @@ class FleetsView:
 
     # --- actions ---------------------------------------------------------------------------
 
-    async def _home(self, e) -> None:
-        await self.app.navigate(Session())
+    async def _open(self, start, *args: Card) -> None:
+        """The editor with a new card, a card to edit, or a copy (`start`: a `CardEditor` constructor)."""
+        await open_editor(self.app, start(*args))
 
-    async def _new(self, e) -> None:
-        await open_editor(self.app, CardEditor.new())
+    async def _export(self, cards: list[Card], title: str) -> None:
+        document = export_document(cards, title)
+        data = json.dumps(document, indent=2, ensure_ascii=False).encode("utf-8")
+        name = export_file_name(cards) if len(cards) == 1 else slug(title) + ".json"
+        self._say(*await deliver(self.app, name, data, "JSON file"))
 
-    def _edit_handler(self, card: Card):
-        async def handler(e):
-            await open_editor(self.app, CardEditor.edit(card))
-        return handler
+    async def _print(self, cards: list[Card], title: str) -> None:
+        page = await asyncio.to_thread(render, cards, title)
+        name = slug(cards[0].id if len(cards) == 1 else title) + "-print.html"
+        self._say(*await deliver(self.app, name, page.encode("utf-8"),
+                                 "print-ready page (open it and print, or save as PDF)"))
 
-    def _duplicate_handler(self, card: Card):
-        async def handler(e):
-            await open_editor(self.app, CardEditor.duplicate(card))
-        return handler
-
-    def _export_handler(self, cards: list[Card], title: str):
-        async def handler(e):
-            document = export_document(cards, title)
-            data = json.dumps(document, indent=2, ensure_ascii=False).encode("utf-8")
-            name = export_file_name(cards) if len(cards) == 1 else _file_name(title, ".json")
-            await self._deliver(name, data, "JSON file")
-        return handler
-
-    def _print_handler(self, cards: list[Card], title: str):
-        async def handler(e):
-            page = await asyncio.to_thread(render, cards, title)
-            name = _file_name(cards[0].id if len(cards) == 1 else title, "-print.html")
-            await self._deliver(name, page.encode("utf-8"), "print-ready page (open it and print, or save as PDF)")
-        return handler
-
-    async def _deliver(self, file_name: str, data: bytes, what: str) -> None:
-        """A download in the browser; a save dialog in the desktop window."""
-        try:
-            await _picker(self.app).save_file(dialog_title=f"Save the {what}", file_name=file_name, src_bytes=data)
-        except Exception as exc:  # the browser or the window refused
-            self._say(f"Could not save {file_name}: {exc}", error=True)
-            return
-        self._say(f"{file_name}: the {what} is downloaded (or saved where you chose).")
-
-    def _delete_handler(self, card: Card):
+    async def _delete(self, card: Card) -> None:
         async def confirmed(e):
             self.app.page.pop_dialog()
             try:
@@ -254,38 +238,28 @@ class FleetsView:
             await asyncio.to_thread(library.delete, card.id)
             await self.app.navigate(Session("fleets", message=f"Deleted {card.name} from your cards."))
 
-        async def handler(e):
-            self.app.page.show_dialog(ft.AlertDialog(
-                title=ft.Text(f"Delete {card.name}?"),
-                content=ft.Text("It leaves your cards. Games already started keep their own copy of the card."),
-                actions=[ft.TextButton(content="Keep it", on_click=lambda _: self.app.page.pop_dialog()),
-                         tag("confirm-delete", ft.TextButton(content="Delete", on_click=confirmed))]))
-        return handler
+        self.app.page.show_dialog(ft.AlertDialog(
+            title=ft.Text(f"Delete {card.name}?"),
+            content=ft.Text("It leaves your cards. Games already started keep their own copy of the card."),
+            actions=[ft.TextButton(content="Keep it", on_click=lambda _: self.app.page.pop_dialog()),
+                     tag("confirm-delete", ft.TextButton(content="Delete", on_click=confirmed))]))
 
     async def _import_dialog(self, e) -> None:
         pasted = tag("import-text", ft.TextField(
             label="Paste a card or fleet file (JSON)", multiline=True, min_lines=5, max_lines=10, width=520))
         problem = tag("import-problem", ft.Text("", color=ft.Colors.ERROR))
 
-        async def done(message: str) -> None:
-            self.app.page.pop_dialog()
-            await self.app.navigate(Session("fleets", message=message))
-
         async def import_text(text: str, source: str) -> None:
             try:
                 data = parse_json(text, source)  # size, depth and numbers bounded as for a file (issue 11)
-            except FormatError as exc:
-                problem.content.value = str(exc)
-                self.app.page.update()
-                return
-            try:
                 library = self.app.card_library()  # refused on the server to any device but the host
                 result = await asyncio.to_thread(library.import_data, data, source)
             except (FormatError, ValueError, PermissionError) as exc:
                 problem.content.value = str(exc)
                 self.app.page.update()
                 return
-            await done(result.message)
+            self.app.page.pop_dialog()
+            await self.app.navigate(Session("fleets", message=result.message))
 
         async def from_paste(_):
             text = pasted.content.value or ""
@@ -332,7 +306,3 @@ class FleetsView:
         self.message.content.color = ft.Colors.ERROR if error else ft.Colors.PRIMARY
         self.message.visible = True
         self.app.page.update()
-
-
-def _file_name(text: str, suffix: str) -> str:
-    return slug(text) + suffix

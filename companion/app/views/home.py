@@ -25,12 +25,12 @@ def page_width(app, widest: int = 760) -> float:
     return max(280, min(widest, (app.page.width or widest) - 32))
 
 
-def centred(app, content: ft.Control) -> ft.Control:
+def centred(app, content: ft.Control, widest: int = 760, margin: int = 16) -> ft.Control:
     """A screen's content, centred at `page_width`, inside the page's margins and safe area."""
     return ft.SafeArea(ft.Container(
-        content=ft.Row([ft.Container(content=content, width=page_width(app))],
+        content=ft.Row([ft.Container(content=content, width=page_width(app, widest))],
                        alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
-        padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True), expand=True)
+        padding=ft.Padding.symmetric(horizontal=margin, vertical=8), expand=True), expand=True)
 
 
 def host_only(app, title: str, problem: str | None) -> ft.Control | None:

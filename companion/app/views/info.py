@@ -10,29 +10,22 @@ import flet as ft
 from ...engine.cards import FormatError
 from ...engine.roller import Roller
 from ...engine.scenario import build_state, load_scenario
-from ...engine.state import GameState, ShipState
+from ...engine.state import GameState
 from ...files import MAX_FILE_BYTES, parse_json, read_text
 from ..session import Session
 from ..readings import ReadingsMissing, rule_readings_text
 from ..tasks import soon
-from ..viewmodels import ReadingSection, card_view, rule_readings
-from .home import host_only, may_start, page_width
-from .shipcard import card_control
+from ..viewmodels import ReadingSection, rule_readings
+from .frame import on
+from .home import centred, host_only, may_start
 from .widgets import heading, icon_button, muted, tag
 
 
 def _page(app, title: str, *controls: ft.Control) -> ft.Control:
-    async def home(e):
-        await app.navigate(Session())
-
-    body = ft.Column([
-        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", home, "back"), heading(title, 22)]),
+    return centred(app, ft.Column([
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", on(app.navigate, Session()), "back"), heading(title, 22)]),
         *controls,
-    ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
-    return ft.SafeArea(ft.Container(
-        content=ft.Row([ft.Container(content=body, width=page_width(app, 900))], alignment=ft.MainAxisAlignment.CENTER,
-                       vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
-        padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True), expand=True)
+    ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True), 900)
 
 
 def build_rules(app) -> ft.Control:
@@ -71,23 +64,6 @@ def _section(section: ReadingSection) -> list[ft.Control]:
         parts.append(ft.Container(content=ft.Column(body, spacing=6, tight=True), padding=12, border_radius=12,
                                   bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
     return parts
-
-
-def build_fleets(app) -> ft.Control:
-    holder = ft.Column(spacing=12)
-
-    async def fill():
-        catalogue = await app.catalogue()
-        if not catalogue:
-            holder.controls = [muted("No fleet files found under fleets/.")]
-        for card in sorted(catalogue.values(), key=lambda c: (c.faction, -c.type, c.name)):
-            ship = ShipState(id=card.id, side=card.faction or "Fleet", card=card, column=10, row=10, facing=0)
-            state = GameState(ships=[ship], sides=[ship.side])
-            holder.controls.append(card_control(card_view(state, ship.id), app.dark, compact=not app.wide))
-        app.page.update()
-
-    soon(app.page, fill)
-    return _page(app, "Fleets", muted("The shipped fleet files; add more with `companion validate` and the fleets/ folder."), holder)
 
 
 #: The most a scenario may be, as pasted text or a file (files.py's limit for every file it reads).

@@ -8,11 +8,10 @@ quick on a phone.  Starting goes through `App.create_game`, as the Quick-Start s
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 
 import flet as ft
-
-import json
 
 from ...engine.board import MAX_SIDE, Board
 from ...engine.cards import Card, FormatError
@@ -22,7 +21,9 @@ from ..fleet_builder import FleetBuilder, card_line, classes, factions, find
 from ..session import Session
 from ..setup import QUICK_START_SIDES, SetupError, build_setup, quick_start_picks
 from ..tasks import soon
-from .home import host_only, may_start, page_width
+from .fleets import _picker, deliver
+from .frame import on
+from .home import centred, host_only, may_start
 from .widgets import heading, icon_button, muted, tag
 
 
@@ -54,10 +55,7 @@ def quick_start_fleets(catalogue: dict[str, Card]) -> FleetBuilder:
 
 
 def build(app) -> ft.Control:
-    refused = host_only(app, "New game", may_start(app))
-    if refused:
-        return refused
-    return NewGameView(app).control
+    return host_only(app, "New game", may_start(app)) or NewGameView(app).control
 
 
 class NewGameView:
@@ -87,7 +85,8 @@ class NewGameView:
             tag("card-picker", self.found),
         ], spacing=8, tight=True)
         fleets = [
-            ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", self._home, "back"), heading("New game", 22)]),
+            ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", on(app.navigate, Session()), "back"),
+                    heading("New game", 22)]),
             tag("quick-start-setup", ft.FilledButton(
                 content="Quick-Start set-up: Hertfordshire & Raven vs Pontbriand & Pelletier",
                 icon=ft.Icons.BOLT, on_click=self._quick, height=56)),
@@ -112,11 +111,7 @@ class NewGameView:
         else:
             body = ft.Column([*fleets, ft.Divider(), picker, ft.Container(height=24)], spacing=12,
                              scroll=ft.ScrollMode.AUTO, expand=True)
-        self.control = ft.SafeArea(ft.Container(
-            content=ft.Row([ft.Container(content=body, width=page_width(app, 1400))],
-                           alignment=ft.MainAxisAlignment.CENTER,
-                           vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
-            padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True), expand=True)
+        self.control = centred(app, body, 1400)
         self.found.controls = [muted("Reading the fleets…")]
         soon(app.page, self._load)
 
@@ -157,7 +152,7 @@ class NewGameView:
         def add_button(index: int) -> ft.Control:
             which = "first" if index == 0 else "second"
             return tag(f"pick-{which}-{card.id}", ft.OutlinedButton(
-                content=f"+ {sides[index].name or which}", on_click=self._adder(index, card), height=44),
+                content=f"+ {sides[index].name or which}", on_click=on(self._add, index, card), height=44),
                 label=f"Add {card.name} on the {which} side")
 
         return ft.Container(content=ft.Row([
@@ -183,9 +178,9 @@ class NewGameView:
         rows = [self._ship_row(index, n) for n in range(len(side.ships))] or [muted("No ships yet: add some below.")]
         tools = ft.Row([
             tag(f"save-fleet-{index}", ft.TextButton(content="Save fleet", icon=ft.Icons.DOWNLOAD,
-                                                     on_click=self._saver(index))),
+                                                     on_click=on(self._save, index))),
             tag(f"load-fleet-{index}", ft.TextButton(content="Load fleet", icon=ft.Icons.UPLOAD_FILE,
-                                                     on_click=self._loader(index))),
+                                                     on_click=on(self._load_fleet, index))),
         ], wrap=True, spacing=0)
         count = len(side.ships)
         return tag(f"side-{index}", ft.Container(content=ft.Column([
@@ -205,7 +200,7 @@ class NewGameView:
             tag(f"ship-name-{index}-{n}", field, label=f"Name of ship {n + 1} of the {'first' if index == 0 else 'second'} side"),
             ft.Container(ft.Column([muted(f"{ship.card.name} · Type {ship.card.type}", 11), muted(points, 11)],
                                    spacing=0, tight=True), width=120),
-            icon_button(ft.Icons.REMOVE_CIRCLE_OUTLINE, f"Take {ship.name} out", self._remover(index, n),
+            icon_button(ft.Icons.REMOVE_CIRCLE_OUTLINE, f"Take {ship.name} out", on(self._remove, index, n),
                         f"remove-{index}-{n}"),
         ], spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
@@ -216,19 +211,15 @@ class NewGameView:
 
     # --- changes ----------------------------------------------------------------------------
 
-    def _adder(self, index: int, card: Card):
-        def handler(e):
-            ship = self.builder.add(index, card)
-            self._show_sides(update=False)
-            self._say(f"{ship.name} joins {self.builder.sides[index].name or 'the side'}.", error=False)
-        return handler
+    async def _add(self, index: int, card: Card) -> None:
+        ship = self.builder.add(index, card)
+        self._show_sides(update=False)
+        self._say(f"{ship.name} joins {self.builder.sides[index].name or 'the side'}.", error=False)
 
-    def _remover(self, index: int, n: int):
-        def handler(e):
-            if n < len(self.builder.sides[index].ships):
-                self.builder.remove(index, n)
-            self._show_sides()
-        return handler
+    async def _remove(self, index: int, n: int) -> None:
+        if n < len(self.builder.sides[index].ships):
+            self.builder.remove(index, n)
+        self._show_sides()
 
     def _ship_renamer(self, index: int, n: int):
         def handler(e):
@@ -251,47 +242,33 @@ class NewGameView:
             self._show_cards()  # the add buttons name the sides
         return handler
 
-    def _saver(self, index: int):
-        async def handler(e):
-            from .fleets import _picker
+    async def _save(self, index: int) -> None:
+        side = self.builder.sides[index]
+        if not side.ships:
+            self._say(f"{side.name or 'This side'} has no ships to save yet.")
+            return
+        data = json.dumps(self.builder.fleet_file(index), indent=2, ensure_ascii=False).encode("utf-8")
+        self._say(*await deliver(self.app, f"{slug(side.name or 'fleet')}-fleet.json", data, "fleet"))
 
-            side = self.builder.sides[index]
-            if not side.ships:
-                self._say(f"{side.name or 'This side'} has no ships to save yet.")
-                return
-            data = json.dumps(self.builder.fleet_file(index), indent=2, ensure_ascii=False).encode("utf-8")
-            name = f"{slug(side.name or 'fleet')}-fleet.json"
-            try:
-                await _picker(self.app).save_file(dialog_title="Save the fleet", file_name=name, src_bytes=data)
-            except Exception as exc:  # the browser or the window refused
-                self._say(f"Could not save {name}: {exc}")
-                return
-            self._say(f"{name}: the fleet is downloaded (or saved where you chose).", error=False)
-        return handler
-
-    def _loader(self, index: int):
-        async def handler(e):
-            from .fleets import _picker
-
-            files = await _picker(self.app).pick_files(
-                dialog_title="Choose a fleet file", file_type=ft.FilePickerFileType.CUSTOM,
-                allowed_extensions=["json"], with_data=True)
-            if not files:
-                return
-            chosen = files[0]
-            try:
-                text = (chosen.bytes or b"").decode("utf-8")
-                said = self.builder.load_fleet_file(index, parse_json(text, chosen.name), chosen.name)
-            except UnicodeDecodeError:
-                self._say(f"{chosen.name}: not a text file")
-                return
-            except FormatError as exc:
-                self._say(str(exc))
-                return
-            self._show_sides(update=False)
-            self._show_cards()
-            self._say(said, error=False)
-        return handler
+    async def _load_fleet(self, index: int) -> None:
+        files = await _picker(self.app).pick_files(
+            dialog_title="Choose a fleet file", file_type=ft.FilePickerFileType.CUSTOM,
+            allowed_extensions=["json"], with_data=True)
+        if not files:
+            return
+        chosen = files[0]
+        try:
+            text = (chosen.bytes or b"").decode("utf-8")
+            said = self.builder.load_fleet_file(index, parse_json(text, chosen.name), chosen.name)
+        except UnicodeDecodeError:
+            self._say(f"{chosen.name}: not a text file")
+            return
+        except FormatError as exc:
+            self._say(str(exc))
+            return
+        self._show_sides(update=False)
+        self._show_cards()
+        self._say(said, error=False)
 
     # --- starting ---------------------------------------------------------------------------
 
@@ -325,6 +302,3 @@ class NewGameView:
             return
         first, second = (side.name for side in self.builder.sides)
         await self.app.create_game(state, f"{first} vs {second} " + time.strftime("%d %b %H:%M"))
-
-    async def _home(self, e) -> None:
-        await self.app.navigate(Session())
