@@ -19,7 +19,7 @@ from ..engine.hexes import PositionError
 from ..messages import MAX_MESSAGE, one_line
 
 __all__ = ["COMMANDS", "CommandError", "MAX_MESSAGE", "command", "data_option", "fleet_option", "game_command",
-           "json_out", "one_line", "out", "percent", "plain_message", "warn"]
+           "json_out", "one_line", "percent", "plain_message", "warn"]
 
 #: name of the registering function -> the function that adds its sub-command to the parser.
 COMMANDS: dict[str, Callable[[argparse._SubParsersAction], None]] = {}
@@ -33,10 +33,6 @@ def command(register: Callable) -> Callable:
 
 class CommandError(ValueError):
     """A plain-words failure of a command."""
-
-
-def out(text: str = "") -> None:
-    print(text)
 
 
 def json_out(data: Any) -> None:

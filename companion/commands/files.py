@@ -11,7 +11,7 @@ from ..engine.roller import Roller, roll_pool
 from ..engine.ruleset import ruleset_for_format
 from ..engine.scenario import Scenario
 from ..files import load_catalogue, load_file
-from .common import command, fleet_option, json_out, one_line, out, percent, plain_message, warn
+from .common import command, fleet_option, json_out, one_line, percent, plain_message, warn
 
 # --- validate ----------------------------------------------------------------
 
@@ -30,7 +30,7 @@ def run_validate(args) -> int:
         try:
             loaded = load_file(path)
             what = _check_loaded(loaded, path, args.fleet)
-            out(f"ok: {path} ({what})")
+            print(f"ok: {path} ({what})")
         except FormatError as exc:
             failures += 1
             warn(one_line(exc.in_file(exc.source or path).message))
@@ -91,11 +91,11 @@ def run_dist(args) -> int:
     if args.json:
         json_out({"pool": pool.notation, "outcomes": {str(t): str(p) for t, p in outcomes.items()}})
         return 0
-    out(f"{pool.notation}: {len(pool)} dice, totals {min(outcomes)} to {max(outcomes)}")
-    out(f"{'total':>5}  {'exactly':>14}  {'':>6}  {'at least':>7}")
+    print(f"{pool.notation}: {len(pool)} dice, totals {min(outcomes)} to {max(outcomes)}")
+    print(f"{'total':>5}  {'exactly':>14}  {'':>6}  {'at least':>7}")
     remaining = Fraction(1)
     for total, p in outcomes.items():
-        out(f"{total:>5}  {str(p):>14}  {percent(p):>6}  {percent(remaining):>7}")
+        print(f"{total:>5}  {str(p):>14}  {percent(p):>6}  {percent(remaining):>7}")
         remaining -= p
     return 0
 
@@ -119,7 +119,7 @@ def run_roll(args) -> int:
                   "dice": [{"die": d.colour.label, "face": d.face} for d in rolls], "total": total})
         return 0
     for d in rolls:
-        out(f"{d.colour.label:>8}  {d.face}")
-    out(f"{'total':>8}  {total}")
-    out(f"(seed {seed})")
+        print(f"{d.colour.label:>8}  {d.face}")
+    print(f"{'total':>8}  {total}")
+    print(f"(seed {seed})")
     return 0

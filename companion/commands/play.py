@@ -19,7 +19,7 @@ import os
 from ..engine.kernel import Refused
 from ..engine.roller import Roller
 from ..files import parse_json
-from .common import (CommandError, command, data_option, fleet_option, game_command, json_out, one_line, out,
+from .common import (CommandError, command, data_option, fleet_option, game_command, json_out, one_line,
                      scenario_state, warn)
 from .games import open_data
 
@@ -48,7 +48,7 @@ def run_new(args) -> int:
         roller=Roller.from_seed(seed) if seed else None)
     store = open_data(args)
     game = store.new_game(state, args.name or getattr(loaded, "name", ""), ruleset=ruleset)
-    out(game.id)
+    print(game.id)
     return 0
 
 
@@ -82,7 +82,7 @@ def run_act(args) -> int:
         json_out([event.model_dump(mode="json") for event in outcome.events])
         return 0
     for event in outcome.events:
-        out(event.text)
+        print(event.text)
     return 0
 
 
@@ -108,9 +108,9 @@ def run_options(args) -> int:
         json_out([{"action": o.action, "possible": o.possible, "problem": o.problem} for o in found])
         return 0
     possible = [o for o in found if o.possible]
-    out(f"{game.name}: turn {state.turn}, {game.ruleset.phase_words(state.phase)}; "
-        f"{len(possible)} of {len(found)} options possible now")
+    print(f"{game.name}: turn {state.turn}, {game.ruleset.phase_words(state.phase)}; "
+          f"{len(possible)} of {len(found)} options possible now")
     for option in sorted(found, key=lambda o: not o.possible):
         shown = json.dumps(option.action, ensure_ascii=False)
-        out(f"  {shown}" if option.possible else f"  (not now) {shown}: {one_line(option.problem)}")
+        print(f"  {shown}" if option.possible else f"  (not now) {shown}: {one_line(option.problem)}")
     return 0

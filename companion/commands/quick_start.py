@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..engine.combat import firing_solutions
 from ..engine.quick_start import QUICK_START
-from .common import command, fleet_option, json_out, out, percent, scenario_state
+from .common import command, fleet_option, json_out, percent, scenario_state
 
 
 @command
@@ -25,24 +25,24 @@ def run_solutions(args) -> int:
         json_out([s.as_json() for s in found])
         return 0
     attacker = state.ship(args.attacker)
-    out(f"{attacker.card.name} ({attacker.side}) at {attacker.describe_position(state.board)}")
+    print(f"{attacker.card.name} ({attacker.side}) at {attacker.describe_position(state.board)}")
     if not found:
-        out("  no working guns, or no enemy ships")
+        print("  no working guns, or no enemy ships")
     for s in found:
         target = state.ship(s.target).card.name
         head = f"  {s.location} slot {s.slot} {s.name} -> {target}: "
         if not s.in_arc:
-            out(head + "out of arc")
+            print(head + "out of arc")
             continue
         if s.band == "out":
-            out(head + f"range {s.range}, out of range")
+            print(head + f"range {s.range}, out of range")
             continue
-        out(head + f"range {s.range} ({s.band})")
+        print(head + f"range {s.range} ({s.band})")
         for strike in s.strikes:
             odds = strike.odds
             mod = f" {strike.modifier:+d}" if strike.modifier else ""
             slots = ", ".join(f"{n}: {percent(p)}" for n, p in odds.slot_destroyed.items() if p)
-            out(f"      {strike.location}: {strike.pool.expanded}{mod}; damage {percent(odds.any_damage)}"
-                f" (slots {slots or 'none'}; keel {percent(odds.keel_break)});"
-                f" ship destroyed {percent(odds.ship_destroyed)}")
+            print(f"      {strike.location}: {strike.pool.expanded}{mod}; damage {percent(odds.any_damage)}"
+                  f" (slots {slots or 'none'}; keel {percent(odds.keel_break)});"
+                  f" ship destroyed {percent(odds.ship_destroyed)}")
     return 0

@@ -9,7 +9,7 @@ from ..engine.warfleet.combat import AttackOption, all_attack_options, attack_op
 from ..engine.warfleet.convert import convert_card, working
 from ..engine.warfleet.ruleset import WAR_FLEET
 from ..files import load_catalogue, load_file
-from .common import CommandError, command, fleet_option, json_out, out, percent, scenario_state
+from .common import CommandError, command, fleet_option, json_out, percent, scenario_state
 
 # --- convert ---------------------------------------------------------------------------
 
@@ -48,15 +48,15 @@ def run_convert(args) -> int:
         return 0
     for i, card in enumerate(cards):
         if i:
-            out()
+            print()
         _print_stats(card)
     return 0
 
 
 def _print_stats(card: Card) -> None:
     stats = convert_card(card)
-    out(f"{card.name} (War Fleet): class {stats.ship_class}, SI {stats.si} "
-        f"(half of {card.structural_integrity}, rounded up), MP {stats.mp}")
+    print(f"{card.name} (War Fleet): class {stats.ship_class}, SI {stats.si} "
+          f"(half of {card.structural_integrity}, rounded up), MP {stats.mp}")
     for step in working(card):
         loc = step.stats
         attack = loc.attack
@@ -67,10 +67,10 @@ def _print_stats(card: Card) -> None:
             boxes = f" +{attack.boxes} saturation" if attack.boxes else ""
             gun = (f"{attack.name} {attack.short.dice} to {attack.short.range}, "
                    f"{attack.long.dice} to {attack.long.range}{traits}{boxes}")
-        out(f"  {step.location.replace('_', ' ')}: resilience {loc.resilience}, destroyed {loc.destroyed_resilience}, "
-            f"SI modifier {loc.si_modifier}; {gun}")
+        print(f"  {step.location.replace('_', ' ')}: resilience {loc.resilience}, "
+              f"destroyed {loc.destroyed_resilience}, SI modifier {loc.si_modifier}; {gun}")
         for line in step.lines():
-            out(f"      {line}")
+            print(f"      {line}")
 
 
 # --- attacks -------------------------------------------------------------------------------
@@ -100,14 +100,14 @@ def run_attacks(args) -> int:
         json_out([o.as_json() for o in shown])
         return 0
     if not shown:
-        out("no attack can be made from this position" + ("" if args.all else " (--all lists why)"))
+        print("no attack can be made from this position" + ("" if args.all else " (--all lists why)"))
     for option in shown:
-        out(_line(state, option))
+        print(_line(state, option))
         for strike in option.strikes:
             odds = strike.odds
-            out(f"      {strike.location.replace('_', ' ')} (resilience {odds.resilience}): "
-                f"destroyed {percent(odds.location_destroyed)}, casualty {percent(odds.casualty)}  "
-                f"[{odds.location_destroyed} / {odds.casualty}]")
+            print(f"      {strike.location.replace('_', ' ')} (resilience {odds.resilience}): "
+                  f"destroyed {percent(odds.location_destroyed)}, casualty {percent(odds.casualty)}  "
+                  f"[{odds.location_destroyed} / {odds.casualty}]")
     return 0
 
 
