@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
 from ..engine.kernel import Applied, Event, Refused, RefusalKind
@@ -67,9 +67,7 @@ def effective_actions(entries: list[LogEntry]) -> list[dict[str, Any]]:
 
 def undo_stacks(entries: Iterable[LogEntry]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(actions in effect, actions undone and not yet redone, latest last)."""
-    fold = UndoFold()
-    for entry in entries:
-        fold.step(entry)
+    fold = UndoFold(entries)
     return fold.done, fold.undone
 
 
@@ -90,10 +88,12 @@ class UndoFold:
     """The log's undos and redos folded (by `counts_after`): the actions in effect, with the events
     they made (from the action or its redo), and the actions undone and not yet redone."""
 
-    def __init__(self) -> None:
+    def __init__(self, entries: Iterable[LogEntry] = ()) -> None:
         self.done: list[dict[str, Any]] = []
         self.done_events: list[list[dict[str, Any]]] = []
         self.undone: list[dict[str, Any]] = []
+        for entry in entries:
+            self.step(entry)
 
     def step(self, entry: LogEntry) -> None:
         done, _ = counts_after(entry.kind, len(self.done), len(self.undone))
@@ -157,9 +157,7 @@ class Game:
         self.entries: list[LogEntry] = list(entries or [])
         self._sink = sink or _NoSink()
         self._lock = threading.RLock()
-        self._fold = UndoFold()  # the actions in effect (with their events) and those undone
-        for entry in self.entries:
-            self._fold.step(entry)
+        self._fold = UndoFold(self.entries)  # the actions in effect (with their events) and those undone
         self._checkpoints: dict[int, GameState] = {0: initial}
         if state is None:
             state = self._restore(snapshots or {})
