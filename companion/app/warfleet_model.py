@@ -146,6 +146,7 @@ class Step:
     label: str
     action: Any
     ident: str
+    confirm: str = ""  # asked before acting, when the step ends what the players may not mean to
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,7 @@ def banner(state: WarFleetState) -> Banner:
             f"{group[0]}'s class {group[1]} ships move now (initiative loser first)." if group else "")
         return Banner(title, detail, (
             Step("End this group's moves", A.EndGroup(), "wf-end-group"),
-            Step("End movement", A.EndMovement(), "wf-end-movement"),
+            Step("End movement", A.EndMovement(), "wf-end-movement", _unmoved(state)),
         ))
     if state.phase == "combat":
         waiting = [a for a in state.attacks if a.result is None]
@@ -395,6 +396,15 @@ def bring_back(game: Game, pocket_id: int, store, act: Act | None = None) -> App
 
 def warfleet_rows(summaries, now: float | None = None) -> tuple[GameRow, ...]:
     """Saved War Fleet games as the home screen lists them: turn and phase (or the result), sides, when."""
+
+
+def _unmoved(state) -> str:
+    """The question before ending movement while ships have not moved (they stay put), or ""."""
+    names = [s.name for s in state.active_ships if s.placed and not s.move_done and not s.mp_spent and not s.pivoted]
+    if not names:
+        return ""
+    listed = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+    return f"{len(names)} ship{'s have' if len(names) != 1 else ' has'} not moved: {listed}. They stay where they are."
     return game_rows(summaries, now, PHASES)
 
 

@@ -61,12 +61,23 @@ def move_the_leviathan(page) -> None:
     wait_text(page, "wf-selected", r"1207 facing NE · MP 1 of 4")
 
 
+def end_movement(page, picture: str | None = None) -> None:
+    """End movement: the app asks first, naming the ships that have not moved (issue 14.9)."""
+    tap(page, "wf-end-movement")
+    confirm = by_id(page, "wf-end-movement-confirm")
+    confirm.wait_for(timeout=30000)
+    assert page.get_by_text(re.compile(r"\d+ ships have not moved: ")).count() == 1
+    if picture:
+        shoot(page, picture)
+    confirm.click()
+    wait_text(page, "wf-banner", r"Turn 1 · Combat")
+
+
 def to_combat(page) -> None:
     """From the home screen: a new battle, the Leviathan's move, and on to combat."""
     start_battle(page)
     move_the_leviathan(page)
-    tap(page, "wf-end-movement")
-    wait_text(page, "wf-banner", r"Turn 1 · Combat")
+    end_movement(page)
 
 
 def test_one_war_fleet_turn_on_the_20_against_20_battle(server, browser):
@@ -78,8 +89,7 @@ def test_one_war_fleet_turn_on_the_20_against_20_battle(server, browser):
 
     move_the_leviathan(page)
     shoot(page, "move")
-    tap(page, "wf-end-movement")
-    wait_text(page, "wf-banner", r"Turn 1 · Combat")
+    end_movement(page, "end-movement-asks")
 
     # the Leviathan's attacks, each with its exact odds; declare the first, then roll every declared attack
     tap(page, "wf-ship-hml-leviathan")
@@ -155,4 +165,7 @@ def test_the_war_fleet_table_on_a_phone(server, browser):
     tap(page, "wf-ship-hml-leviathan")
     wait_text(page, "wf-selected", r"HML Leviathan")
     shoot(page, "phone")
+    tap(page, "wf-tab-map")
+    by_id(page, "map").wait_for(timeout=30000)  # the map (not a crash message) on a phone's map tab
+    shoot(page, "phone-map")
     context.close()

@@ -32,7 +32,7 @@ TABS = (("ship", ft.Icons.DIRECTIONS_BOAT_OUTLINED, ft.Icons.DIRECTIONS_BOAT, "S
 
 def _button(ident: str, text: str, handler, icon=None, filled: bool = False, disabled: bool = False,
             tooltip: str | None = None) -> ft.Control:
-    kind = ft.FilledTonalButton if filled else ft.OutlinedButton
+    kind = ft.FilledButton if filled else ft.OutlinedButton
     return tag(ident, kind(content=text, icon=icon, on_click=handler, height=TOUCH, disabled=disabled,
                            tooltip=tooltip))
 
@@ -95,8 +95,9 @@ class WarFleetBody:
                 *self.map.show_marks([ship.hex] if ship else [], (), (self.selected, ship.hex) if ship else None)]
 
     def panel(self, models) -> list[ft.Control]:
-        return {"ship": self._ship_panel, "attacks": self._attack_panel, "card": self._card_panel,
-                "pocket": self._pocket_panel, "log": self._log_panel}[self.frame.tab]()
+        """The open tab's panel (on a phone's map tab the ship panel, kept ready under the map)."""
+        return {"attacks": self._attack_panel, "card": self._card_panel, "pocket": self._pocket_panel,
+                "log": self._log_panel}.get(self.frame.tab, self._ship_panel)()
 
     def strip(self, models) -> None:
         return None
@@ -337,7 +338,10 @@ class WarFleetBody:
         if chosen is not None:
             await self._show((None, False), selected=chosen)
 
-    async def _step(self, step: M.Step) -> None:
+    async def _step(self, step: M.Step, confirmed: bool = False) -> None:
+        if step.confirm and not confirmed:
+            self._ask(step)
+            return
         if step.action != "roll-all":
             await self.send(step.action)
             return
@@ -345,6 +349,18 @@ class WarFleetBody:
         bad = next((o for o in outcomes if not o.ok), None)
         n = len(outcomes)
         await self._show((bad.reason if bad else f"{n} attack{'s' if n != 1 else ''} rolled.", bad is not None))
+
+    def _ask(self, step: M.Step) -> None:
+        """Ask before a step the players may not mean (ending movement with ships not moved)."""
+        page = self.app.page
+
+        async def go(e) -> None:
+            page.pop_dialog()
+            await self._step(step, confirmed=True)
+        page.show_dialog(ft.AlertDialog(
+            title=ft.Text(f"{step.label}?"), content=ft.Text(step.confirm),
+            actions=[ft.TextButton(content="Keep moving", on_click=lambda _: page.pop_dialog()),
+                     tag(f"{step.ident}-confirm", ft.FilledButton(content=step.label, on_click=go))]))
 
     async def send(self, action) -> None:
         """Act (`GameFrame.act` says what happened or why not); a new phase opens its tab."""

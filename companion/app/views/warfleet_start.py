@@ -26,7 +26,7 @@ def build(app) -> ft.Control:
 
     async def load():
         game, problem = await asyncio.to_thread(find_game, app)
-        if app.screen is not holder:  # the player went elsewhere meanwhile
+        if app.body.content is not holder:  # the player went elsewhere meanwhile
             return
         if game is not None:
             await app.navigate(Session("game", game.id))
