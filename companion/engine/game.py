@@ -252,6 +252,7 @@ def _result_text(result: ShotResult, target: ShipState, location: str) -> str:
     mod = f" {result.modifier:+d}" if result.modifier else ""
     rolls = result.slot_rolls
     head = f"{dice}{mod} = {result.total}; slot die {rolls[0]}"
+    head += f": {_needed(result, target, location)}"
     if len(rolls) > 1:
         head += ", re-rolled " + ", ".join(map(str, rolls[1:]))
     slot = target.card.locations[location].slot(result.slot) if result.slot else None
@@ -265,9 +266,25 @@ def _result_text(result: ShotResult, target: ShipState, location: str) -> str:
         keel_mod = keel_modifier(target, location)
         verdict = "the keel breaks, ship destroyed" if result.outcome == "keel_break" else "the keel holds"
         faces = " + ".join(str(d.face) for d in result.keel_dice)
-        return (f"{head}: critical! Keel roll 2DRed {faces} = {keel}; {keel} + {keel_mod} = {keel + keel_mod} "
+        return (f"{head}, critical! Keel roll 2DRed {faces} = {keel}; {keel} + {keel_mod} = {keel + keel_mod} "
                 f"against SI {target.card.structural_integrity}: {verdict}.")
-    return f"{head}: no effect on {target.card.name}'s {location} ({name})."
+    return f"{head}, no effect on {target.card.name}'s {location} ({name})."
+
+
+def _needed(result: ShotResult, target: ShipState, location: str) -> str:
+    """What the breach roll needed, so the players can check it against the card: the struck
+    slot's breach number plus the location's armour (seed 001 "Breach Roll"), or, once a slot
+    already destroyed sends the slot die round again, the re-rolled slot's breach number alone
+    (the reading `combat.resolve_breach` plays): "12 against 15 (breach 13, armour +2): no breach"."""
+    slots = target.card.locations[location].slots
+    if len(result.slot_rolls) == 1:
+        breach, armour = slots[result.slot_rolls[0] - 1].breach, target.armour(location)
+        parts = f"breach {breach}, armour {armour:+d}" if armour else f"breach {breach}"
+    else:
+        breach, armour = slots[result.slot_rolls[-1] - 1].breach, 0
+        parts = f"breach {breach} of the re-rolled slot"
+    need = breach + armour
+    return f"{result.total} against {need} ({parts}): {'breach' if result.total >= need else 'no breach'}"
 
 
 def _slot_name(slot: Slot) -> str:
