@@ -57,7 +57,7 @@ def declare_and_roll(game) -> None:
     row = M.option_rows(game.state, "hml-leviathan")[0]
     assert game.act(row.strikes[0].action).ok
     assert game.act(A.RollAttack(attack=1)).ok
-    assert game.state.attack(1).result is not None
+    assert [a.result is not None for a in game.state.attacks if a.id == 1] == [True]
 
 
 def test_a_game_reopens_as_it_was_after_acts_undos_redos_and_rolled_attacks(stores, start):

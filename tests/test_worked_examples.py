@@ -3,7 +3,7 @@
 from companion.engine import apply
 from companion.engine.actions import DeclareShot, ResolveShot, TableFaces
 from companion.engine.board import Board
-from companion.engine.combat import arc_and_range, band_for, firing_solution, struck_locations, weapon_hex
+from companion.engine.combat import arc_and_range, firing_solution, struck_locations, weapon_hex
 from companion.engine.dice import parse_pool
 from companion.engine.footprint import Placement
 from companion.engine.hexes import Hex
@@ -43,7 +43,7 @@ def raven():
 def test_pontbriand_138mm_6_12_hex_bands():
     """'6/12 Hex': 1-6 hexes roll DYellow, 7-12 roll DBlue, beyond 12 no attack (p. 16)."""
     gun_slot = pontbriand().locations["bow"].slot(1)
-    assert [band_for(gun_slot, r) for r in (1, 6, 7, 12, 13)] == ["short", "short", "long", "long", "out"]
+    assert [gun_slot.band(r) for r in (1, 6, 7, 12, 13)] == ["short", "short", "long", "long", "out"]
     assert gun_slot.short.pool == parse_pool("DYellow") and gun_slot.long.pool == parse_pool("DBlue")
     # and on the map: a target straight ahead of the bow at 6, 7, 12 and 13 hexes
     board = Board(columns=30, rows=40)
@@ -62,8 +62,8 @@ def test_pontbriand_138mm_6_12_hex_bands():
 def test_raven_3in_4_8_hex_bands():
     """The Raven's 3 IN: 4 hexes away rolls DBlue; 5 to 8 hexes would roll DGreen (p. 21)."""
     gun_slot = raven().locations["bow"].slot(1)
-    assert band_for(gun_slot, 4) == "short" and band_for(gun_slot, 5) == "long"
-    assert band_for(gun_slot, 8) == "long" and band_for(gun_slot, 9) == "out"
+    assert gun_slot.band(4) == "short" and gun_slot.band(5) == "long"
+    assert gun_slot.band(8) == "long" and gun_slot.band(9) == "out"
 
 
 def test_hertfordshire_port_breach_numbers_with_both_armour():

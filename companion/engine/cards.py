@@ -99,7 +99,6 @@ class RangeBand(_Strict):
     range: int = Field(ge=0, le=MAX_RANGE, strict=True)
     dice: PoolText
 
-
     @property
     def pool(self) -> Pool:
         return parse_pool(self.dice)
@@ -169,7 +168,6 @@ class CrewSlot(_Slot):
     dice: PoolText
     breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
 
-
     @property
     def pool(self) -> Pool:
         return parse_pool(self.dice)
@@ -219,7 +217,6 @@ class Location(_Strict):
     go: PoolText = Field(description="Location dice when the ship entered a new hex this turn")
     stop: PoolText = Field(description="Location dice when the ship did not move")
     slots: list[Slot]
-
 
     @field_validator("slots")
     @classmethod
@@ -291,10 +288,6 @@ class Card(_Strict):
     @property
     def starting_mp(self) -> int:
         """Starting MP: the sum of every engine slot's MP (seed 001, Movement)."""
-        return self.engines_mp
-
-    @property
-    def engines_mp(self) -> int:
         return sum(
             slot.mp for loc in self.locations.values() for slot in loc.slots if slot.kind == "engine"
         )
@@ -302,7 +295,7 @@ class Card(_Strict):
     @property
     def card_mp(self) -> int:
         """Starting MP as the card prints it (the engines' sum when it prints no other)."""
-        return self.engines_mp if self.printed_mp is None else self.printed_mp
+        return self.starting_mp if self.printed_mp is None else self.printed_mp
 
     @property
     def verified(self) -> bool:

@@ -22,7 +22,7 @@ from .arcs import in_wedge, range_in_wedge, wedge_for
 from .dice import Colour, Pool, chance_at_least, parse_pool
 from .hexes import Hex
 from .roller import DiceSource, DieRoll, RollerDice as RollerDice, TableDice as TableDice
-from .cards import GunSlot, RangeBand
+from .cards import RangeBand
 from .state import FiringBand, GameState, ShipState, ShotOutcome, ShotResult
 
 KEEL_DICE = parse_pool("2DRed")
@@ -75,10 +75,6 @@ def struck_locations(target: ShipState, from_hex: Hex) -> list[str]:
         for loc in target.card.locations
         if in_wedge(placement.pivot, from_hex, wedge_for(loc, target.facing))
     ]
-
-
-#: A gun's band at a range: `short`, `long` or `out` (`Battery.band`).
-band_for = GunSlot.band
 
 
 # --- exact odds ---------------------------------------------------------------

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Strict, ValidationError
 from .cards import format_error
 from .dice import Pool
 from .kernel import Refusal, RefusalKind, Work
-from .roller import DiceSource, DieRoll, NeedDice, RollerDice, check_face, roll_pool
+from .roller import DiceSource, DieRoll, NeedDice, RollerDice, TableDice, check_face, roll_pool
 
 #: true or false, never "yes" nor 1 (an action read from a log or a file)
 Flag = Annotated[bool, Strict()]
@@ -197,25 +197,27 @@ def choose_location(work: Work[Any], chosen: str | None, choices: list[str], loc
     return chosen
 
 
-def declared(work: Work[Any], records: str, record_id: int, noun: str) -> Any:
-    """The declared shot (or attack) `record_id` of `state.<records>`."""
-    for record in getattr(work.state, records):
-        if record.id == record_id:
-            return record
-    raise Refusal(f"there is no declared {noun} {record_id}")
+def declared(work: Work[Any], records: str, record_id: int, noun: str, done: str, hint: str = "") -> Any:
+    """The declared shot (or attack) `record_id` of `state.<records>`, not yet `done` (resolved, rolled)."""
+    record = next((r for r in getattr(work.state, records) if r.id == record_id), None)
+    if record is None:
+        raise Refusal(f"there is no declared {noun} {record_id}")
+    if record.result is not None:
+        raise Refusal(f"{noun} {record.id} is already {done}{hint}")
+    return record
 
 
 def cancel(work: Work[Any], records: str, record_id: int, noun: str, done: str) -> None:
     """Take back a declared shot (or attack) not yet rolled."""
-    record = declared(work, records, record_id, noun)
-    if record.result is not None:
-        raise Refusal(f"{noun} {record.id} is already {done}: undo it instead")
+    record = declared(work, records, record_id, noun, done, ": undo it instead")
     work.update(**{records: [r for r in getattr(work.state, records) if r.id != record.id]})
     work.event(f"cancel_{noun}", f"{noun.capitalize()} {record.id} cancelled.", **{noun: record.id})
 
 
-def rolled(work: Work[Any], dice: DiceSource, resolve: Callable[[DiceSource], T]) -> T:
-    """`resolve(dice)`: a face a die does not carry is refused; the roller moves on if it rolled."""
+def rolled(work: Work[Any], table: BaseModel | None, needs: dict[str, str], resolve: Callable[[DiceSource], T]) -> T:
+    """`resolve(dice)`, the dice the `table` entered (`TableDice`, for `needs`) or else the game's roller:
+    a face a die does not carry is refused; the roller moves on if it rolled."""
+    dice = RollerDice(work.state.roller) if table is None else TableDice(table.model_dump(), needs)
     try:
         result = resolve(dice)
     except NeedDice:

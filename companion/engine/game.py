@@ -21,7 +21,7 @@ from .movement import (
     MoveRefused, ends_in_half_hexes, placement_problem, reset_for_turn, stacking_problem,
     step_problem, take_step,
 )
-from .roller import DiceSource, NeedDice, RollerDice, TableDice
+from .roller import NeedDice
 from .state import GameState, InitiativeRoll, ShipState, Shot, ShotResult, SlotStatus
 from .turn import INITIATIVE_DICE, game_end, harden_damage, initiative_winner, may_move_now, to_move
 
@@ -212,21 +212,15 @@ def _cancel_shot(work: Work[GameState], action: A.CancelShot) -> None:
 
 
 def _resolve_shot(work: Work[GameState], action: A.ResolveShot) -> None:
-    shot: Shot = C.declared(work, "shots", action.shot, "shot")
-    if shot.result is not None:
-        raise Refusal(f"shot {shot.id} is already resolved")
+    shot: Shot = C.declared(work, "shots", action.shot, "shot", "resolved")
     state = work.state
     attacker, target = state.ship(shot.attacker), state.ship(shot.target)
     pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, shot.target_location)
     modifier = attacker.tesla_modifier
-    if action.table is not None:
-        t = action.table
-        dice: DiceSource = TableDice(t.model_dump(), TABLE_NEEDS)
-        if len(t.pool) != len(pool):
-            raise Refusal(f"the breach roll is {pool.expanded}: enter {len(pool)} faces, in that order")
-    else:
-        dice = RollerDice(state.roller)
-    result = C.rolled(work, dice, lambda dice: resolve_breach(pool, modifier, target, shot.target_location, dice))
+    if action.table is not None and len(action.table.pool) != len(pool):
+        raise Refusal(f"the breach roll is {pool.expanded}: enter {len(pool)} faces, in that order")
+    result = C.rolled(work, action.table, TABLE_NEEDS,
+                      lambda dice: resolve_breach(pool, modifier, target, shot.target_location, dice))
     gun = attacker.card.locations[shot.location].gun(shot.slot)
     result = result.model_copy(update={"text": _result_text(result, target, shot.target_location)})
     done = shot.model_copy(update={"result": result})
@@ -252,15 +246,15 @@ def _result_text(result: ShotResult, target: ShipState, location: str) -> str:
     mod = f" {result.modifier:+d}" if result.modifier else ""
     rolls = result.slot_rolls
     head = f"{dice}{mod} = {result.total}; slot die {rolls[0]}"
-    head += f": {_needed(result, target, location)}"
     if len(rolls) > 1:
         head += ", re-rolled " + ", ".join(map(str, rolls[1:]))
     slot = target.card.locations[location].slot(result.slot) if result.slot else None
     name = _slot_name(slot) if slot else ""
     if result.outcome == "miss":
         return f"{head}: a miss slot, the shot misses."
+    head += f": {_needed(result, target, location)}"
     if result.outcome == "slot_destroyed":
-        return f"{head}: {target.card.name} {location} slot {result.slot} ({name}) destroyed."
+        return f"{head}, {target.card.name} {location} slot {result.slot} ({name}) destroyed."
     if result.keel_dice:
         keel = sum(d.face for d in result.keel_dice)
         keel_mod = keel_modifier(target, location)

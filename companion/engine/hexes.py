@@ -11,7 +11,6 @@ lives in the app; the engine only knows exact integer geometry.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
 
 FACING_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
 
@@ -39,10 +38,6 @@ class Hex:
     def neighbour(self, facing: int) -> "Hex":
         dq, dr = DIRECTIONS[facing % 6]
         return Hex(self.q + dq, self.r + dr)
-
-    def neighbours(self) -> Iterator["Hex"]:
-        for facing in range(6):
-            yield self.neighbour(facing)
 
     def distance(self, other: "Hex | None" = None) -> int:
         """Hex distance (number of steps) to `other` (default: the origin)."""

@@ -75,12 +75,9 @@ def roll_die(roller: Roller, colour: Colour) -> tuple[DieRoll, Roller]:
 
 
 def roll_pool(roller: Roller, pool: Pool) -> tuple[list[DieRoll], Roller]:
-    """Roll every die of a pool in order."""
-    rolls: list[DieRoll] = []
-    for colour in pool:
-        result, roller = roll_die(roller, colour)
-        rolls.append(result)
-    return rolls, roller
+    """Roll every die of a pool in order; returns the rolls and the advanced roller."""
+    dice = RollerDice(roller)
+    return [dice.take(colour, "pool") for colour in pool], dice.roller
 
 
 def check_face(colour: Colour, face: int) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from functools import lru_cache
 
-from ..arcs import ARC_DEGREES, CORNERS, _cross, in_wedge, offset_in_wedge, wedge_for
+from ..arcs import CORNERS, _cross, in_wedge, offset_in_wedge, wedge_for
 from ..hexes import Hex
 
 #: Turret arcs in degrees clockwise from the ship's facing: the location's own
@@ -141,9 +141,3 @@ def _struck(dq: int, dr: int, facing: int, names: tuple[str, ...]) -> tuple[str,
     if dq == 0 and dr == 0:
         return names
     return tuple(name for name in names if offset_in_wedge(dq, dr, *wedge_for(name, facing)))
-
-
-__all__ = [
-    "ARC_DEGREES", "TURRET_DEGREES", "in_degrees", "in_firing_arc", "offset_in_degrees",
-    "struck_locations", "turret_degrees", "war_fleet_range",
-]

@@ -30,18 +30,13 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Literal
 
-from ..roller import DiceSource, NeedDice, RollerDice, TableDice
+from ..roller import DiceSource
 from ..dice import Colour, Pool
 from .arcs import in_firing_arc, struck_locations, war_fleet_range
 from .dialup import canonical, dial_up, top
 from .odds import AttackOdds, attack_odds
 from .state import AttackResult, AttackRoll, SITest, WarFleetState, WarShip
 from .stats import AttackStat, Band
-
-__all__ = [
-    "AttackOdds", "AttackOption", "NeedDice", "RollerDice", "Strike", "TableDice", "all_attack_options",
-    "attack_odds", "attack_option", "attack_options", "attack_pool", "resolve_attack",
-]
 
 
 # --- attack options: the one list the app, the CLI and the tests read -----------------

@@ -17,7 +17,7 @@ from .. import common as C
 from ..dice import Pool, parse_pool
 from ..kernel import Applied, Event, Refusal, RefusalKind, Refused, Work, dispatch
 from ..hexes import PositionError, facing_name, parse_facing
-from ..roller import DiceSource, NeedDice, RollerDice, TableDice
+from ..roller import NeedDice
 from . import actions as A
 from .arcs import war_fleet_range
 from .combat import (
@@ -265,9 +265,7 @@ def declared_pool(state: WarFleetState, attack: Attack) -> tuple[Pool, int, tupl
 
 
 def _roll_attack(work: Work[WarFleetState], action: A.RollAttack) -> None:
-    attack: Attack = C.declared(work, "attacks", action.attack, "attack")
-    if attack.result is not None:
-        raise Refusal(f"attack {attack.id} is already rolled")
+    attack: Attack = C.declared(work, "attacks", action.attack, "attack", "rolled")
     work.phase("combat", doing="attacks are rolled")
     state = work.state
     attacker, target = state.ship(attack.attacker), state.ship(attack.target)
@@ -281,10 +279,8 @@ def _roll_attack(work: Work[WarFleetState], action: A.RollAttack) -> None:
         if len(action.table.attack) != need:
             how = f"{rolls} rolls of {pool.expanded}" if rolls > 1 else pool.expanded
             raise Refusal(f"the attack is {how}: enter {need} face{'s' if need > 1 else ''}, in that order")
-        dice: DiceSource = TableDice(action.table.model_dump(), TABLE_NEEDS)
-    else:
-        dice = RollerDice(state.roller)
-    result, hit = C.rolled(work, dice, lambda dice: resolve_attack(pool, rolls, target, attack.target_location, dice))
+    result, hit = C.rolled(work, action.table, TABLE_NEEDS,
+                           lambda dice: resolve_attack(pool, rolls, target, attack.target_location, dice))
     if steps:
         result = result.model_copy(update={
             "text": "Dialled up (" + ", ".join(f"{why} +{n}" for why, n in steps) + "). " + result.text})

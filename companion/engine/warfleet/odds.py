@@ -37,11 +37,9 @@ class AttackOdds:
     si: int
     si_modifier: int
     already_destroyed: bool
-    already_casualty: bool
     no_effect: Fraction
     location_destroyed: Fraction
     casualty: Fraction
-    hit_each_roll: Fraction
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -64,8 +62,8 @@ def si_failure(si: int, modifier: int) -> Fraction:
 
 @lru_cache(maxsize=100_000)
 def _odds(pool_key: tuple[Colour, ...], rolls: int, intact: int, destroyed_res: int, destroyed: bool,
-          si: int, modifier: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
-    """(no effect, location destroyed, casualty, chance of the first roll's hit), exact.
+          si: int, modifier: int) -> tuple[Fraction, Fraction, Fraction]:
+    """(no effect, location destroyed, casualty), exact.
 
     Roll by roll: a hit on the intact location destroys it, every hit forces an SI
     test, a failed test ends the attack (the ship is a casualty).  The weights are
@@ -94,7 +92,7 @@ def _odds(pool_key: tuple[Colour, ...], rolls: int, intact: int, destroyed_res: 
         alive = nxt
     total = (n * m) ** rolls
     first = p_destroyed if destroyed else p_intact
-    return (1 - first) ** rolls, Fraction(newly, total), Fraction(casualty, total), first
+    return (1 - first) ** rolls, Fraction(newly, total), Fraction(casualty, total)
 
 
 def attack_odds(pool: Pool, rolls: int, target: WarShip, location: str) -> AttackOdds:
@@ -105,9 +103,9 @@ def attack_odds(pool: Pool, rolls: int, target: WarShip, location: str) -> Attac
     key = canonical(pool)
     if target.casualty:
         return AttackOdds(key, rolls, target.resilience(location), target.stats.si, modifier, destroyed,
-                          True, Fraction(1), Fraction(0), Fraction(0), Fraction(0))
-    no_effect, newly, casualty, each = _odds(
+                          Fraction(1), Fraction(0), Fraction(0))
+    no_effect, newly, casualty = _odds(
         tuple(key), rolls, loc.resilience, loc.destroyed_resilience, destroyed, target.stats.si, modifier,
     )
     return AttackOdds(key, rolls, target.resilience(location), target.stats.si, modifier, destroyed,
-                      False, no_effect, newly, casualty, each)
+                      no_effect, newly, casualty)

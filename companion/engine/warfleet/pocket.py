@@ -181,6 +181,3 @@ def pocket_outcome(battle: GameState) -> dict[str, ShipOutcome]:
             destroyed_locations=lost,
         )
     return outcome
-
-
-__all__ = ["MARGIN", "PocketError", "destroyed_slots", "pocket_battle", "pocket_outcome", "pocket_ships"]

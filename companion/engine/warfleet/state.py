@@ -259,9 +259,3 @@ class WarFleetState(BaseModel, Ships[WarShip]):
             if pocket.id == pocket_id:
                 return pocket
         raise KeyError(pocket_id)
-
-    def attack(self, attack_id: int) -> Attack:
-        for attack in self.attacks:
-            if attack.id == attack_id:
-                return attack
-        raise KeyError(attack_id)

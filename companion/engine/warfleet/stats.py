@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from ..arcs import ARC_DEGREES
-from ..cards import MAX_BREACH, MAX_MODIFIER, MAX_MP, MAX_SATURATION, MAX_SI, FormatError, Battery, RangeBand, _Strict, validated
+from ..cards import MAX_BREACH, MAX_MODIFIER, MAX_MP, MAX_SATURATION, MAX_SI, Battery, RangeBand, _Strict, validated
 from .dialup import canonical
 
 Trait = Literal["turret", "bracket", "saturation"]
@@ -123,9 +123,3 @@ class WarFleetStats(_Strict):
 def load_stats(data: Any) -> WarFleetStats:
     """Validate War Fleet stats; FormatError naming the JSON path."""
     return validated(WarFleetStats, data)
-
-
-__all__ = [
-    "AttackStat", "Band", "FOUR_LOCATIONS", "FormatError", "LocationStats", "REAR", "SIX_LOCATIONS", "Trait",
-    "WarFleetStats", "load_stats",
-]
