@@ -176,7 +176,7 @@ def _combat_action(state: GameState, rng: random.Random) -> dict[str, Any]:
     rng.shuffle(ships)
     for ship in ships:  # the first ship (in random order) with a gun that can still fire
         options = [solution for solution in firing_solutions(state, ship.id)
-                   if solution.can_fire and (ship.id, solution.location, solution.slot) not in fired]
+                   if solution.strikes and (ship.id, solution.location, solution.slot) not in fired]
         if options:
             solution = rng.choice(options)
             return {"kind": "declare_shot", "attacker": solution.attacker, "location": solution.location,

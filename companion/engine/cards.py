@@ -341,14 +341,10 @@ def _json_path(loc: tuple[int | str, ...]) -> str:
         if isinstance(item, str) and item in SLOT_KINDS and i > 0 and isinstance(loc[i - 1], int):
             continue  # the discriminator tag pydantic inserts for slot kinds
         if isinstance(item, int):
-            parts.append(str(item + 1) if _is_slot_index(loc, i) else str(item))
+            parts.append(str(item + 1) if i > 0 and loc[i - 1] == "slots" else str(item))  # slots count from 1
         else:
             parts.append(item)
     return ".".join(parts)
-
-
-def _is_slot_index(loc: tuple[int | str, ...], i: int) -> bool:
-    return i > 0 and loc[i - 1] == "slots"
 
 
 def _plain(error: ErrorDetails) -> str:

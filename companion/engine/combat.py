@@ -208,10 +208,6 @@ class FiringSolution:
     band: FiringBand | Literal["out"]
     strikes: list[Strike] = field(default_factory=list)
 
-    @property
-    def can_fire(self) -> bool:
-        return bool(self.strikes)
-
     def strike(self, location: str) -> Strike | None:
         return next((s for s in self.strikes if s.location == location), None)
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Strict, ValidationError
 from .cards import format_error
 from .dice import Pool
 from .kernel import Refusal, RefusalKind, Work
-from .roller import DiceSource, DieRoll, NeedDice, RollerDice, TableDice, check_face, roll_pool
+from .roller import DiceSource, DieRoll, NeedDice, RollerDice, TableDice, check_face
 
 #: true or false, never "yes" nor 1 (an action read from a log or a file)
 Flag = Annotated[bool, Strict()]
@@ -142,16 +142,13 @@ def roll_off(work: Work[Any], faces: dict[str, list[int]] | None, pool: Pool,
     """Every side rolls `pool` (or enters the faces it rolled) until `decide` finds no tie: what it
     decided and the decisive rolls, or None when the faces entered tie.  Each tie is told (event
     `tie`, the rolls in `words`) and kept in `state.<kept>`."""
-    roller = work.state.roller
     while True:
         if faces is not None:
             rolls = [InitiativeRoll(side=side, dice=_entered(faces, side, pool)) for side in work.state.sides]
         else:
-            rolls = []
-            for side in work.state.sides:
-                dice, roller = roll_pool(roller, pool)
-                rolls.append(InitiativeRoll(side=side, dice=dice))
-            work.update(roller=roller)
+            dice = RollerDice(work.state.roller)
+            rolls = [InitiativeRoll(side=side, dice=[dice.take(c, "pool") for c in pool]) for side in work.state.sides]
+            work.update(roller=dice.roller)
         decided = decide(rolls)
         if decided is not None:
             return decided, rolls

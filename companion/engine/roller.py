@@ -66,14 +66,6 @@ def face_index(seed_hex: str, counter: int, sides: int) -> int:
         attempt += 1
 
 
-def roll_die(roller: Roller, colour: Colour) -> tuple[DieRoll, Roller]:
-    """Roll one die; returns the roll and the advanced roller."""
-    faces = FACES[Colour(colour)]
-    index = face_index(roller.seed, roller.counter, len(faces))
-    advanced = roller.model_copy(update={"counter": roller.counter + 1})
-    return DieRoll(colour=colour, face=faces[index]), advanced
-
-
 def roll_pool(roller: Roller, pool: Pool) -> tuple[list[DieRoll], Roller]:
     """Roll every die of a pool in order; returns the rolls and the advanced roller."""
     dice = RollerDice(roller)
@@ -106,8 +98,10 @@ class RollerDice:
     roller: Roller
 
     def take(self, colour: Colour, purpose: str) -> DieRoll:
-        result, self.roller = roll_die(self.roller, colour)
-        return result
+        """Roll one die: the face numbered `counter` of the seed; the roller moves on."""
+        faces, roller = FACES[Colour(colour)], self.roller
+        self.roller = roller.model_copy(update={"counter": roller.counter + 1})
+        return DieRoll(colour=colour, face=faces[face_index(roller.seed, roller.counter, len(faces))])
 
 
 class TableDice:

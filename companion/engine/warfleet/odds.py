@@ -55,11 +55,6 @@ class AttackOdds:
         }
 
 
-def si_failure(si: int, modifier: int) -> Fraction:
-    """Chance that dRed + modifier reaches SI: the ship becomes a casualty."""
-    return chance_at_least(SI_DIE, si - modifier)
-
-
 @lru_cache(maxsize=100_000)
 def _odds(pool_key: tuple[Colour, ...], rolls: int, intact: int, destroyed_res: int, destroyed: bool,
           si: int, modifier: int) -> tuple[Fraction, Fraction, Fraction]:
@@ -71,7 +66,7 @@ def _odds(pool_key: tuple[Colour, ...], rolls: int, intact: int, destroyed_res: 
     and the red die's outcomes), made into fractions once at the end.
     """
     p_intact, p_destroyed = chance_at_least(pool_key, intact), chance_at_least(pool_key, destroyed_res)
-    q = si_failure(si, modifier)
+    q = chance_at_least(SI_DIE, si - modifier)  # dRed + modifier reaches SI: the ship becomes a casualty
     n = math.lcm(p_intact.denominator, p_destroyed.denominator)
     m = q.denominator
     hit = {False: p_intact.numerator * (n // p_intact.denominator),

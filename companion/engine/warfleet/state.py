@@ -118,16 +118,11 @@ class WarShip(BaseModel):
         """Seed 004 "MP": rear destroyed, MP 0 and every attack against it dials up."""
         return REAR in self.destroyed
 
-    def destroyed_modifiers(self, besides: str | None = None) -> int:
-        """SI modifiers of every destroyed location (but `besides`)."""
-        return sum(
-            self.locations[loc].si_modifier for loc in self.destroyed if loc != besides
-        )
-
     def si_test_modifier(self, forcing: str) -> int:
         """Modifier of an SI test forced by a hit on `forcing` (destroyed by it or before):
         every destroyed location's SI modifier, the forcing one counted twice."""
-        return self.destroyed_modifiers(besides=forcing) + 2 * self.locations[forcing].si_modifier
+        others = sum(self.locations[loc].si_modifier for loc in self.destroyed if loc != forcing)
+        return others + 2 * self.locations[forcing].si_modifier
 
     def with_location(self, location: str, status: LocationStatus | None) -> "WarShip":
         destroyed = dict(self.destroyed)
