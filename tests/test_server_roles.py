@@ -130,19 +130,18 @@ class Table:
         return client
 
     async def joined(self) -> Client:
-        """A device on the network that typed the PIN the host's screen shows, at its home screen."""
+        """A device on the network that typed the PIN the host's screen shows: at the role picker of
+        the game on the table (the host's), not at the host's home screen (issue 14.2)."""
         client = await self.device()
         await type_into(client, "pin-field", self.served.pin)
         await tap(client, "pin-join")
-        assert await client.pump(shows("Saved games"), WAIT), "the PIN did not let it in"
+        assert await client.pump(shows("What is this device for?"), WAIT), "the PIN did not let it in"
+        await settle(client, 1)  # and answer the address bar's change, as a browser does at once
         return client
 
     async def seated(self, role: str) -> Client:
         """A joined device that opened the game and picked `role` (`side-British`, `screen`)."""
         client = await self.joined()
-        assert await client.pump(lambda c: tagged(c, f"resume-{self.game_id}"), WAIT), "the game is not listed"
-        await tap(client, f"resume-{self.game_id}")
-        assert await client.pump(shows("What is this device for?"), WAIT)
         start = len(client.messages)
         await tap(client, f"role-{role}")
         if role == "screen":

@@ -30,12 +30,9 @@ PHONE_WIDTH = 900  # below this: one panel at a time with bottom navigation
 class App:
     """Everything one browser session sees and does."""
 
-    def __init__(self, page: ft.Page, store, catalogue: Callable[[], dict[str, Card]], seed: str | None,
-                 sharing=None):
-        from .sharing import Sharing
-
+    def __init__(self, page: ft.Page, store, catalogue: Callable[[], dict[str, Card]], seed: str | None, sharing):
         self.page = page
-        self.sharing = sharing or Sharing()  # one hub per server: the PIN, the devices, the tables
+        self.sharing = sharing  # one hub per server: the PIN, the devices, the tables
         self.device = None  # this browser, once `start` has identified it
         self.role = None  # its role in the game shown
         self.store = store
@@ -45,7 +42,6 @@ class App:
         self.session = Session()
         self.game = None
         self._unlisten: Callable[[], None] | None = None
-        self.screen: ft.Control | None = None
         self.table = None  # the game's view while a game is shown: views.frame.GameFrame, or the shared screen
         self.body = ft.Container(expand=True)
 
@@ -73,9 +69,8 @@ class App:
 
     async def _on_route_change(self, e) -> None:
         wanted = session_from_route(self.page.route)
-        if wanted.route == self.session.route:
-            return
-        await self.show(wanted)
+        if wanted.route != self.session.route:
+            await self.show(wanted)
 
     async def navigate(self, session: Session) -> None:
         """Show a session and put it in the address bar (so a reload returns here)."""
@@ -130,7 +125,6 @@ class App:
         self._set_screen(builders.get(session.screen, home.build)(self))
 
     def _set_screen(self, control: ft.Control) -> None:
-        self.screen = control
         self.body.content = control
         self.page.update()
 
@@ -215,8 +209,7 @@ class App:
 
     @property
     def wide(self) -> bool:
-        width = self.page.width or 0
-        return width >= PHONE_WIDTH
+        return (self.page.width or 0) >= PHONE_WIDTH
 
     async def _on_resize(self, e) -> None:
         if self.table is not None:

@@ -243,9 +243,9 @@ def test_eight_sessions_two_minutes(logged_server, tmp_path):
         assert entry.index == index and (entry.action or {}).get("kind", entry.kind) == kind
     code = hashlib.sha256(game.state.model_dump_json().encode()).hexdigest()[:6]
 
-    # each session ends showing that log length and that position
+    # each session ends showing that log position (the actions in effect) and that position's code
     for text, _ in shown:
-        assert f"log {len(applied)} · {code}" in text, text
+        assert f"log {game.actions_in_effect} · {code}" in text, text
 
     # nothing applied twice: each phone's applied actions are a subsequence of its own taps
     names = {p.name: p for p in players}

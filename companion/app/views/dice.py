@@ -12,6 +12,7 @@ from ..session import Session
 from ..setup import new_seed
 from ..tasks import soon
 from ..viewmodels import dice_view
+from .frame import on
 from .home import page_width
 from .widgets import chips, faces, heading, icon_button, muted, tag
 
@@ -24,15 +25,13 @@ def build(app) -> ft.Control:
     rolled = ft.Column(spacing=6)
     table = ft.Column(spacing=2)
     message = ft.Text("", color=ft.Colors.ERROR)
-    state = {"roller": Roller.from_seed(new_seed())}
-
-    shown = {"text": None}
+    state = {"roller": Roller.from_seed(new_seed()), "text": None}  # the text shown: the last typed
 
     async def show(e=None):
         text = pool.value or ""
-        shown["text"] = text
+        state["text"] = text
         view = await asyncio.to_thread(dice_view, text)  # a big pool's exact distribution takes a while
-        if shown["text"] != text:  # typed on meanwhile: the newer text is shown instead
+        if state["text"] != text:  # typed on meanwhile: the newer text is shown instead
             return
         message.value = view.error or ""
         table.controls.clear()
@@ -43,11 +42,12 @@ def build(app) -> ft.Control:
         table.controls.append(ft.Row([ft.Text("total", width=48, weight=ft.FontWeight.W_600),
                                       ft.Text("exactly", width=64, weight=ft.FontWeight.W_600),
                                       ft.Text("at least", weight=ft.FontWeight.W_600)]))
+        bar = min(300, page_width(app) - 200)  # the width less the columns beside the bar: a phone's fits
         for row in view.rows:
             table.controls.append(ft.Row([
                 ft.Text(str(row.total), width=48),
                 ft.Text(row.exactly, width=64),
-                ft.Container(width=max(2, 160 * row.at_least_value), height=14, bgcolor=ft.Colors.PRIMARY, border_radius=3),
+                ft.Container(width=max(2, bar * row.at_least_value), height=14, bgcolor=ft.Colors.PRIMARY, border_radius=3),
                 ft.Text(row.at_least),
             ], spacing=8))
         app.page.update()
@@ -65,21 +65,16 @@ def build(app) -> ft.Control:
                            ft.Text(f"Total {total}", size=22, weight=ft.FontWeight.BOLD)]
         await show()
 
-    def preset(text):
-        async def handler(e):
-            pool.value = text
-            await show()
-        return handler
-
-    async def home(e):
-        await app.navigate(Session())
+    async def preset(text):
+        pool.value = text
+        await show()
 
     pool.on_submit = show
     pool.on_change = show
     body = ft.Column([
-        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", home, "back"), heading("Dice roller", 22)]),
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", on(app.navigate, Session()), "back"), heading("Dice roller", 22)]),
         ft.Row([pool, tag("roll-dice", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=roll, height=52))]),
-        ft.Row([ft.OutlinedButton(content=p, on_click=preset(p), height=48) for p in PRESETS], wrap=True),
+        ft.Row([ft.OutlinedButton(content=p, on_click=on(preset, p), height=48) for p in PRESETS], wrap=True),
         message, rolled, heading("Distribution"), table,
         muted("Green 1-4, Blue 1-6, Yellow 1-8, Red 1-10, Black 1-12 (d12s with their colour's numbers); D6 is the slot die."),
     ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)

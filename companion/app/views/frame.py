@@ -208,8 +208,7 @@ class GameFrame:
         self.redo_button.content.disabled = not self.game.can_redo
         put(self.panel, body.panel(models))
         if not self._wide:
-            self.strip.visible = self.tab == "map"
-            self.strip.content = body.strip(models) if self.strip.visible else None
+            self.strip.content = body.strip(models) if self.tab == "map" else None
             self.strip.visible = self.strip.content is not None
             changed.append(self.strip)
         for control in changed:
@@ -235,9 +234,7 @@ class GameFrame:
 
     async def go_tab(self, tab: str) -> None:
         self.body.go_tab(tab)
-        self._show_tab()
-        self.control.update()
-        await self.refresh(force=True)
+        await self.follow_session()
         if mounted(self.panel):  # every tab opens at its top (the log: its newest entry and Undo)
             await self.panel.scroll_to(offset=0)
 

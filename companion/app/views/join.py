@@ -42,10 +42,7 @@ async def identify(app):
         log.info("device token unavailable: %s", exc)
     device = app.sharing.connect(token if isinstance(token, str) else None, address, page.client_user_agent)
     if prefs is not None and device.token != token:
-        try:
-            await asyncio.wait_for(prefs.set(TOKEN_KEY, device.token), 5)
-        except Exception as exc:
-            log.info("device token not stored: %s", exc)
+        await remember_token(device.token)
     return device
 
 
@@ -61,11 +58,11 @@ async def keep_awake(app, on: bool) -> None:
         log.debug("wake lock: %s", exc)
 
 
-async def remember_token(app) -> None:
-    """Keep the device's token in the browser (it is new after the host forgot the device and it
-    came back with the PIN or the host's tap)."""
+async def remember_token(token: str) -> None:
+    """Keep the device's token in the browser (a new one: its first visit, or after the host forgot
+    the device and it came back with the PIN or the host's tap)."""
     try:
-        await asyncio.wait_for(ft.SharedPreferences().set(TOKEN_KEY, app.device.token), 5)
+        await asyncio.wait_for(ft.SharedPreferences().set(TOKEN_KEY, token), 5)
     except Exception as exc:
         log.info("device token not stored: %s", exc)
 
@@ -134,7 +131,7 @@ def pin_screen(app) -> ft.Control:
 
     async def come_in() -> None:  # straight to the game on the table (its role picker), not to home
         if app.device.token != token:
-            await remember_token(app)
+            await remember_token(app.device.token)
         games = on_table(app) if app.session.screen == "home" else []
         if len(games) == 1:
             await app.navigate(Session("game", games[0].id))
@@ -229,40 +226,31 @@ def role_screen(app, game) -> ft.Control:
         names = [s.name for s in seats if s.role == role and s.token != app.device.token]
         return ("Also on: " + ", ".join(names)) if names else ""
 
-    def pick(role: Role):
-        async def handler(e) -> None:
-            if asking:  # back to the game as it is; the host's screen shows the question
-                problem = app.sharing.ask_role(app.device, game, role)
-                if problem:
-                    app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
-                    return
-                app.table = None
-                await app.show(app.session)
-                return
-            problem = app.sharing.choose(app.device, game, role)
-            if problem:
-                app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
-                return
+    async def pick(role: Role) -> None:
+        problem = (app.sharing.ask_role if asking else app.sharing.choose)(app.device, game, role)
+        if problem:
+            app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
+            return
+        if not asking:  # asking: back to the game as it is; the host's screen shows the question
             await keep_awake(app, True)  # asked during the tap: browsers allow it then
-            app.table = None
-            await app.show(app.session)
-        return handler
+        app.table = None
+        await app.show(app.session)
 
     cards: list[ft.Control] = []
     for role in app.sharing.choices(app.device, state):
         mark = " (now)" if role == current else " (asked)" if role == asked else ""
         if role.kind == TABLE:
             cards.append(_role_card("role-table", ft.Icons.TABLE_RESTAURANT, "#5d6b7a", "Whole table" + mark,
-                                    ["Every side on this device: pass it round the table."], pick(role)))
+                                    ["Every side on this device: pass it round the table."], on(pick, role)))
         elif role.kind == SIDE:
             ships = [s.card.name if hasattr(s, "card") else s.name for s in state.ships if s.side == role.side]
             cards.append(_role_card(f"role-side-{role.side}", ft.Icons.FLAG, side_colour(state.sides, role.side),
                                     role.side + mark, [f"Move, fire and roll for {', '.join(ships)}", holders(role)],
-                                    pick(role)))
+                                    on(pick, role)))
         elif role.kind == SCREEN:
             cards.append(_role_card("role-screen", ft.Icons.TV, "#37474f", "Shared screen" + mark,
                                     ["Watch only: the whole map, whose turn, the last roll, ships lost. "
-                                     "For a TV or a tablet everyone can see.", holders(role)], pick(role)))
+                                     "For a TV or a tablet everyone can see.", holders(role)], on(pick, role)))
 
     return _page([
         ft.Row([tag("role-home", ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Home",
@@ -320,14 +308,12 @@ def questions(app, game) -> ft.Control:
     box = ft.Container(content=row, padding=ft.Padding.symmetric(horizontal=14, vertical=4),
                        bgcolor=ft.Colors.TERTIARY_CONTAINER)
 
-    def answer(token: str, approve: bool):
-        async def handler(e) -> None:
-            problem = app.sharing.answer(app.device, token, game, approve)
-            if problem:
-                app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
-            fill()
-            box.update()
-        return handler
+    async def answer(token: str, approve: bool) -> None:
+        problem = app.sharing.answer(app.device, token, game, approve)
+        if problem:
+            app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
+        fill()
+        box.update()
 
     async def take_back(e) -> None:
         app.sharing.ask_role(app.device, game, app.sharing.role(app.device, game.id))
@@ -346,9 +332,9 @@ def questions(app, game) -> ft.Control:
                     lines.append(line(f"asks-{seat.name}",
                                       f"{seat.name} asks for {words(seat.asks)} (holds {words(seat.role)})", [
                         tag(f"approve-{seat.name}", ft.TextButton(content="Approve", icon=ft.Icons.CHECK,
-                                                                  on_click=answer(seat.token, True))),
+                                                                  on_click=on(answer, seat.token, True))),
                         tag(f"refuse-{seat.name}", ft.TextButton(content="Refuse", icon=ft.Icons.CLOSE,
-                                                                 on_click=answer(seat.token, False))),
+                                                                 on_click=on(answer, seat.token, False))),
                     ]))
         else:
             asked = app.sharing.asked(app.device, game.id)
@@ -382,21 +368,14 @@ def sync_counter(app, game) -> ft.Control:
         value = f"log {game.actions_in_effect} · {table.check_code()}"
         text.value, box.label = value, value
 
-    async def update() -> None:
-        show()
-        try:
-            box.update()
-        except RuntimeError:  # no longer on screen
-            stop()
-
-    def heard(change) -> None:
+    async def changed() -> None:  # away: the next change or the reconnect shows it
         if app.game is not game:
-            stop()
-            return
-        run_soon(app.page, update)  # away: the next change or the reconnect shows it
+            raise RuntimeError("gone")
+        show()
+        box.update()
 
-    stop = table.subscribe(heard)
     show()
+    follow(app, box, changed, table)
     return box
 
 

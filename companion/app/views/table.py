@@ -139,8 +139,8 @@ class QuickStartBody:
                                                items=[
             self.bookkeeping,
             ft.PopupMenuItem(content="Light or dark theme", on_click=lambda e: self.app.toggle_theme(), height=48),
-            ft.PopupMenuItem(content="End movement (ships not moved stay put)", on_click=self._end_movement,
-                             height=48),
+            ft.PopupMenuItem(content="End movement (ships not moved stay put)",
+                             on_click=on(self.frame.act, A.EndMovement()), height=48),
         ]))]
 
     def compute(self, state: GameState) -> Models:
@@ -320,16 +320,14 @@ class QuickStartBody:
         choices = [("live", "Clear (working)"), ("destroyed_this_turn", "Circle: destroyed this turn"),
                    ("destroyed", "Strike through: destroyed")]
 
-        def choose(value):
-            async def handler(e):
-                self.app.page.pop_dialog()
-                await self.frame.act(A.MarkSlot(ship=ship, location=location, slot=slot, status=value))
-            return handler
+        async def choose(value):
+            self.app.page.pop_dialog()
+            await self.frame.act(A.MarkSlot(ship=ship, location=location, slot=slot, status=value))
 
         dialog = ft.AlertDialog(
             title=ft.Text(f"{location.capitalize()} slot {slot}"),
             content=ft.Text("Mark or clear this slot by hand (the log records it)."),
-            actions=[ft.TextButton(content=text, on_click=choose(value), height=TOUCH)
+            actions=[ft.TextButton(content=text, on_click=on(choose, value), height=TOUCH)
                      for value, text in choices if value != status]
             + [ft.TextButton(content="Cancel", on_click=lambda e: self.app.page.pop_dialog(), height=TOUCH)],
         )
@@ -366,10 +364,9 @@ class QuickStartBody:
             self.frame.message(problem)
             await self.frame.refresh(force=True)
             return
-        pool = [f for f, spec in zip(faces, entry.fields) if spec.purpose == "pool"]
-        slot = [f for f, spec in zip(faces, entry.fields) if spec.purpose == "slot"]
-        keel = [f for f, spec in zip(faces, entry.fields) if spec.purpose == "keel"]
-        outcome = await self.frame.act(A.ResolveShot(shot=entry.shot.id, table=A.TableFaces(pool=pool, slot=slot, keel=keel)))
+        dice = {part: [f for f, spec in zip(faces, entry.fields) if spec.purpose == part]
+                for part in ("pool", "slot", "keel")}
+        outcome = await self.frame.act(A.ResolveShot(shot=entry.shot.id, table=A.TableFaces(**dice)))
         if outcome.ok:
             self.entries.pop(entry.shot.id, None)
             await self.frame.refresh(force=True)
@@ -410,9 +407,6 @@ class QuickStartBody:
             actions=[ft.FilledButton(content="Record", on_click=submit, height=TOUCH),
                      ft.TextButton(content="Cancel", on_click=lambda ev: self.app.page.pop_dialog(), height=TOUCH)],
         ))
-
-    async def _end_movement(self, e) -> None:
-        await self.frame.act(A.EndMovement())
 
     async def _toggle_bookkeeping(self, e) -> None:
         await self.frame.act(A.SetBookkeeping(on=not self.game.state.settings.bookkeeping))
