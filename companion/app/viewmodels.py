@@ -321,16 +321,14 @@ def log_lines(events) -> tuple[LogLine, ...]:
     """Every event in order, with the dice of rolls."""
     lines = []
     for i, event in enumerate(events, start=1):
-        data = event.data if hasattr(event, "data") else event.get("data", {})
-        kind = event.kind if hasattr(event, "kind") else event.get("kind", "")
-        text = event.text if hasattr(event, "text") else event.get("text", "")
+        data, kind = event.data, event.kind
         dice: list[tuple[str, int]] = []
         if kind == "shot" and "result" in data:
             dice = shot_dice(data["result"])
         elif kind.startswith("initiative") and "rolls" in data:
             for roll in data["rolls"]:
                 dice += [(d["colour"], d["face"]) for d in roll.get("dice", [])]
-        lines.append(LogLine(i, kind, text, tuple(dice)))
+        lines.append(LogLine(i, kind, event.text, tuple(dice)))
     return tuple(lines)
 
 

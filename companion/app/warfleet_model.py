@@ -30,7 +30,7 @@ from ..engine.warfleet.scenario import build_warfleet_state, load_warfleet_scena
 from ..engine.warfleet.state import WarFleetState, WarShip
 from ..engine.warfleet.turn import to_move, to_place
 from ..store.game import Game
-from .viewmodels import ArcShade, GameRow, game_rows, location_name, percent
+from .viewmodels import ArcShade, location_name, percent
 from .warfleet_card import converted_card, edited_stats  # noqa: F401  (M.converted_card in the views)
 
 SCENARIO_FILE = "war-fleet-20v20.json"
@@ -391,11 +391,11 @@ def bring_back(game: Game, pocket_id: int, store, act: Act | None = None) -> App
     return (act or game.act)(A.ResolvePocket(pocket=pocket_id, ships=pocket_outcome(quick.state)))
 
 
-# --- home: the saved War Fleet games --------------------------------------------------------------
+# --- log ------------------------------------------------------------------------------------------------
 
 
-def warfleet_rows(summaries, now: float | None = None) -> tuple[GameRow, ...]:
-    """Saved War Fleet games as the home screen lists them: turn and phase (or the result), sides, when."""
+def log_lines(game: Game) -> tuple[str, ...]:
+    return tuple(e.text for e in game.history() if e.kind != "warning") or ("Nothing yet.",)
 
 
 def _unmoved(state) -> str:
@@ -405,11 +405,3 @@ def _unmoved(state) -> str:
         return ""
     listed = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
     return f"{len(names)} ship{'s have' if len(names) != 1 else ' has'} not moved: {listed}. They stay where they are."
-    return game_rows(summaries, now, PHASES)
-
-
-# --- log ------------------------------------------------------------------------------------------------
-
-
-def log_lines(game: Game) -> tuple[str, ...]:
-    return tuple(e.text for e in game.history() if e.kind != "warning") or ("Nothing yet.",)

@@ -18,7 +18,7 @@ import flet as ft
 
 from ..card_compare import compare_with_printed
 from ..card_draft import KIND_NAMES, TRAITS, TYPE_NAMES, dice_options
-from ..editor_model import CardEditor
+from ..editor_model import CardEditor, Path
 from ..session import Session
 from ..viewmodels import dice_chips, location_name
 from .frame import on
@@ -29,8 +29,6 @@ from .widgets import heading, muted, tag
 DEFAULT_SHOWN = {"saturation": 0}  # a number a card may leave out, shown as its meaning
 
 _EDITORS: "weakref.WeakKeyDictionary[Any, CardEditor]" = weakref.WeakKeyDictionary()
-
-Path = tuple
 
 
 async def open_editor(app, editor: CardEditor) -> None:

@@ -10,8 +10,8 @@ import flet as ft
 from ...engine.ruleset import RULESETS
 from ..session import Session
 from ..tasks import soon
-from ..viewmodels import game_rows
-from ..warfleet_model import WAR_FLEET, warfleet_rows
+from ..viewmodels import PHASE_NAMES, game_rows
+from ..warfleet_model import PHASES, WAR_FLEET
 from . import share
 from .frame import on
 from .widgets import heading, icon_button, muted, tag
@@ -91,7 +91,7 @@ def build(app) -> ft.Control:
 
     async def fill_games():
         games = await asyncio.to_thread(app.store.games)
-        rows = [((warfleet_rows if g.ruleset == WAR_FLEET else game_rows)([g])[0], g.ruleset) for g in games]
+        rows = [(game_rows([g], phases=PHASES if g.ruleset == WAR_FLEET else PHASE_NAMES)[0], g.ruleset) for g in games]
         damaged.controls = store_problems(app.store.problems)
         latest.controls = [game_tile(*rows[0], latest=True)] if rows else []
         saved.controls = [game_tile(*row) for row in rows[1:17]] or [
