@@ -63,14 +63,6 @@ class Role:
         raise ValueError(f"not a role: {key!r} (table, screen or side:NAME)")
 
     @property
-    def label(self) -> str:
-        if self.kind == TABLE:
-            return "Whole table (every side)"
-        if self.kind == SCREEN:
-            return "Shared screen (watch only)"
-        return f"{self.side}"
-
-    @property
     def read_only(self) -> bool:
         return self.kind == SCREEN
 

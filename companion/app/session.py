@@ -34,9 +34,6 @@ class Session:
             return f"/warfleet/{quote(self.game_id, safe='')}"
         return "/" if self.screen == "home" else f"/{self.screen}"
 
-    def go(self, screen: str, **changes) -> "Session":
-        return replace(self, screen=screen, message="", **changes)
-
     def with_ship(self, ship: str | None) -> "Session":
         return replace(self, ship=ship)
 
