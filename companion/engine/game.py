@@ -277,6 +277,7 @@ def _needed(result: ShotResult, target: ShipState, location: str) -> str:
     else:
         breach, armour = slots[result.slot_rolls[-1] - 1].breach, 0
         parts = f"breach {breach} of the re-rolled slot"
+    assert breach is not None, "a miss slot's roll returned before (_result_text)"
     need = breach + armour
     return f"{result.total} against {need} ({parts}): {'breach' if result.total >= need else 'no breach'}"
 

@@ -55,10 +55,6 @@ candidates = turn_candidates({"setup": "start_game", "initiative": "roll_initiat
                               "combat": "end_turn"}, _shots, "shots", "resolve_shot", "shot")
 
 
-def describe(state: GameState) -> str:
-    return f"scenario, {len(state.ships)} ships on {state.board.columns} x {state.board.rows}"
-
-
 QUICK_START = Ruleset(
     id="quick-start",
     name="Quick-Start",
@@ -73,7 +69,7 @@ QUICK_START = Ruleset(
     scenario_format=SCENARIO_FORMAT,
     load_scenario=load_scenario,
     build_state=build_state,
-    describe=describe,
+    describe=lambda state: f"scenario, {len(state.ships)} ships on {state.board.columns} x {state.board.rows}",
     candidates=candidates,
     rule_errors=RULE_ERRORS,
     state_problem=position_problem,

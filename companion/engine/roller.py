@@ -28,10 +28,6 @@ class DieRoll(BaseModel):
     colour: Colour
     face: int
 
-    @property
-    def label(self) -> str:
-        return f"{self.colour.label} {self.face}"
-
 
 class Roller(BaseModel):
     """Roller state: a hex seed and how many dice it has rolled so far."""

@@ -8,11 +8,14 @@ turn: circled slots become hashed, destroyed ships leave, the game-end check.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from . import common as C
 from .dice import parse_pool
 from .state import GameState, InitiativeRoll, ShipState, SlotStatus
 
 INITIATIVE_DICE = parse_pool("2DRed")
+_type = attrgetter("card.type")  # the rank movement goes by
 
 
 def initiative_winner(rolls: list[InitiativeRoll]) -> str | None:
@@ -27,10 +30,6 @@ def movement_groups(state: GameState) -> list[tuple[str, int]]:
     winner, loser = state.initiative, state.loser()
     order = [s for s in (loser, winner) if s] or list(state.sides)
     return C.movement_groups(state.active_ships, order, _type)
-
-
-def _type(ship: ShipState) -> int:
-    return ship.card.type
 
 
 def to_move(state: GameState) -> tuple[str, int] | None:

@@ -11,8 +11,12 @@ ending with the side that won"; a side without ships of a class is skipped.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from .. import common as C
 from .state import InitiativeRoll, WarFleetState, WarShip
+
+_class = attrgetter("ship_class")  # the rank movement goes by
 
 
 def ranking(rolls: list[InitiativeRoll]) -> list[str] | None:
@@ -114,10 +118,6 @@ def movers(state: WarFleetState) -> list[WarShip]:
 def movement_groups(state: WarFleetState) -> list[tuple[str, int]]:
     """(side, class) in moving order: highest class first, initiative loser first."""
     return C.movement_groups(movers(state), list(state.initiative_order) or list(state.sides), _class)
-
-
-def _class(ship: WarShip) -> int:
-    return ship.ship_class
 
 
 def to_move(state: WarFleetState) -> tuple[str, int] | None:
