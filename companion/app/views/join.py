@@ -42,7 +42,7 @@ async def identify(app):
         log.info("device token unavailable: %s", exc)
     device = app.sharing.connect(token if isinstance(token, str) else None, address, page.client_user_agent)
     if prefs is not None and device.token != token:
-        await remember_token(device.token)
+        await remember_token(device.token, prefs)
     return device
 
 
@@ -58,11 +58,11 @@ async def keep_awake(app, on: bool) -> None:
         log.debug("wake lock: %s", exc)
 
 
-async def remember_token(token: str) -> None:
+async def remember_token(token: str, prefs: ft.SharedPreferences | None = None) -> None:
     """Keep the device's token in the browser (a new one: its first visit, or after the host forgot
-    the device and it came back with the PIN or the host's tap)."""
+    the device and it came back with the PIN or the host's tap), through `prefs` if the session has one."""
     try:
-        await asyncio.wait_for(ft.SharedPreferences().set(TOKEN_KEY, token), 5)
+        await asyncio.wait_for((prefs or ft.SharedPreferences()).set(TOKEN_KEY, token), 5)
     except Exception as exc:
         log.info("device token not stored: %s", exc)
 
