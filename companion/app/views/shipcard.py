@@ -35,13 +35,11 @@ def _set(control: ft.Control, **values) -> None:
 class SlotCell:
     """One slot: its number, breach number, title, dice and detail, changed in place.
 
-    The cell's make-up (struck through or not, tappable or not: a miss slot is not)
-    is fixed: a slot that changes it gets a new cell (`shape`)."""
+    Every cell has the same make-up (the cross of a destroyed slot shown or hidden, the tap
+    answered or not: a miss slot is not), so another ship's card reuses the cells on screen."""
 
     def __init__(self, card: CardView, location: str, slot: SlotView, on_slot: SlotHandler | None):
         self.location, self.slot, self.on_slot = location, slot, on_slot
-        self.shape = self.shape_of(slot, on_slot)
-        struck, tappable = self.shape
         self.number_text = ft.Text(str(slot.number), size=11, weight=ft.FontWeight.BOLD)
         self.number = ft.Container(content=self.number_text, width=20, height=20, border_radius=10,
                                    alignment=ft.Alignment.CENTER)
@@ -52,23 +50,19 @@ class SlotCell:
         self.head = ft.Row([self.number, ft.Container(expand=True), self.breach], spacing=2)
         self.lines = ft.Column([], spacing=2, tight=True)
         self.body = ft.Container(content=self.lines, padding=6, border_radius=8, height=84)
-        face: ft.Control = self.body
-        if struck:
-            face = ft.Stack([self.body, ft.Container(
-                content=ft.Icon(ft.Icons.CLOSE, size=54, color=ft.Colors.with_opacity(0.35, CIRCLED)),
-                alignment=ft.Alignment.CENTER, height=84, left=0, right=0, top=0)], height=84)
-        if tappable:
-            face = ft.GestureDetector(content=face, on_tap=self._tapped, mouse_cursor=ft.MouseCursor.CLICK)
-        self.control = tag("", face, kept=True)
+        self.cross = ft.Container(content=ft.Icon(ft.Icons.CLOSE, size=54, color=ft.Colors.with_opacity(0.35, CIRCLED)),
+                                  alignment=ft.Alignment.CENTER, height=84, left=0, right=0, top=0)
+        self.face = ft.GestureDetector(content=ft.Stack([self.body, self.cross], height=84), on_tap=self._tapped)
+        self.control = tag("", self.face, kept=True)
         self._key = None
         self.show(card, location, slot)
 
-    @staticmethod
-    def shape_of(slot: SlotView, on_slot: SlotHandler | None) -> tuple[bool, bool]:
-        return slot.status == "destroyed", on_slot is not None and slot.kind != "miss"
+    def _tappable(self) -> bool:
+        return self.on_slot is not None and self.slot.kind != "miss"
 
     async def _tapped(self, e) -> None:
-        await self.on_slot(self.location, self.slot.number, self.slot.status)
+        if self._tappable():
+            await self.on_slot(self.location, self.slot.number, self.slot.status)
 
     def show(self, card: CardView, location: str, slot: SlotView) -> bool:
         """Put this slot on the cell; whether anything changed."""
@@ -99,6 +93,8 @@ class SlotCell:
                  ft.Colors.SURFACE if not miss else ft.Colors.SURFACE_CONTAINER),
              border=ft.Border.all(2.5, CIRCLED) if circled else ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
              opacity=0.7 if struck else 1.0)
+        _set(self.cross, visible=struck)
+        _set(self.face, mouse_cursor=ft.MouseCursor.CLICK if self._tappable() else ft.MouseCursor.BASIC)
         _set(self.control, identifier=f"slot-{card.id}-{location}-{slot.number}",
              label=f"{location} slot {slot.number} {slot.title}: {STATUS_WORDS[slot.status]}")
         return True
@@ -134,9 +130,6 @@ class LocationBlock:
                 cell = SlotCell(card, loc.key, slot, self.on_slot)
                 self.cells.append(cell)
                 self.holders.append(ft.Container(content=cell.control, col={"xs": 4, "sm": 2}))
-            elif self.cells[i].shape != SlotCell.shape_of(slot, self.on_slot):
-                cell = self.cells[i] = SlotCell(card, loc.key, slot, self.on_slot)
-                self.holders[i].content = cell.control
             else:
                 self.cells[i].show(card, loc.key, slot)
         del self.cells[len(loc.slots):], self.holders[len(loc.slots):]
