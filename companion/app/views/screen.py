@@ -231,7 +231,7 @@ class ScreenView:
         if m.whose_side:
             self.whose_dot.bgcolor = side_colour(state.sides, m.whose_side)
         code = self.app.sharing.table(self.game).check_code()
-        self.count.value = f"log {len(self.game.entries)} · {code}"
+        self.count.value = f"log {self.game.actions_in_effect} · {code}"
         roll = m.last_roll
         big = 54 if self._wide else 40
         if roll is None:
