@@ -110,6 +110,10 @@ class _Slot(_Strict):
     text: str = Field(default="", description="What the card prints after the label, when the slot's fields do not say it")
 
 
+class _Breached(_Slot):  # every kind of slot but a miss slot prints its breach number
+    breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
+
+
 class Battery(_Strict):
     """What a Quick-Start gun and a War Fleet location's attack share (seed 004 "Attack": the
     same shape as a gun battery): a short and a long band, traits and saturation boxes."""
@@ -152,54 +156,48 @@ class Battery(_Strict):
         return "out"
 
 
-class GunSlot(_Slot, Battery):
+class GunSlot(_Breached, Battery):
     kind: Literal["gun"] = "gun"
     name: str
     short: RangeBand
     long: RangeBand
-    breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
     traits: list[Literal["turret", "bracket", "saturation"]] = []
     saturation: int = Field(default=0, ge=0, le=MAX_SATURATION, strict=True, description="Saturation boxes (War Fleet)")
     marks: str = Field(default="", description="Symbols printed before the ranges: 'T' turret; '▲', '■' shown as printed")
 
 
-class CrewSlot(_Slot):
+class CrewSlot(_Breached):
     kind: Literal["crew"] = "crew"
     dice: PoolText
-    breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
 
     @property
     def pool(self) -> Pool:
         return parse_pool(self.dice)
 
 
-class ArmorSlot(_Slot):
+class ArmorSlot(_Breached):
     kind: Literal["armor"] = "armor"
     breach_modifier: int = Field(ge=0, le=MAX_MODIFIER, strict=True)
-    breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
 
 
-class EngineSlot(_Slot):
+class EngineSlot(_Breached):
     kind: Literal["engine"] = "engine"
     mp: int = Field(ge=0, le=MAX_MP, strict=True)
-    breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
 
 
-class TeslaCoilSlot(_Slot):
+class TeslaCoilSlot(_Breached):
     kind: Literal["tesla_coil"] = "tesla_coil"
-    breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
 
 
 class MissSlot(_Slot):
     kind: Literal["miss"] = "miss"
 
 
-class OtherSlot(_Slot):
+class OtherSlot(_Breached):
     """A slot the Quick-Start rules do not define (Torpedo, Steering Gear, ...): it can be
     destroyed and counts for the keel, location and half-SI checks; no rule of its own."""
 
     kind: Literal["other"] = "other"
-    breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
 
 
 Slot = Annotated[

@@ -179,10 +179,7 @@ class Game:
                 self._checkpoints[start] = state
                 break
         for position in range(start, len(self._fold.done)):
-            outcome = self.ruleset.apply(state, self._fold.done[position])
-            if isinstance(outcome, Refused):
-                raise ValueError(f"the log does not replay: {outcome.reason}")
-            state = outcome.state
+            state = replay(state, self._fold.done[position:position + 1], self.ruleset)
             self._keep_checkpoint(position + 1, state)
         return state
 

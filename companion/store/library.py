@@ -443,10 +443,3 @@ def catalogue_loader(store, folder: str | Path | None = None) -> Callable[[], di
 
     return load
 
-
-__all__ = [
-    "Catalogue", "CardLibrary", "ImportResult", "LibraryEntry", "LibraryError", "PLAYER_PREFIX",
-    "Shipped", "based_on", "catalogue_loader", "catalogue_of", "export_document", "export_file_name",
-    "is_player_id", "is_players_card", "library_for", "load_shipped", "new_player_id", "open_library",
-    "player_copy", "slug",
-]
