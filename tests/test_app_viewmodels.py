@@ -409,3 +409,23 @@ def test_a_reading_runs_over_its_continuation_lines_and_a_paragraph_is_an_intro(
     title, part = vm.rule_readings(page)
     assert title == vm.ReadingSection("Title", 1, ("Some words over two lines.",), ())
     assert part.readings == (vm.Reading("first line goes on.", True), vm.Reading("a link and code", False))
+
+
+def test_a_tapped_hex_outside_the_deployment_zone_is_refused_in_the_engines_words():
+    """Issue 14.7: the refusal uses the engine's words, and the banner says the same rule."""
+    from companion.app.viewmodels import banner, deployment_hexes, deployment_refusal
+    from companion.engine.deployment import deployment_problem
+    from companion.engine.footprint import Placement
+
+    from random_games import starting_state
+
+    state = starting_state(1).model_copy(update={"phase": "setup"})
+    ship = state.ships[0]
+    zone = set(deployment_hexes(state, ship.id))
+    middle = next(c for c in state.board.cells() if c not in zone
+                  and deployment_problem(state, ship, Placement(c, ship.facing, ship.card.type)) is not None)
+    refusal = deployment_refusal(state, ship.id, middle)
+    assert refusal == deployment_problem(state, ship, Placement(middle, ship.facing, ship.card.type))
+    assert "within 4 hexes of a map edge, with the whole ship on the map" in refusal
+    assert "within 4 hexes of a map edge, with the whole ship on the map" in banner(state).detail
+    assert all(deployment_refusal(state, ship.id, cell) is None for cell in zone)

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from ..engine.cards import NO_QUICK_START_RULE
 from ..engine.arcs import range_in_wedge, wedge_for
+from ..engine.board import DEPLOYMENT_DEPTH
 from ..engine.combat import weapon_hex
 from ..engine.dice import Colour, Pool, distribution, parse_pool
 from ..engine.hexes import Hex
@@ -72,8 +73,9 @@ def banner(state: GameState) -> Banner:
     phase = state.phase
     if phase == "setup":
         return Banner(phase, "Deployment",
-                      "Place every ship within four hexes of its side's map edge, "
-                      "as on the table, then start the battle.", ("start_game",))
+                      f"Deploy every ship within {DEPLOYMENT_DEPTH} hexes of a map edge, with the whole ship on "
+                      "the map and the sides on opposite edges, as on the table; then start the battle.",
+                      ("start_game",))
     if phase == "initiative":
         tie = " Last roll was a tie: roll again." if state.initiative_rolls else ""
         return Banner(phase, f"{turn} · Initiative",
@@ -297,6 +299,19 @@ def deployment_hexes(state: GameState, ship_id: str) -> tuple[Hex, ...]:
                 cells.append(cell)
                 break
     return tuple(cells)
+
+
+def deployment_refusal(state: GameState, ship_id: str, cell: Hex) -> str | None:
+    """Why the ship may not deploy with its bow on this hex, facing any way (the engine's own
+    words, as a Place there would be refused), or None: a tapped hex is answered at once."""
+    from ..engine.deployment import deployment_problem
+    from ..engine.footprint import Placement
+    from ..engine.movement import placement_problem
+
+    ship = state.ship(ship_id)
+    placements = [Placement(cell, (ship.facing + turn) % 6, ship.card.type) for turn in range(6)]
+    problems = [deployment_problem(state, ship, p) or placement_problem(state, ship, p) for p in placements]
+    return None if None in problems else problems[0]
 
 
 # --- log --------------------------------------------------------------------------------------

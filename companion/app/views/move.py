@@ -29,7 +29,8 @@ class MoveControls:
         self.position = muted("", 12)
         self.mp = ft.Text("", weight=ft.FontWeight.BOLD)
         self.head = ft.Row([self.name, self.position, ft.Container(expand=True), tag("mp-left", self.mp)], spacing=8)
-        self.deploy_hint = muted("Deploy: tap a green hex on the map (or type its label), then a facing.", 12)
+        self.deploy_hint = muted("Deploy: tap an outlined hex on the map (or type its label), then a facing; "
+                                 "a facing alone turns the ship where it stands.", 12)
         self.step_buttons: dict[str, ft.Control] = {}
         self.end_move = tag("end-move", ft.OutlinedButton(content="End move", icon=ft.Icons.CHECK,
                                                           on_click=self._end_move, height=TOUCH))

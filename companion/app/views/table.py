@@ -17,7 +17,7 @@ from ...engine.state import GameState
 from ..session import Session
 from ..tasks import soon
 from ..panels import fire_panel, move_panel, shot_views, table_dice_fields
-from ..viewmodels import Banner, arc_shades, banner, card_view, deployment_hexes, log_lines, ship_rows
+from ..viewmodels import Banner, arc_shades, banner, card_view, deployment_hexes, deployment_refusal, log_lines, ship_rows
 from ..theme import side_colour
 from .fire import FirePanel, TableDiceEntry
 from .frame import on
@@ -279,6 +279,8 @@ class QuickStartBody:
         await self.frame.act(A.EndMove(ship=ship_id))
 
     async def _place(self, ship_id: str, facing: int, text: str) -> None:
+        if not text and self.game.state.phase == "setup":  # a facing alone turns the ship where it stands
+            text = self.game.state.board.label(self.game.state.ship(ship_id).bow)
         if not text:
             self.frame.message("Tap a hex on the map or type its label (like 0812) first.")
             await self.frame.refresh(force=True)
@@ -308,9 +310,10 @@ class QuickStartBody:
             await self.select(hit.id)
             return
         if self.session.ship:
-            self.place_hex = cell
-            self.frame.message(f"Hex {state.board.label(cell)} chosen: tap a facing to place "
-                               f"{state.ship(self.session.ship).card.name} there.", info=True)
+            refused = deployment_refusal(state, self.session.ship, cell) if state.phase == "setup" else None
+            self.place_hex = None if refused else cell
+            self.frame.message(refused or f"Hex {state.board.label(cell)} chosen: tap a facing to place "
+                               f"{state.ship(self.session.ship).card.name} there.", info=not refused)
             await self.frame.refresh(force=True)
 
     async def _slot_tapped(self, location: str, slot: int, status: str) -> None:
