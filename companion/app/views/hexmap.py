@@ -28,7 +28,7 @@ from ..viewmodels import ArcShade
 TapHandler = Callable[[Hex], Awaitable[None]]
 NOTE_ROOM = 56  # px at the top of the map kept clear for the floating note and the arc legend
 SETTLE = 0.25  # s: how long the map's size must stay put before it is fitted
-LABEL, LEAST = 0.45, 0.75  # a hex number's size (times the hex's), the least zoom of a fit: 10 px at 30
+LABEL, LEAST = 0.5, 0.67  # a hex number's size (times the hex's), the least zoom of a fit: 10 px at 30
 
 
 def _hex_path(layout: HexLayout, cells, inset: float = 0.0) -> list:
