@@ -406,3 +406,27 @@ def test_load_a_scenario_refuses_a_device_and_a_huge_board_in_plain_words(server
     wait_words(page, "a board of 999 columns is too big for the table app", timeout=15000)
     shoot(page, "load-refused-desktop")
     page.context.close()
+
+
+def test_the_other_sides_ship_is_shown_read_only(shared_server, browser):
+    """Issue 14.6: on a phone holding British, a French ship's card shows, with no moves and no taps."""
+    server = shared_server
+    host = browser.new_context(viewport=DESKTOP).new_page()
+    open_app(host, server.url)
+    by_id(host, "quick-start").wait_for(timeout=15000)
+    by_id(host, "quick-start").click()
+    host.wait_for_url("**/game/**", timeout=15000)
+    game_path = "game/" + host.url.split("/game/")[1].split("?")[0]
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    join(phone, server.lan_url + game_path, server.pin, "side-British")
+    by_id(phone, "my-role").wait_for(timeout=10000)
+    tap_until(phone, "tab-ship", "ship-pontbriand")
+    tap_until(phone, "ship-pontbriand", "their-ship")
+    assert "French's ship: shown read-only, as this device holds British" in label(by_id(phone, "their-ship"))
+    by_id(phone, "card-pontbriand").wait_for(timeout=10000)
+    assert by_id(phone, "face-N").count() == 0 and by_id(phone, "step-forward").count() == 0
+    shoot(phone, "their-ship-phone")
+    tap_until(phone, "ship-hml-raven", "face-N")  # its own ship: the moves are there
+    assert by_id(phone, "their-ship").count() == 0
+    for page in (host, phone):
+        page.context.close()

@@ -100,6 +100,8 @@ class QuickStartBody:
         self.ship_picker = ShipPicker("ship", self.select)
         self.fire_picker = ShipPicker("fire", self.select)
         self.card = ShipCard(on_slot=self._slot_tapped)
+        self.their_card = ShipCard()  # another side's ship on a device holding one side: no taps
+        self.theirs = tag("their-ship", muted("", 12))
         self.moves = MoveControls(False, self._step, self._end_move, self._place)
         self.strip_moves = MoveControls(True, self._step, self._end_move, self._place)
         self.moves_later = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT, expand=True)
@@ -181,7 +183,7 @@ class QuickStartBody:
         return changed
 
     def sent(self) -> None:
-        for piece in (self.ship_picker, self.fire_picker, self.card):
+        for piece in (self.ship_picker, self.fire_picker, self.card, self.their_card):
             piece.sent()
 
     def banner(self, m: Models) -> tuple:
@@ -235,6 +237,10 @@ class QuickStartBody:
 
     def _ship_panel(self, m: Models) -> list[ft.Control]:
         parts: list[ft.Control] = [self.ship_picker.show(m, self.session.ship)]
+        role = self.app.role
+        if m.card is not None and role is not None and role.side not in (None, m.card.side):
+            self.theirs.content.value = f"{m.card.side}'s ship: shown read-only, as this device holds {role.side}."
+            return parts + [self.theirs, self.their_card.show(m.card)]
         if m.move is not None and (m.state.phase in ("setup", "movement") or self.placing):
             parts.append(self.moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state)))
         elif m.move is not None:
