@@ -108,7 +108,7 @@ def run_options(args) -> int:
         json_out([{"action": o.action, "possible": o.possible, "problem": o.problem} for o in found])
         return 0
     possible = [o for o in found if o.possible]
-    print(f"{game.name}: turn {state.turn}, {game.ruleset.phase_words(state.phase)}; "
+    print(f"{game.name}: turn {state.turn}, {game.ruleset.phases.get(state.phase, state.phase)}; "
           f"{len(possible)} of {len(found)} options possible now")
     for option in sorted(found, key=lambda o: not o.possible):
         shown = json.dumps(option.action, ensure_ascii=False)

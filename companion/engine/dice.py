@@ -79,7 +79,7 @@ class Pool(tuple[Colour, ...]):
 
     @property
     def sorted_key(self) -> tuple[Colour, ...]:
-        return tuple(sorted(self, key=_colour_rank))
+        return tuple(sorted(self, key=list(Colour).index))
 
     @property
     def notation(self) -> str:
@@ -100,10 +100,6 @@ class Pool(tuple[Colour, ...]):
 
     def __repr__(self) -> str:
         return f"Pool({self.notation!r})"
-
-
-def _colour_rank(colour: Colour) -> int:
-    return list(Colour).index(colour)
 
 
 _TERM = re.compile(r"^(\d*)\s*d\s*(\w+)$", re.IGNORECASE)

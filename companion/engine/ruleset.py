@@ -123,9 +123,6 @@ class Ruleset:
             options.append(Option(action, None if outcome.ok else outcome.reason))  # type: ignore[union-attr]
         return options
 
-    def phase_words(self, phase: str) -> str:
-        return self.phases.get(phase, phase)
-
     def view_for(self, state: Any, side: str | None) -> Any:
         """What a device holding `side` (None: the shared screen, a spectator) may be sent of `state`.
 

@@ -243,7 +243,9 @@ class Game:
             if not self._fold.done:
                 return False
             text = f"Undone: {self._fold.done[-1]['kind'].replace('_', ' ')}."
-            state = self._state_at(len(self._fold.done) - 1)
+            count = len(self._fold.done) - 1
+            base = max(k for k in self._checkpoints if k <= count)  # the nearest checkpoint, then replay
+            state = replay(self._checkpoints[base], self._fold.done[base:count], self.ruleset)
             return self._record("undo", None, [{"kind": "undo", "text": text, "data": {}}], state)
 
     def redo(self) -> bool:
@@ -266,11 +268,6 @@ class Game:
                     self._listeners.remove(callback)
 
         return stop
-
-    def _state_at(self, count: int) -> GameState:
-        """The state after the first `count` actions in effect, from the nearest checkpoint."""
-        base = max(k for k in self._checkpoints if k <= count)
-        return replay(self._checkpoints[base], self._fold.done[base:count], self.ruleset)
 
     def _keep_checkpoint(self, count: int, state: GameState) -> None:
         if count % CHECKPOINT_EVERY == 0:

@@ -46,10 +46,6 @@ def log_name(start: int) -> str:
     return f"log-{start:08d}.json"
 
 
-def snapshot_name(index: int) -> str:
-    return f"snapshot-{index:08d}.json"
-
-
 class GameFolder:
     """Reads and appends the files of one game (one object per game per process)."""
 
@@ -161,7 +157,7 @@ class GameFolder:
                 pass
 
     def write_snapshot(self, index: int, state: GameState) -> None:
-        _open(self.path / snapshot_name(index), "snapshot").table("snapshot").insert(
+        _open(self.path / f"snapshot-{index:08d}.json", "snapshot").table("snapshot").insert(
             {"index": index, "state": state.model_dump(mode="json")})
 
     def _claim(self, index: int) -> None:

@@ -45,9 +45,9 @@ def dice_in(events: list[dict[str, Any]]) -> DiceList:
 
 
 def _table_dice(action: dict[str, Any]) -> bool:
-    """Faces the players rolled at the table and typed in (not from the roller)."""
-    return (action.get("kind") == "resolve_shot" and action.get("table") is not None) or (
-        action.get("kind") == "roll_initiative" and action.get("faces") is not None)
+    """Faces the players rolled at the table and typed in (not from the roller): a shot's or an attack's
+    `table`, a roll-off's `faces` (initiative, placement), in either ruleset."""
+    return action.get("table") is not None or action.get("faces") is not None
 
 
 @dataclass
