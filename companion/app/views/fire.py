@@ -13,7 +13,8 @@ import flet as ft
 
 from ..theme import DICE
 from ..panels import FaceField, GunView, ShotView, StrikeView
-from .widgets import TOUCH, chips, die_face, heading, icon_button, muted, put, show_chips, tag
+from .frame import on
+from .widgets import TOUCH, chips, die_face, heading, icon_button, muted, pill, put, show_chips, tag
 
 Declare = Callable[[str, int, str, str], Awaitable[None]]
 
@@ -21,34 +22,21 @@ FACE_MAX = {"Green": 4, "Blue": 6, "Yellow": 8, "Red": 10, "Black": 12, "D6": 6}
 
 
 def _strike_row(gun: GunView, target_id: str, strike: StrikeView, declare: Declare | None) -> ft.Control:
-    slot_bits = [
-        ft.Container(
-            content=ft.Text(f"{o.slot} {o.name} {o.text}", size=11),
-            padding=ft.Padding.symmetric(horizontal=6, vertical=2), border_radius=6,
-            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, tooltip=f"exactly {o.chance}",
-        )
-        for o in strike.slots
-    ]
+    where = f"{gun.location}-{gun.slot}-{target_id}-{strike.location}"
+    slot_bits = [pill(ft.Text(f"{o.slot} {o.name} {o.text}", size=11), ft.Colors.SURFACE_CONTAINER_HIGH,
+                      f"exactly {o.chance}") for o in strike.slots]
     if strike.keel:
-        slot_bits.append(ft.Container(
-            content=ft.Text(f"keel {strike.keel_text}", size=11, color=ft.Colors.ON_ERROR_CONTAINER),
-            padding=ft.Padding.symmetric(horizontal=6, vertical=2), border_radius=6,
-            bgcolor=ft.Colors.ERROR_CONTAINER, tooltip=f"exactly {strike.keel}",
-        ))
+        slot_bits.append(pill(ft.Text(f"keel {strike.keel_text}", size=11, color=ft.Colors.ON_ERROR_CONTAINER),
+                              ft.Colors.ERROR_CONTAINER, f"exactly {strike.keel}"))
     if strike.ship_destroyed:
-        slot_bits.append(tag(f"ship-destroyed-{gun.location}-{gun.slot}-{target_id}-{strike.location}", ft.Container(
-            content=ft.Text(f"ship destroyed {strike.ship_destroyed_text}", size=11, weight=ft.FontWeight.BOLD,
-                            color=ft.Colors.ON_ERROR),
-            padding=ft.Padding.symmetric(horizontal=6, vertical=2), border_radius=6, bgcolor=ft.Colors.ERROR,
-            tooltip=f"exactly {strike.ship_destroyed}: the keel breaks, or the slot destroyed leaves every "
-                    "slot of the location destroyed or the destroyed slots at half the SI",
-        )))
-    button = []
-    if declare is not None:
-        async def go(e):
-            await declare(gun.location, gun.slot, target_id, strike.location)
-        button = [tag(f"declare-{gun.location}-{gun.slot}-{target_id}-{strike.location}",
-                      ft.FilledTonalButton(content="Declare", icon=ft.Icons.GPS_FIXED, on_click=go, height=TOUCH))]
+        slot_bits.append(tag(f"ship-destroyed-{where}", pill(
+            ft.Text(f"ship destroyed {strike.ship_destroyed_text}", size=11, weight=ft.FontWeight.BOLD,
+                    color=ft.Colors.ON_ERROR), ft.Colors.ERROR,
+            f"exactly {strike.ship_destroyed}: the keel breaks, or the slot destroyed leaves every "
+            "slot of the location destroyed or the destroyed slots at half the SI")))
+    button = [] if declare is None else [tag(f"declare-{where}", ft.FilledTonalButton(
+        content="Declare", icon=ft.Icons.GPS_FIXED, height=TOUCH,
+        on_click=on(declare, gun.location, gun.slot, target_id, strike.location)))]
     return ft.Container(
         content=ft.Column([
             ft.Row([ft.Text(f"at the {strike.name.lower()}", weight=ft.FontWeight.W_600), chips(strike.pool, 16),
@@ -128,7 +116,7 @@ class TableDiceEntry:
                 bgcolor=fill if chosen else ft.Colors.SURFACE_CONTAINER_HIGH, border=ft.Border.all(2, fill)),
                 label=f"{name}: {n}{' (picked)' if chosen else ''}")
         problem = self.problems.get(i)
-        heading_row = [ft.Text(name, size=13, weight=ft.FontWeight.W_600)]
+        heading_row = [heading(name, 13)]
         if problem:
             heading_row.append(tag(f"face-problem-{self.shot.id}-{i}", ft.Text(problem, size=12, color=ft.Colors.ERROR)))
         return ft.Column([ft.Row(heading_row, spacing=8, wrap=True),
@@ -155,15 +143,6 @@ class ShotCard:
     buttons into the dice rolled and the result line."""
 
     def __init__(self, shot_id: int, roll, enter, cancel):
-        async def do_roll(e):
-            await roll(shot_id)
-
-        async def do_enter(e):
-            await enter(shot_id)
-
-        async def do_cancel(e):
-            await cancel(shot_id)
-
         self.text = ft.Text("", size=13, expand=True)
         self.header = ft.Row([ft.Text(f"Shot {shot_id}", weight=ft.FontWeight.BOLD), self.text],
                              vertical_alignment=ft.CrossAxisAlignment.START)
@@ -174,9 +153,11 @@ class ShotCard:
         self.pool = chips((), 16)
         self.pool_line = ft.Row([self.pool, muted("+ slot die", 11)], spacing=6)
         self.buttons = ft.Row([
-            tag(f"roll-{shot_id}", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=do_roll, height=TOUCH)),
-            tag(f"enter-{shot_id}", ft.OutlinedButton(content="Table dice", icon=ft.Icons.TOUCH_APP, on_click=do_enter, height=TOUCH)),
-            icon_button(ft.Icons.DELETE_OUTLINE, "Cancel this shot", do_cancel, f"cancel-{shot_id}"),
+            tag(f"roll-{shot_id}", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=on(roll, shot_id),
+                                                   height=TOUCH)),
+            tag(f"enter-{shot_id}", ft.OutlinedButton(content="Table dice", icon=ft.Icons.TOUCH_APP,
+                                                      on_click=on(enter, shot_id), height=TOUCH)),
+            icon_button(ft.Icons.DELETE_OUTLINE, "Cancel this shot", on(cancel, shot_id), f"cancel-{shot_id}"),
         ], wrap=True)
         self.lines = ft.Column(spacing=6, tight=True)
         self.control = ft.Container(content=self.lines, padding=10, border_radius=10)
@@ -189,8 +170,7 @@ class ShotCard:
                 self._dice = shot.dice
                 self.faces.controls = [die_face(c, f, 32) for c, f in shot.dice]
             self.result.value = shot.result
-            self.result.color = {"slot_destroyed": ft.Colors.ERROR, "keel_break": ft.Colors.ERROR}.get(
-                shot.outcome, ft.Colors.ON_SURFACE)
+            self.result.color = ft.Colors.ERROR if shot.outcome in ("slot_destroyed", "keel_break") else ft.Colors.ON_SURFACE
             lines += [self.faces, self.result_line]
         else:
             show_chips(self.pool, shot.pool, 16)

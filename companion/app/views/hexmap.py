@@ -24,6 +24,7 @@ from ..geometry import HexLayout
 from ..tasks import soon
 from ..theme import ARCS, CIRCLED, map_colours, side_colour
 from ..viewmodels import ArcShade
+from .frame import on
 
 TapHandler = Callable[[Hex], Awaitable[None]]
 NOTE_ROOM = 56  # px at the top of the map kept clear for the floating note and the arc legend
@@ -86,7 +87,7 @@ class HexFills:
                 changed = True
         for cell, colour in colours.items():
             if cell not in self._fills:
-                paint = _stroke(colour, 3) if self.outlines.closed else _fill(colour)
+                paint = stroke_paint(colour, 3) if self.outlines.closed else fill_paint(colour)
                 fill = self._fills[cell] = cv.Path(self.outlines.outline(cell), paint=paint)  # type: ignore[arg-type]
                 self.canvas.shapes.append(fill)
                 changed = True
@@ -125,12 +126,12 @@ def _look(shape) -> tuple:
     return list(shape.elements), shape.paint
 
 
-def _fill(colour: str, opacity: float = 1.0) -> ft.Paint:
+def fill_paint(colour: str, opacity: float = 1.0) -> ft.Paint:
     return ft.Paint(color=ft.Colors.with_opacity(opacity, colour) if opacity < 1 else colour,
                     style=ft.PaintingStyle.FILL)
 
 
-def _stroke(colour: str, width: float) -> ft.Paint:
+def stroke_paint(colour: str, width: float) -> ft.Paint:
     return ft.Paint(color=colour, style=ft.PaintingStyle.STROKE, stroke_width=width,
                     stroke_join=ft.StrokeJoin.ROUND)
 
@@ -139,9 +140,9 @@ class ShipShapes:
     """The shapes of one ship, changed in place when it moves."""
 
     def __init__(self):
-        self.hull = cv.Path([], paint=_fill("#000000"))
-        self.outline = cv.Path([], paint=_stroke("#000000", 2))
-        self.bow = cv.Path([], paint=_fill("#ffffff"))
+        self.hull = cv.Path([], paint=fill_paint("#000000"))
+        self.outline = cv.Path([], paint=stroke_paint("#000000", 2))
+        self.bow = cv.Path([], paint=fill_paint("#ffffff"))
         self.name = cv.Text(0, 0, "", alignment=ft.Alignment.CENTER)
         self.key: tuple | None = None
 
@@ -182,8 +183,8 @@ class HexMap:
             boundary_margin=ft.Margin.all(400), expand=True, on_interaction_start=self._moved_by_hand,
         )
         zoom = ft.Column([
-            _map_button(ft.Icons.ADD, "Zoom in", self._zoom_in, "zoom-in"),
-            _map_button(ft.Icons.REMOVE, "Zoom out", self._zoom_out, "zoom-out"),
+            _map_button(ft.Icons.ADD, "Zoom in", on(self._zoom, 1.4), "zoom-in"),
+            _map_button(ft.Icons.REMOVE, "Zoom out", on(self._zoom, 1 / 1.4), "zoom-out"),
             _map_button(ft.Icons.CENTER_FOCUS_STRONG, "Centre on the selected ship (or the fleets)", self._centre, "centre"),
             _map_button(ft.Icons.FIT_SCREEN, "Whole board", self._fit, "whole-board"),
         ], spacing=6, tight=True)
@@ -210,9 +211,9 @@ class HexMap:
         cells = list(board.cells())
         ring = [cell for cell in cells if board.in_half_hex_ring(cell)] if self.ring else []
         return [
-            cv.Rect(0, 0, layout.width, layout.height, paint=_fill(c["sky"])),
-            cv.Path(_hex_path(layout, ring), paint=_fill(c["ring"])),
-            cv.Path(_hex_path(layout, cells), paint=_stroke(c["grid"], 1)),
+            cv.Rect(0, 0, layout.width, layout.height, paint=fill_paint(c["sky"])),
+            cv.Path(_hex_path(layout, ring), paint=fill_paint(c["ring"])),
+            cv.Path(_hex_path(layout, cells), paint=stroke_paint(c["grid"], 1)),
         ]
 
     def _label_shapes(self) -> list:
@@ -266,9 +267,9 @@ class HexMap:
         if ship.removed:
             colour = "#8a8f96"
         shapes.hull.elements = _hex_path(layout, ship.hexes, inset=3)
-        shapes.hull.paint = _fill(colour, 0.35 if ship.removed else 0.85)
+        shapes.hull.paint = fill_paint(colour, 0.35 if ship.removed else 0.85)
         shapes.outline.elements = _hex_path(layout, ship.hexes, inset=3)
-        shapes.outline.paint = _stroke("#ffd54a" if selected else self.colours["halo"], 4 if selected else 1.5)
+        shapes.outline.paint = stroke_paint("#ffd54a" if selected else self.colours["halo"], 4 if selected else 1.5)
         # bow marker: a triangle pointing at the faced hexside
         bx, by = layout.centre(ship.bow)
         tip = layout.facing_point(ship.bow, ship.facing, 0.85)
@@ -276,7 +277,7 @@ class HexMap:
         right = layout.facing_point(ship.bow, (ship.facing + 1) % 6, 0.35)
         shapes.bow.elements = [cv.Path.MoveTo(*tip), cv.Path.LineTo(*left), cv.Path.LineTo(bx, by),
                                cv.Path.LineTo(*right), cv.Path.Close()]
-        shapes.bow.paint = _fill("#ffffff", 0.5 if ship.removed else 0.95)
+        shapes.bow.paint = fill_paint("#ffffff", 0.5 if ship.removed else 0.95)
         # name over the middle hex, with the damage count
         cells = ship.hexes
         mx = sum(layout.centre(c)[0] for c in cells) / len(cells)
@@ -314,7 +315,7 @@ class HexMap:
         changed: list[ft.Control] = []
         if self._zone_fills.show(dict.fromkeys(zone, ZONE)):
             changed.append(self.zones)
-        shapes = [cv.Path(_hex_path(self.layout, cells, inset=2), paint=_stroke(CIRCLED, 3))] if cells else []
+        shapes = [cv.Path(_hex_path(self.layout, cells, inset=2), paint=stroke_paint(CIRCLED, 3))] if cells else []
         if shapes or self.marks.shapes:
             self.marks.shapes = shapes
             changed.append(self.marks)
@@ -330,13 +331,9 @@ class HexMap:
         if cell is not None:
             await self.on_tap(cell)
 
-    async def _zoom_in(self, e) -> None:
+    async def _zoom(self, factor: float) -> None:
         self._fitted = True
-        await self.viewer.zoom(1.4)
-
-    async def _zoom_out(self, e) -> None:
-        self._fitted = True
-        await self.viewer.zoom(1 / 1.4)
+        await self.viewer.zoom(factor)
 
     async def _fit(self, e) -> None:
         self._fitted = True
@@ -403,11 +400,8 @@ def _legend(shades: tuple[ArcShade, ...]) -> ft.Control:
                   spacing=8, tight=True, wrap=True, run_spacing=2)
 
 
-def _round() -> ft.ButtonStyle:
-    return ft.ButtonStyle(bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, shape=ft.CircleBorder(),
-                          padding=12, shadow_color=ft.Colors.SHADOW, elevation=2)
-
-
 def _map_button(icon, tooltip: str, handler, ident: str) -> ft.Control:
+    style = ft.ButtonStyle(bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, shape=ft.CircleBorder(),
+                           padding=12, shadow_color=ft.Colors.SHADOW, elevation=2)
     return ft.Semantics(identifier=ident, container=True, content=ft.IconButton(
-        icon, on_click=handler, tooltip=tooltip, style=_round(), width=48, height=48))
+        icon, on_click=handler, tooltip=tooltip, style=style, width=48, height=48))

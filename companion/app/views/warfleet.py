@@ -18,10 +18,10 @@ import flet.canvas as cv
 from ...engine.hexes import Hex
 from .. import warfleet_model as M
 from ..session import Session
-from ..theme import SIDES, map_colours
+from ..theme import DICE, SIDES, map_colours
 from .frame import on
-from .hexmap import HexMap
-from .widgets import TOUCH, icon_button, muted, tag
+from .hexmap import HexMap, fill_paint, stroke_paint
+from .widgets import TOUCH, heading, icon_button, muted, pill, tag
 
 SCREEN_TABS = ("card", "log")  # what the shared screen shows beside the map
 TABS = (("ship", ft.Icons.DIRECTIONS_BOAT_OUTLINED, ft.Icons.DIRECTIONS_BOAT, "Ship"),
@@ -38,11 +38,15 @@ def _button(ident: str, text: str, handler, icon=None, filled: bool = False, dis
 
 
 def _dice_row(dice: tuple[str, ...]) -> ft.Control:
-    from ..theme import DICE
-
-    return ft.Row([ft.Container(content=ft.Text(f"D{d}", size=11, color=DICE[d][1], weight=ft.FontWeight.BOLD),
-                                bgcolor=DICE[d][0], border_radius=6, padding=ft.Padding.symmetric(horizontal=6, vertical=2))
+    return ft.Row([pill(ft.Text(f"D{d}", size=11, color=DICE[d][1], weight=ft.FontWeight.BOLD), DICE[d][0])
                    for d in dice], spacing=4, tight=True)
+
+
+def _box(ident: str, *controls: ft.Control, spacing: int = 4,
+         bgcolor: str = ft.Colors.SURFACE_CONTAINER_HIGH) -> ft.Control:
+    """One tagged rounded card of the panel (a ship, an attack, a location, a pocket)."""
+    return tag(ident, ft.Container(content=ft.Column(list(controls), spacing=spacing, tight=True), padding=10,
+                                   border_radius=10, bgcolor=bgcolor))
 
 
 class WarFleetBody:
@@ -117,21 +121,16 @@ class WarFleetBody:
                 cx += layout.size * 0.42 * math.cos(angle)
                 cy += layout.size * 0.42 * math.sin(angle)
             colour = SIDES[ship.side % len(SIDES)]
-            fill = ft.Paint(color=ft.Colors.with_opacity(0.45 if (ship.done or ship.pocket) else 0.9, colour),
-                            style=ft.PaintingStyle.FILL)
-            shapes.append(cv.Circle(cx, cy, radius, fill))
+            shapes.append(cv.Circle(cx, cy, radius, fill_paint(colour, 0.45 if (ship.done or ship.pocket) else 0.9)))
             if ship.casualty:
-                shapes.append(cv.Circle(cx, cy, radius, ft.Paint(color="#111111", style=ft.PaintingStyle.STROKE,
-                                                                  stroke_width=3)))
+                shapes.append(cv.Circle(cx, cy, radius, stroke_paint("#111111", 3)))
             ring = "#ffd54a" if ship.selected else colours["halo"]
-            shapes.append(cv.Circle(cx, cy, radius, ft.Paint(color=ring, style=ft.PaintingStyle.STROKE,
-                                                             stroke_width=4 if ship.selected else 1.5)))
-            angle = math.radians(-90 + 60 * ship.facing)
-            tip = (cx + radius * 1.25 * math.cos(angle), cy + radius * 1.25 * math.sin(angle))
-            left = (cx + radius * 0.55 * math.cos(angle - 2.2), cy + radius * 0.55 * math.sin(angle - 2.2))
-            right = (cx + radius * 0.55 * math.cos(angle + 2.2), cy + radius * 0.55 * math.sin(angle + 2.2))
-            shapes.append(cv.Path([cv.Path.MoveTo(*tip), cv.Path.LineTo(*left), cv.Path.LineTo(*right), cv.Path.Close()],
-                                  paint=ft.Paint(color="#ffffff", style=ft.PaintingStyle.FILL)))
+            shapes.append(cv.Circle(cx, cy, radius, stroke_paint(ring, 4 if ship.selected else 1.5)))
+            facing = math.radians(-90 + 60 * ship.facing)
+            bow = [(cx + radius * r * math.cos(facing + turn), cy + radius * r * math.sin(facing + turn))
+                   for r, turn in ((1.25, 0.0), (0.55, -2.2), (0.55, 2.2))]  # tip, left, right
+            shapes.append(cv.Path([cv.Path.MoveTo(*bow[0]), *(cv.Path.LineTo(*p) for p in bow[1:]), cv.Path.Close()],
+                                  paint=fill_paint("#ffffff")))
             if ship.crowd == 1 or ship.selected:
                 label = ship.label + (f" ({ship.damaged} lost)" if ship.damaged else "") + (" sinking" if ship.casualty else "")
                 shapes.append(cv.Text(cx, cy + radius + 7, label, alignment=ft.Alignment.CENTER, style=ft.TextStyle(
@@ -158,8 +157,7 @@ class WarFleetBody:
         if group:
             movers = [s.id for s in state.active_ships if (s.side, s.ship_class) == group and not s.move_done
                       and s.placed and s.pocket is None]
-            out += [ft.Text(f"{group[0]}'s class {group[1]} ships to move", weight=ft.FontWeight.W_600),
-                    self._ship_chips(movers)]
+            out += [heading(f"{group[0]}'s class {group[1]} ships to move", 14), self._ship_chips(movers)]
         if self.selected is None:
             out.append(muted("Tap a ship on the map (tap again to cycle through the ships sharing a hex)."))
             return out
@@ -168,11 +166,9 @@ class WarFleetBody:
         status = ["casualty" if ship.casualty else None, "lost" if ship.lost else None,
                   f"in pocket battle {ship.pocket}" if ship.pocket else None,
                   "destroyed: " + ", ".join(l.replace("_", " ") for l in ship.destroyed) if ship.destroyed else None]
-        out.append(tag("wf-selected", ft.Container(content=ft.Column([
-            ft.Text(ship.name, size=18, weight=ft.FontWeight.BOLD),
-            ft.Text(f"{ship.side} · class {ship.ship_class} · {where} · MP {ship.mp_left} of {ship.mp}"),
-            *[ft.Text(s, color=ft.Colors.ERROR) for s in status if s],
-        ], spacing=2, tight=True), padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)))
+        out.append(_box("wf-selected", ft.Text(ship.name, size=18, weight=ft.FontWeight.BOLD),
+                        ft.Text(f"{ship.side} · class {ship.ship_class} · {where} · MP {ship.mp_left} of {ship.mp}"),
+                        *[ft.Text(s, color=ft.Colors.ERROR) for s in status if s], spacing=2))
         moves = M.moves(state, ship.id)
         if moves:
             out.append(ft.Row([_button(m.ident, m.label, on(self.send, m.action), disabled=m.problem is not None,
@@ -197,25 +193,23 @@ class WarFleetBody:
         out: list[ft.Control] = []
         declared = M.declared_rows(state)
         if declared:
-            out.append(ft.Text("Declared attacks", weight=ft.FontWeight.W_600))
+            out.append(heading("Declared attacks", 14))
         for row in declared:
             buttons = [] if row.result else [_button(f"wf-roll-{row.id}", "Roll", on(self.send, row.roll), filled=True,
                                                      icon=ft.Icons.CASINO),
                                              _button(f"wf-cancel-{row.id}", "Cancel", on(self.send, row.cancel))]
-            out.append(tag(f"wf-attack-{row.id}", ft.Container(content=ft.Column([
-                ft.Text(row.title, weight=ft.FontWeight.W_600),
-                ft.Row([_dice_row(row.dice), ft.Text(row.odds, size=12, expand=True)], spacing=8) if row.odds else ft.Container(),
-                ft.Text(row.result, size=13) if row.result else ft.Container(),
-                ft.Row(buttons, spacing=6),
-            ], spacing=4, tight=True), padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER)))
+            out.append(_box(f"wf-attack-{row.id}", heading(row.title, 14),
+                            ft.Row([_dice_row(row.dice), ft.Text(row.odds, size=12, expand=True)], spacing=8)
+                            if row.odds else ft.Container(),
+                            ft.Text(row.result, size=13) if row.result else ft.Container(),
+                            ft.Row(buttons, spacing=6), bgcolor=ft.Colors.SURFACE_CONTAINER))
         if state.phase == "combat" and not state.firing:
             ready = [s.id for s in state.active_ships if s.placed and s.pocket is None and M.option_rows(state, s.id)]
-            out += [ft.Text("Ships with an attack to declare", weight=ft.FontWeight.W_600), self._ship_chips(ready)]
+            out += [heading("Ships with an attack to declare", 14), self._ship_chips(ready)]
         if self.selected and state.phase == "combat":
             rows = M.option_rows(state, self.selected)
             if rows:
-                out.append(ft.Text(f"{state.ship(self.selected).name}: attacks with exact odds",
-                                   weight=ft.FontWeight.W_600))
+                out.append(heading(f"{state.ship(self.selected).name}: attacks with exact odds", 14))
             for i, row in enumerate(rows):
                 strikes = [ft.Row([
                     ft.Text(f"{s.location}: destroyed {s.destroyed}, casualty {s.casualty}", expand=True, size=13,
@@ -223,11 +217,9 @@ class WarFleetBody:
                     _button(f"wf-option-{i}" + ("" if j == 0 else f"-{j}"), "Declare", on(self.send, s.action), filled=True,
                             icon=ft.Icons.GPS_FIXED),
                 ]) for j, s in enumerate(row.strikes)]
-                out.append(tag(f"wf-option-row-{i}", ft.Container(content=ft.Column([
-                    ft.Text(row.title, weight=ft.FontWeight.W_600),
-                    ft.Row([_dice_row(row.dice), ft.Text(row.detail, size=12, expand=True)], spacing=8),
-                    *strikes,
-                ], spacing=4, tight=True), padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)))
+                out.append(_box(f"wf-option-row-{i}", heading(row.title, 14),
+                                ft.Row([_dice_row(row.dice), ft.Text(row.detail, size=12, expand=True)], spacing=8),
+                                *strikes))
             if not rows and not state.firing:
                 out.append(muted("No enemy ship is in this ship's arcs and range."))
         if not out:
@@ -241,39 +233,34 @@ class WarFleetBody:
         ship = self.state.ship(self.selected)
         out: list[ft.Control] = [
             ft.Text(card.name, size=18, weight=ft.FontWeight.BOLD),
-            ft.Text(f"War Fleet: {card.head}", weight=ft.FontWeight.W_600),
+            heading(f"War Fleet: {card.head}", 14),
             ft.Row([ft.Text("SI", size=13), *self._steppers("si", None), ft.Text("MP", size=13), *self._steppers("mp", None)],
                    spacing=0, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             muted(f"Converted from {card.source_head}" + (" · edited by hand" if card.edited else "")),
         ]
-        names = list(ship.locations)
-        for name, line in zip(names, card.lines):
+        for name, line in zip(ship.locations, card.lines):
             war_fleet = ft.Column([
                 ft.Text(line.location + (" (destroyed)" if line.destroyed else ""), weight=ft.FontWeight.BOLD,
                         color=ft.Colors.ERROR if line.destroyed else None),
-                self._number("Resilience", line.resilience, "resilience", name),
-                self._number("Destroyed", line.destroyed_resilience, "destroyed_resilience", name),
-                self._number("SI modifier", line.si_modifier, "si_modifier", name),
+                self._number(f"Resilience {line.resilience}", "resilience", name),
+                self._number(f"Destroyed {line.destroyed_resilience}", "destroyed_resilience", name),
+                self._number(f"SI modifier {line.si_modifier}", "si_modifier", name),
                 ft.Text(line.attack, size=12),
-                ft.Column([
-                    ft.Row([ft.Text("Short dice", size=13, expand=True), *self._steppers("short", name, "short dice")],
-                           spacing=0),
-                    ft.Row([ft.Text("Long dice", size=13, expand=True), *self._steppers("long", name, "long dice")],
-                           spacing=0),
-                ], spacing=0, tight=True) if "no attack" not in line.attack else ft.Container(),
+                ft.Column([self._number("Short dice", "short", name, "short dice"),
+                           self._number("Long dice", "long", name, "long dice")], spacing=0, tight=True)
+                if "no attack" not in line.attack else ft.Container(),
             ], spacing=2, tight=True, expand=1)
-            source = ft.Column([ft.Text("Quick-Start", size=12, weight=ft.FontWeight.W_600),
+            source = ft.Column([heading("Quick-Start", 12),
                                 *[ft.Text(text, size=11) for text in line.source]], spacing=1, tight=True, expand=1)
-            out.append(tag(f"wf-card-{name}", ft.Container(content=ft.Column([
-                ft.Row([war_fleet, source], vertical_alignment=ft.CrossAxisAlignment.START),
-                ft.ExpansionTile(title=ft.Text("How it was converted", size=12),
-                                 controls=[ft.Text(w, size=11) for w in line.working]) if line.working else ft.Container(),
-            ], spacing=4, tight=True), padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)))
+            out.append(_box(f"wf-card-{name}", ft.Row([war_fleet, source], vertical_alignment=ft.CrossAxisAlignment.START),
+                            ft.ExpansionTile(title=ft.Text("How it was converted", size=12),
+                                             controls=[ft.Text(w, size=11) for w in line.working])
+                            if line.working else ft.Container()))
         return [tag("wf-card", ft.Column(out, spacing=8, tight=True))]
 
-    def _number(self, label: str, value: int, field: str, location: str) -> ft.Control:
-        return ft.Row([ft.Text(f"{label} {value}", size=13, expand=True), *self._steppers(field, location)],
-                      spacing=0)
+    def _number(self, text: str, field: str, location: str, what: str | None = None) -> ft.Control:
+        """A line of a location's stats with its less and more buttons."""
+        return ft.Row([ft.Text(text, size=13, expand=True), *self._steppers(field, location, what)], spacing=0)
 
     def _steppers(self, field: str, location: str | None, what: str | None = None) -> list[ft.Control]:
         where = location or "ship"
@@ -310,16 +297,13 @@ class WarFleetBody:
                                    icon=ft.Icons.PLAY_ARROW),
                            _button(f"wf-bring-back-{row.id}", "Bring the result back", on(self._bring_back, row.id),
                                    filled=True, icon=ft.Icons.CALL_MERGE)]
-            out.append(tag(f"wf-pocket-{row.id}", ft.Container(content=ft.Column([
-                ft.Text(f"Pocket battle {row.id}: {row.ships}", weight=ft.FontWeight.W_600),
-                ft.Text("Being fought at Quick-Start scale" if row.open else f"Result: {row.outcome}", size=13),
-                ft.Row(buttons, spacing=6, wrap=True),
-            ], spacing=4, tight=True), padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)))
+            out.append(_box(f"wf-pocket-{row.id}", heading(f"Pocket battle {row.id}: {row.ships}", 14),
+                            ft.Text("Being fought at Quick-Start scale" if row.open else f"Result: {row.outcome}", size=13),
+                            ft.Row(buttons, spacing=6, wrap=True)))
         return out
 
     def _log_panel(self) -> list[ft.Control]:
-        lines = M.log_lines(self.game)
-        return [tag("wf-log", ft.Column([ft.Text(line, size=12) for line in lines[-80:]],
+        return [tag("wf-log", ft.Column([ft.Text(line, size=12) for line in M.log_lines(self.game)[-80:]],
                                         spacing=4, tight=True))]
 
     # --- handlers --------------------------------------------------------------------------------

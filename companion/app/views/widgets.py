@@ -139,6 +139,12 @@ def heading(text: str, size: int = 16) -> ft.Text:
     return ft.Text(text, size=size, weight=ft.FontWeight.W_600)
 
 
+def pill(text: ft.Text, bgcolor, tooltip: str | None = None) -> ft.Container:
+    """A short text on a small rounded patch of colour (a die's name, a slot's odds)."""
+    return ft.Container(content=text, padding=ft.Padding.symmetric(horizontal=6, vertical=2), border_radius=6,
+                        bgcolor=bgcolor, tooltip=tooltip)
+
+
 def muted(text: str, size: int = 13) -> ft.Text:
     return ft.Text(text, size=size, color=ft.Colors.ON_SURFACE_VARIANT)
 
