@@ -16,6 +16,7 @@ from typing import Any
 
 from ..engine.kernel import Refused
 from ..engine.ruleset import find_ruleset
+from .game import counts_after
 from .repository import StoredGame
 
 DiceList = list[tuple[str, int]]
@@ -98,18 +99,16 @@ def verify_game(stored: StoredGame) -> Verification:
     done: list[tuple[dict[str, Any], Any]] = []  # (action, state before it)
     undone: list[tuple[dict[str, Any], Any]] = []
     for entry in stored.entries:
-        if entry.kind == "undo":
-            if done:
-                action, state = done.pop()
-                undone.append((action, state))
+        in_effect, _ = counts_after(entry.kind, len(done), len(undone))  # the one rule of undo and redo
+        if in_effect == len(done):  # an undo or a redo with nothing to take back or do again
             continue
+        if in_effect < len(done):  # an undo: back to the state before the action
+            undone.append(done.pop())
+            state = undone[-1][1]
+            continue
+        action = entry.action if entry.kind == "action" else undone.pop()[0]
         if entry.kind == "action":
-            action = entry.action
             undone.clear()
-        else:  # redo
-            if not undone:
-                continue
-            action, _ = undone.pop()
         outcome = ruleset.apply(state, action)
         if isinstance(outcome, Refused):
             result.mismatches.append(f"log entry {entry.index} ({action.get('kind')}) does not replay: {outcome.reason}")
