@@ -13,7 +13,7 @@ from ..setup import new_seed
 from ..tasks import soon
 from ..viewmodels import dice_view
 from .frame import on
-from .home import page_width
+from .home import centred, page_width
 from .widgets import chips, faces, heading, icon_button, muted, tag
 
 PRESETS = ("DBlue & DBlack", "DYellow & DGreen & 2DRed", "2DRed", "DRed & DBlue & DBlack", "D6")
@@ -34,22 +34,17 @@ def build(app) -> ft.Control:
         if state["text"] != text:  # typed on meanwhile: the newer text is shown instead
             return
         message.value = view.error or ""
-        table.controls.clear()
-        if view.error:
-            app.page.update()
-            return
-        table.controls.append(ft.Row([chips(view.chips), muted(f"{view.pool} · mean {view.mean}")], wrap=True))
-        table.controls.append(ft.Row([ft.Text("total", width=48, weight=ft.FontWeight.W_600),
-                                      ft.Text("exactly", width=64, weight=ft.FontWeight.W_600),
-                                      ft.Text("at least", weight=ft.FontWeight.W_600)]))
         bar = min(300, page_width(app) - 200)  # the width less the columns beside the bar: a phone's fits
-        for row in view.rows:
-            table.controls.append(ft.Row([
+        table.controls = [] if view.error else [
+            ft.Row([chips(view.chips), muted(f"{view.pool} · mean {view.mean}")], wrap=True),
+            ft.Row([ft.Text(title, width=width, weight=ft.FontWeight.W_600)
+                    for title, width in (("total", 48), ("exactly", 64), ("at least", None))]),
+            *(ft.Row([
                 ft.Text(str(row.total), width=48),
                 ft.Text(row.exactly, width=64),
                 ft.Container(width=max(2, bar * row.at_least_value), height=14, bgcolor=ft.Colors.PRIMARY, border_radius=3),
                 ft.Text(row.at_least),
-            ], spacing=8))
+            ], spacing=8) for row in view.rows)]
         app.page.update()
 
     async def roll(e):
@@ -79,7 +74,4 @@ def build(app) -> ft.Control:
         muted("Green 1-4, Blue 1-6, Yellow 1-8, Red 1-10, Black 1-12 (d12s with their colour's numbers); D6 is the slot die."),
     ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
     soon(app.page, show)
-    return ft.SafeArea(ft.Container(
-        content=ft.Row([ft.Container(content=body, width=page_width(app))], alignment=ft.MainAxisAlignment.CENTER,
-                       vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
-        padding=ft.Padding.symmetric(horizontal=16, vertical=8), expand=True), expand=True)
+    return centred(app, body)

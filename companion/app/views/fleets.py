@@ -32,7 +32,7 @@ from ..viewmodels import card_view
 from .editor import open_editor
 from .frame import on
 from .home import centred, host_only
-from .shipcard import card_control
+from .shipcard import ShipCard
 from .widgets import heading, muted, tag
 
 UNVERIFIED = "unverified: check against your printed card"
@@ -79,7 +79,7 @@ def preview(card: Card, dark: bool, compact: bool) -> ft.Control:
     view = card_view(GameState(ships=[ship], sides=[ship.side]), ship.id)
     view = dataclasses.replace(view, position=f"{card.starting_mp} MP, enter {card.enter_hexes_before_turn} "
                                               f"hex{'es' if card.enter_hexes_before_turn != 1 else ''} before a turn")
-    return card_control(view, dark, compact=compact)
+    return ShipCard().show(view)
 
 
 def left_out_line(item) -> str:

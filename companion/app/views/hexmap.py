@@ -33,13 +33,8 @@ LABEL, LEAST = 0.5, 0.67  # a hex number's size (times the hex's), the least zoo
 
 
 def _hex_path(layout: HexLayout, cells, inset: float = 0.0) -> list:
-    elements = []
-    for cell in cells:
-        corners = layout.corners(cell, inset)
-        elements.append(cv.Path.MoveTo(*corners[0]))
-        elements.extend(cv.Path.LineTo(x, y) for x, y in corners[1:])
-        elements.append(cv.Path.Close())
-    return elements
+    outlines = HexOutlines(layout, inset, closed=True)
+    return [element for cell in cells for element in outlines.outline(cell)]
 
 
 class HexOutlines:
@@ -263,9 +258,7 @@ class HexMap:
 
     def _draw_ship(self, shapes: ShipShapes, ship: ShipState, state: GameState, selected: bool) -> None:
         layout = self.layout
-        colour = side_colour(state.sides, ship.side)
-        if ship.removed:
-            colour = "#8a8f96"
+        colour = "#8a8f96" if ship.removed else side_colour(state.sides, ship.side)
         shapes.hull.elements = _hex_path(layout, ship.hexes, inset=3)
         shapes.hull.paint = fill_paint(colour, 0.35 if ship.removed else 0.85)
         shapes.outline.elements = _hex_path(layout, ship.hexes, inset=3)
@@ -341,10 +334,7 @@ class HexMap:
 
     async def _centre(self, e) -> None:
         self._fitted = True
-        if self.focus is not None:
-            await self.fit((self.focus,), most=1.0)
-        else:
-            await self.fit(self.fleet)
+        await (self.fit((self.focus,), most=1.0) if self.focus is not None else self.fit(self.fleet))
 
     def remounted(self) -> None:
         """The map was put (back) on screen: Flutter starts it unzoomed, so fit it again."""

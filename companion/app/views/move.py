@@ -13,6 +13,7 @@ import flet as ft
 
 from ...engine.hexes import FACING_NAMES
 from ..panels import MoveOption, MovePanel
+from .frame import on
 from .widgets import TOUCH, muted, put, tag
 
 STEP_ICONS = {"forward": ft.Icons.ARROW_UPWARD, "port": ft.Icons.TURN_LEFT, "starboard": ft.Icons.TURN_RIGHT}
@@ -78,18 +79,13 @@ class MoveControls:
         tagged = self.step_buttons.get(option.step)
         if tagged is None:
             tagged = self.step_buttons[option.step] = tag(f"step-{option.step}", ft.FilledButton(
-                content="", icon=STEP_ICONS[option.step], on_click=self._step(option.step), height=TOUCH))
+                content="", icon=STEP_ICONS[option.step], on_click=on(self.on_step, option.step), height=TOUCH))
         button = tagged.content
         button.content = option.label if not self.compact else option.label.replace("Turn to ", "").capitalize()
         button.style = None if option.reason is None else ft.ButtonStyle(bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
                                                                          color=ft.Colors.ON_SURFACE_VARIANT)
         button.tooltip = option.reason
         return tagged
-
-    def _step(self, step: str):
-        async def handler(e):
-            await self.on_step(step)
-        return handler
 
     async def _end_move(self, e) -> None:
         if self.ship:

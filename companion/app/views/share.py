@@ -46,9 +46,7 @@ def home_section(app) -> list[ft.Control]:
         card.update()
 
     async def renew(e) -> None:
-        problem = sharing.renew_pin(app.device)  # the card follows the change
-        if problem:
-            app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
+        _refused(app, sharing.renew_pin(app.device))  # the card follows the change
 
     qr = tag("join-qr", ft.Container(
         content=ft.Image(src=qr_png(sharing.address, scale=6, border=2), width=156, height=156,
@@ -90,19 +88,12 @@ def _asking(app) -> list[ft.Control]:
 
     def act(call, *args):
         async def handler(e) -> None:
-            problem = call(app.device, *args)
-            if problem:
-                app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
+            _refused(app, call(app.device, *args))
         return handler  # the list follows the change
 
-    def answer(token: str, game_id: str, approve: bool):
-        async def handler(e) -> None:
-            game = sharing.game(game_id)
-            problem = (sharing.answer(app.device, token, game, approve) if game is not None
-                       else "That game is no longer open.")
-            if problem:
-                app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
-        return handler
+    def answer(device, token: str, game_id: str, approve: bool) -> str | None:
+        game = sharing.game(game_id)
+        return sharing.answer(device, token, game, approve) if game is not None else "That game is no longer open."
 
     waiting = sharing.waiting()
     for device in waiting[:8]:
@@ -125,13 +116,19 @@ def _asking(app) -> list[ft.Control]:
         lines.append(ft.Row([
             ft.Icon(ft.Icons.SWAP_HORIZ, color=ft.Colors.ON_TERTIARY_CONTAINER),
             tag(f"asks-{device.name}", ft.Text(text, color=ft.Colors.ON_TERTIARY_CONTAINER, expand=True), label=text),
-            tag(f"approve-{device.name}", ft.FilledButton(content="Approve", on_click=answer(device.token, game_id, True))),
-            tag(f"refuse-{device.name}", ft.TextButton(content="Refuse", on_click=answer(device.token, game_id, False))),
+            tag(f"approve-{device.name}", ft.FilledButton(content="Approve", on_click=act(answer, device.token, game_id, True))),
+            tag(f"refuse-{device.name}", ft.TextButton(content="Refuse", on_click=act(answer, device.token, game_id, False))),
         ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
     if not lines:
         return []
     return [tag("asking", ft.Container(content=ft.Column(lines, spacing=8, tight=True), padding=14, border_radius=12,
                                        bgcolor=ft.Colors.TERTIARY_CONTAINER))]
+
+
+def _refused(app, problem: str | None) -> None:
+    """Say why the host's tap changed nothing."""
+    if problem:
+        app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
 
 
 def _role_text(role: Role | None) -> str:

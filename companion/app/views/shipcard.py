@@ -7,7 +7,7 @@ through.  Tapping a slot offers to mark or clear it by hand.
 and borders in place, so only what changed is sent (a card built anew is some
 five hundred controls).  The card and each slot are `Kept` pieces: the update
 around them compares only those marked changed (`sent` clears the marks), so
-the slots that stayed the same are not even compared.  `card_control` draws a card once (fleets, info).
+the slots that stayed the same are not even compared.
 """
 
 from __future__ import annotations
@@ -182,10 +182,6 @@ class ShipCard:
 
     def sent(self) -> None:
         sent(self.control, *(cell.control for block in self.blocks for cell in block.cells))
-
-
-def card_control(card: CardView, dark: bool, compact: bool = False, on_slot: SlotHandler | None = None) -> ft.Control:
-    return ShipCard(on_slot).show(card)
 
 
 def _stat(label: str, value: ft.Text) -> ft.Control:

@@ -16,11 +16,14 @@ import flet as ft
 import flet.canvas as cv
 
 from ...engine.hexes import Hex
+from ...engine.warfleet.actions import SetStats
+from ...engine.warfleet.turn import to_move
 from .. import warfleet_model as M
 from ..session import Session
 from ..theme import DICE, SIDES, map_colours
 from .frame import on
 from .hexmap import HexMap, fill_paint, stroke_paint
+from .warfleet_start import new_battle
 from .widgets import TOUCH, heading, icon_button, muted, pill, tag
 
 SCREEN_TABS = ("card", "log")  # what the shared screen shows beside the map
@@ -149,11 +152,7 @@ class WarFleetBody:
     def _ship_panel(self) -> list[ft.Control]:
         state = self.state
         out: list[ft.Control] = []
-        group = None
-        if state.phase == "movement":
-            from ...engine.warfleet.turn import to_move
-
-            group = to_move(state)
+        group = to_move(state) if state.phase == "movement" else None
         if group:
             movers = [s.id for s in state.active_ships if (s.side, s.ship_class) == group and not s.move_done
                       and s.placed and s.pocket is None]
@@ -361,8 +360,6 @@ class WarFleetBody:
         if stats is None:
             await self._show(("That would leave the rules' bounds.", True))
             return
-        from ...engine.warfleet.actions import SetStats
-
         await self.send(SetStats(ship=ship.id, stats=stats))
 
     async def _open_pocket(self, ships: list[str]) -> None:
@@ -376,8 +373,6 @@ class WarFleetBody:
         await self._show((outcome.events[-1].text if outcome.ok else outcome.reason, not outcome.ok))
 
     async def _restart(self, e) -> None:
-        from .warfleet_start import new_battle
-
         game, why = await new_battle(self.app)
         if game is None:
             await self._show((why, True))

@@ -90,15 +90,11 @@ def nav_button(ident: str, icon, selected_icon, label: str, selected: bool, hand
     ), label=label)
 
 
-def die_chip(colour: str, size: int = 22) -> ft.Control:
-    """A die of a pool, not rolled: a coloured disc."""
-    return _paint_chip(ft.Container(), colour, size)
-
-
-def _paint_chip(disc: ft.Container, colour: str, size: int) -> ft.Container:
-    fill, ink = DICE.get(colour, ("#888888", "#ffffff"))
+def die_chip(colour: str, size: int = 22, disc: ft.Container | None = None) -> ft.Container:
+    """A die of a pool, not rolled: a coloured disc (`disc` painted so in place when given)."""
+    disc = ft.Container() if disc is None else disc
     disc.width = disc.height = size
-    disc.bgcolor = fill
+    disc.bgcolor = DICE.get(colour, ("#888888", "#ffffff"))[0]
     disc.border_radius = size / 2
     disc.border = ft.Border.all(1, "#00000040" if colour != "Black" else "#ffffff55")
     disc.tooltip = DIE_LABEL.get(colour, colour)
@@ -123,11 +119,8 @@ def chips(colours, size: int = 20) -> ft.Row:
 
 def show_chips(row: ft.Row, colours, size: int = 20) -> ft.Row:
     """Make a `chips` row show these dice, its discs repainted in place (only changes are sent)."""
-    discs = row.controls[:len(colours)]
-    discs += [ft.Container() for _ in range(len(colours) - len(discs))]
-    for disc, colour in zip(discs, colours):
-        _paint_chip(disc, colour, size)
-    put(row, discs)
+    old = row.controls
+    put(row, [die_chip(colour, size, old[i] if i < len(old) else None) for i, colour in enumerate(colours)])
     return row
 
 
