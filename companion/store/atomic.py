@@ -245,15 +245,17 @@ def write_lock(path: Path | str, what: str) -> FileLock:
     return lock
 
 
-def set_aside(path: Path) -> Path:
-    """Rename a bad file with a timestamp, never touching its contents; the new path."""
+def set_aside(path: Path, into: Path | None = None, prefix: str | None = None) -> Path:
+    """Rename a bad file with a timestamp, never touching its contents (or move a game's folder
+    `into` another folder, named `prefix` and the time); the new path."""
     path = Path(path)
+    folder, prefix = into or path.parent, prefix or f"{path.name}.bad-"
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.bad-{stamp}")
+    target = folder / f"{prefix}{stamp}"
     n = 1
     while target.exists():
         n += 1
-        target = path.with_name(f"{path.name}.bad-{stamp}-{n}")
+        target = folder / f"{prefix}{stamp}-{n}"
     os.rename(path, target)
     sync_folder(path.parent)
     return target

@@ -380,15 +380,13 @@ def load_shipped(folder: str | Path | None = None) -> Shipped:
     for path in paths:
         try:
             if _other_format(read_json(path)):
-                continue  # another kind of file kept beside the fleets (a scenario)
+                continue  # another kind of file kept beside the fleets (a scenario: fleets/war-fleet-*.json)
             loaded = load_file(path)
         except FormatError as exc:
             problems.append(exc.message)
             continue
         if isinstance(loaded, Card):
             loaded = Fleet(name=loaded.name, faction=loaded.faction, ships=[loaded])
-        if getattr(loaded, "ruleset", "") == "war-fleet":
-            continue  # a War Fleet scenario shipped beside the fleets (fleets/war-fleet-*.json)
         fleets.append(loaded)
     shipped = Shipped(tuple(fleets), tuple(problems))
     _SHIPPED[folder] = (signature, shipped)

@@ -158,13 +158,7 @@ class TinyDBRepository(Repository):
         """Move a game folder to `deleted/` beside `games/` (nothing is destroyed); where it went."""
         trash = self.root / "deleted"
         trash.mkdir(exist_ok=True)
-        target = trash / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
-        n = 1
-        while target.exists():
-            n += 1
-            target = trash / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}-{n}"
-        os.rename(source, target)
-        return target
+        return set_aside(source, trash, f"{name}-")
 
     def _set_aside(self, exc: SaveFileError, game_id: str) -> str:
         kept = set_aside_bad_file(exc)
