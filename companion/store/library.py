@@ -239,8 +239,10 @@ class CardLibrary:
                 if card.id in kept and kept[card.id].dump() == card.dump():
                     unchanged.append(card)
                     continue
-                if not is_players_card(card) or card.id in taken:
-                    card = player_copy(card, taken) if not is_players_card(card) else _renamed(card, taken)
+                if not is_players_card(card):
+                    card = player_copy(card, taken)
+                elif card.id in taken:  # a player's card of an id already kept: a new id, no note
+                    card = card.model_copy(update={"id": new_player_id(card.id, taken)})
                 taken.add(card.id)
                 added.append(card)
             if added:
@@ -317,12 +319,6 @@ class CardLibrary:
     def _problem(self, message: str) -> None:
         if message not in self.problems:
             self.problems.append(message)
-
-
-def _renamed(card: Card, taken: set[str]) -> Card:
-    data = card.dump()
-    data["id"] = new_player_id(card.id, taken)
-    return load_card(data)
 
 
 # --- one library per data folder, and the store's library ------------------------------
