@@ -39,10 +39,7 @@ class Board(BaseModel):
     def parse(self, label: str) -> Hex:
         """A label on this board, or PositionError saying why not."""
         text = str(label).strip()
-        if len(text) == 2 * self.digits:
-            cell = parse_label(text, self.digits)
-        else:
-            cell = parse_label(text)
+        cell = parse_label(text, self.digits if len(text) == 2 * self.digits else None)  # else: read by its length
         if not self.contains(cell):
             raise PositionError(
                 f"hex {text} is off the board ({self.columns} columns x {self.rows} rows)"

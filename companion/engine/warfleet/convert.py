@@ -344,7 +344,4 @@ def location_lost(location: Location, destroyed: set[int]) -> bool:
     War Fleet location?  Reading (docs/rule-readings.md, War Fleet): yes when
     every slot its Resilience could come from is destroyed, or every gun its
     attack could come from is."""
-    for slots in prioritised_slots(location).values():
-        if slots and all(n in destroyed for n in slots):
-            return True
-    return False
+    return any(slots and all(n in destroyed for n in slots) for slots in prioritised_slots(location).values())
