@@ -40,6 +40,8 @@ import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from . import prints
+
 log = logging.getLogger(__name__)
 
 PEER_KEY = "companion.peer"  # the socket's peer address, in the session's server-side store
@@ -377,6 +379,13 @@ class CompanionServer:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "websocket":
             await self.websocket(scope, receive, send)
+            return
+        if scope["type"] == "http" and scope.get("path", "").startswith(prints.PREFIX):
+            from starlette.responses import HTMLResponse, PlainTextResponse
+
+            page = prints.page_at(scope["path"])
+            response = HTMLResponse(page) if page else PlainTextResponse("No such print page (they last ten minutes).", 404)
+            await response(scope, receive, send)
             return
         await self.flet(scope, receive, send)
 

@@ -129,6 +129,17 @@ def test_a_new_card_is_checked_saved_and_played(server, browser):
     phone.close()
 
 
+def requests_get(url: str) -> int:
+    """The HTTP status of a GET (a print page's address without its token is not found)."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        return urllib.request.urlopen(url, timeout=10).status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
 def test_export_print_import_and_delete(server, browser, tmp_path):
     context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
     page = context.new_page()
@@ -165,12 +176,18 @@ def test_export_print_import_and_delete(server, browser, tmp_path):
     chooser.value.set_files(str(upload))
     wait_text(page, "fleets-message", "Imported 2 cards: Pelletier (my-pelletier-2), Pelletier II (my-pelletier-ii).")
 
-    # print: a print-ready page of the card, downloaded
-    with page.expect_download(timeout=15000) as caught:
+    # print: the card's print-ready page opens in a new tab, its print dialog opened (issue 14.11)
+    with context.expect_page(timeout=15000) as opened:
         by_id(page, "print-my-pelletier-ii").click()
-    assert caught.value.suggested_filename == "my-pelletier-ii-print.html"
-    printed = open(caught.value.path(), encoding="utf-8").read()
-    assert "Pelletier II" in printed and "<!DOCTYPE html>" in printed
+    printed = opened.value
+    printed.wait_for_load_state()
+    assert "/print/" in printed.url and "Pelletier II" in printed.content()
+    assert "window.print()" in printed.content()
+    printed.screenshot(path=str(SCREENSHOTS / "print-tab-desktop.png"))
+    printed.close()
+    wait_text(page, "fleets-message", "The print page opened in a new tab with the print dialog")
+    gone = requests_get(printed.url.replace(printed.url.split("/print/")[1], "not-a-token"))
+    assert gone == 404
 
     # delete asks first, then the card is gone
     by_id(page, "delete-my-pelletier-ii").click()

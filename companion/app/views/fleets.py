@@ -14,6 +14,7 @@ import asyncio
 import dataclasses
 import json
 import weakref
+from urllib.parse import urljoin
 from typing import Any
 
 import flet as ft
@@ -25,6 +26,7 @@ from ...printing import render
 from ...store.library import (
     Catalogue, based_on, catalogue_of, export_document, export_file_name, is_players_card, library_for, slug,
 )
+from .. import prints
 from ..editor_model import CardEditor
 from ..session import Session
 from ..tasks import soon
@@ -222,7 +224,15 @@ class FleetsView:
         self._say(*await deliver(self.app, name, data, "JSON file"))
 
     async def _print(self, cards: list[Card], title: str) -> None:
+        """In a browser: the print page in a new tab with the print dialog open (Save as PDF is one
+        of its printers); in the desktop window, the page saved where the player chooses."""
         page = await asyncio.to_thread(render, cards, title)
+        if self.app.page.web:
+            # the server as this browser reaches it (page.url is its websocket: ws://host:port)
+            address = urljoin((self.app.page.url or "").replace("ws", "http", 1), prints.keep(page))
+            await ft.UrlLauncher().launch_url(address, web_only_window_name="_blank")
+            self._say("The print page opened in a new tab with the print dialog: print, or choose Save as PDF.")
+            return
         name = slug(cards[0].id if len(cards) == 1 else title) + "-print.html"
         self._say(*await deliver(self.app, name, page.encode("utf-8"),
                                  "print-ready page (open it and print, or save as PDF)"))
