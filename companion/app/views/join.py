@@ -249,7 +249,7 @@ def role_screen(app, game) -> ft.Control:
                                     on(pick, role)))
         elif role.kind == SCREEN:
             cards.append(_role_card("role-screen", ft.Icons.TV, "#37474f", "Shared screen" + mark,
-                                    ["Watch only: the whole map, whose turn, the last roll, ships lost. "
+                                    ["Watch only: the ships in play, the declared shots, whose turn, the last roll, ships lost. "
                                      "For a TV or a tablet everyone can see.", holders(role)], on(pick, role)))
 
     return _page([
