@@ -105,9 +105,6 @@ class Repository:
                 raise StoreError(f"no game '{game_id}'{self.where}")
             return self.records[game_id]
 
-    def summary(self, game_id: str) -> StoredSummary | None:
-        return self.summaries.get(game_id)
-
     def free_id(self, wanted: str) -> str:
         """`wanted` (an imported game's own id) if it is a SAFE_ID no game has, else a new id."""
         return wanted if SAFE_ID.match(wanted) and wanted not in self.game_ids() else self.new_id()

@@ -89,7 +89,7 @@ class Store:
                     summaries.append(summary_of(self._games[game_id]))
                     continue
                 record = self.repository.record(game_id)
-                stored = self.repository.summary(game_id) or StoredSummary.of(record.initial, 0, record.created)
+                stored = self.repository.summaries.get(game_id) or StoredSummary.of(record.initial, 0, record.created)
                 summaries.append(GameSummary(
                     record.id, record.name, stored.turn, stored.phase, list(record.initial.sides),
                     stored.updated, stored.actions, stored.result, record.created, record.commitment,

@@ -46,11 +46,9 @@ SCALE = 6
 LOWEST_RESILIENCE = 2
 
 
-def pool_mean(pool: Pool | str) -> Fraction:
-    """Exact mean total of a pool."""
-    if isinstance(pool, str):
-        pool = parse_pool(pool)
-    return sum((mean(d) for d in pool), Fraction(0))
+def pool_mean(pool: str) -> Fraction:
+    """Exact mean total of a pool (as a card writes it)."""
+    return sum((mean(d) for d in parse_pool(pool)), Fraction(0))
 
 
 def go_mean(location: Location) -> int:
