@@ -16,10 +16,7 @@ from typing import Any, Callable
 
 from ..engine.cards import FormatError
 from ..engine.hexes import PositionError
-from ..messages import MAX_MESSAGE, one_line
-
-__all__ = ["COMMANDS", "CommandError", "MAX_MESSAGE", "command", "data_option", "fleet_option", "game_command",
-           "json_out", "one_line", "percent", "plain_message", "warn"]
+from ..messages import one_line as one_line  # the command modules take it from here
 
 #: name of the registering function -> the function that adds its sub-command to the parser.
 COMMANDS: dict[str, Callable[[argparse._SubParsersAction], None]] = {}
