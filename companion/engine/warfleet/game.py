@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from .. import common as C
 from ..dice import Pool, parse_pool
-from ..kernel import Applied, Event, Refusal, RefusalKind, Refused, Work, dispatch
+from ..kernel import Applied, Refusal, RefusalKind, Refused, Work, dispatch
 from ..hexes import PositionError, facing_name, parse_facing
 from ..roller import NeedDice
 from . import actions as A
@@ -29,8 +29,6 @@ from .turn import (
     game_end, may_move_now, pivot_problem, placement_problem, ranking, reset_for_turn, step_problem,
     to_move,
 )
-
-__all__ = ["Applied", "Event", "Refused", "apply"]
 
 
 #: Kinds still taken when the game is over: the ship cards can be corrected, the rule switch flipped.
