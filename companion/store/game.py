@@ -156,7 +156,7 @@ class Game:
         self.created = created if created is not None else time.time()
         self.entries: list[LogEntry] = list(entries or [])
         self._sink = sink or _NoSink()
-        self._lock = threading.RLock()
+        self.lock = threading.RLock()  # held across several steps that must see one state (a pocket battle)
         self._fold = UndoFold(self.entries)  # the actions in effect (with their events) and those undone
         self._checkpoints: dict[int, GameState] = {0: initial}
         if state is None:
@@ -186,11 +186,6 @@ class Game:
     # --- reading -----------------------------------------------------------
 
     @property
-    def lock(self) -> threading.RLock:
-        """Held across several steps that must see the same state (opening a pocket battle)."""
-        return self._lock
-
-    @property
     def can_undo(self) -> bool:
         return bool(self._fold.done)
 
@@ -215,7 +210,7 @@ class Game:
 
     def history(self) -> list[Event]:
         """Events of the actions in effect, in order (what the log screen shows)."""
-        with self._lock:
+        with self.lock:
             groups = list(self._fold.done_events)
         return [Event.model_validate(event) for group in groups for event in group]
 
@@ -223,7 +218,7 @@ class Game:
 
     def act(self, action) -> Applied | Refused:
         """Apply an action; it is logged (and saved by the sink) before this returns."""
-        with self._lock:
+        with self.lock:
             try:
                 data = self.ruleset.dump_action(self.ruleset.parse_action(action))
             except ValueError as exc:
@@ -239,7 +234,7 @@ class Game:
             return outcome
 
     def undo(self) -> bool:
-        with self._lock:
+        with self.lock:
             if not self._fold.done:
                 return False
             text = f"Undone: {self._fold.done[-1]['kind'].replace('_', ' ')}."
@@ -249,7 +244,7 @@ class Game:
             return self._record("undo", None, [{"kind": "undo", "text": text, "data": {}}], state)
 
     def redo(self) -> bool:
-        with self._lock:
+        with self.lock:
             if not self._fold.undone:
                 return False
             outcome = self.ruleset.apply(self.state, self._fold.undone[-1])
@@ -259,11 +254,11 @@ class Game:
 
     def listen(self, callback: Callable[["Game", LogEntry], None]) -> Callable[[], None]:
         """Call `callback(game, entry)` after every change; returns an unsubscribe."""
-        with self._lock:
+        with self.lock:
             self._listeners.append(callback)
 
         def stop() -> None:
-            with self._lock:
+            with self.lock:
                 if callback in self._listeners:
                     self._listeners.remove(callback)
 

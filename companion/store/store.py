@@ -121,7 +121,7 @@ class Store:
         with self._lock:
             if game_id in self._games:
                 game = self._games[game_id]
-                with game._lock:
+                with game.lock:
                     return StoredGame(self.repository.record(game_id), list(game.entries))
             if game_id not in self.repository.game_ids():
                 raise UnknownGame(f"no game '{game_id}'")
