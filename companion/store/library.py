@@ -403,10 +403,6 @@ class Catalogue:
     mine: tuple[LibraryEntry, ...]
     problems: tuple[str, ...] = field(default=())
 
-    @property
-    def shipped_ids(self) -> set[str]:
-        return {card.id for fleet in self.fleets for card in fleet.ships}
-
     def cards(self) -> dict[str, Card]:
         """By id: the shipped cards, then the player's.  Ids never clash (`my-` ids are
         the player's); if a shipped file ever used one, the player's card is kept."""
@@ -415,7 +411,8 @@ class Catalogue:
         return cards
 
     def is_shipped(self, card_id: str) -> bool:
-        return card_id in self.shipped_ids and card_id not in {e.card.id for e in self.mine}
+        shipped = any(card.id == card_id for fleet in self.fleets for card in fleet.ships)
+        return shipped and card_id not in {e.card.id for e in self.mine}
 
 
 def catalogue_of(library: CardLibrary, folder: str | Path | None = None) -> Catalogue:
