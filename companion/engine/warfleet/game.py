@@ -359,12 +359,9 @@ def _resolve_pocket(work: Work[WarFleetState], action: A.ResolvePocket) -> None:
 # --- end of combat, end of turn --------------------------------------------------------
 
 
-def _end_combat(work: Work[WarFleetState], action: A.EndCombat) -> None:
+def _end_combat(work: Work[WarFleetState], action: A.EndCombat | A.EndTurn) -> None:
+    """Damage takes full effect, casualties leave the map (also when the turn is ended in combat)."""
     work.phase("combat", doing="combat ends")
-    _finish_combat(work)
-
-
-def _finish_combat(work: Work[WarFleetState]) -> None:
     state = work.state
     pending = [a.id for a in state.attacks if a.result is None]
     if pending:
@@ -386,7 +383,7 @@ def _finish_combat(work: Work[WarFleetState]) -> None:
 
 def _end_turn(work: Work[WarFleetState], action: A.EndTurn) -> None:
     if work.state.phase == "combat":
-        _finish_combat(work)
+        _end_combat(work, action)
     work.phase("end", doing="the turn ends")
     state = work.state
     ships = [reset_for_turn(s) for s in state.ships]
