@@ -11,8 +11,8 @@ from typing import Any, Callable
 
 from . import actions as A
 from . import common as C
-from .cards import GunSlot, Slot
-from .combat import TABLE_NEEDS, FiringSolution, firing_solution, keel_modifier, resolve_breach, shot_pool
+from .cards import GunSlot
+from .combat import TABLE_NEEDS, firing_solution, keel_modifier, resolve_breach, shot_pool
 from .deployment import deployment_problem
 from .footprint import Placement
 from .kernel import Applied, Refusal, RefusalKind, Refused, Work, dispatch
@@ -183,8 +183,10 @@ def _declare_shot(work: Work[GameState], action: A.DeclareShot) -> None:
         work.rule(f"the {gun.name} in the {action.location} has already fired this turn (one breach roll per gun)")
     solution = firing_solution(attacker, action.location, action.slot, target)
     choices = [s.location for s in solution.strikes]
-    if not choices:
-        work.rule(_why_not(solution, gun))
+    if not choices:  # out of arc, or out of range
+        work.rule(f"{solution.target} is outside the firing arc of the {solution.location} {gun.name}"
+                  if not solution.in_arc else
+                  f"{solution.target} is {solution.range} hexes away, beyond the {gun.name}'s range of {gun.long.range}")
     where = C.choose_location(work, action.target_location, choices, list(target.card.locations),
                               target.card.name, "shot")
     band = solution.band if solution.band != "out" else "long"
@@ -199,12 +201,6 @@ def _declare_shot(work: Work[GameState], action: A.DeclareShot) -> None:
         f"{attacker.card.name} aims its {gun.name} ({action.location}) at the {where} of {target.card.name}.",
         shot=shot.id,
     )
-
-
-def _why_not(solution: FiringSolution, gun: GunSlot) -> str:
-    if not solution.in_arc:
-        return f"{solution.target} is outside the firing arc of the {solution.location} {gun.name}"
-    return f"{solution.target} is {solution.range} hexes away, beyond the {gun.name}'s range of {gun.long.range}"
 
 
 def _cancel_shot(work: Work[GameState], action: A.CancelShot) -> None:
@@ -248,8 +244,10 @@ def _result_text(result: ShotResult, target: ShipState, location: str) -> str:
     head = f"{dice}{mod} = {result.total}; slot die {rolls[0]}"
     if len(rolls) > 1:
         head += ", re-rolled " + ", ".join(map(str, rolls[1:]))
-    slot = target.card.locations[location].slot(result.slot) if result.slot else None
-    name = _slot_name(slot) if slot else ""
+    name = ""
+    if result.slot:  # the struck slot as the card names it: a gun by its name
+        slot = target.card.locations[location].slot(result.slot)
+        name = (slot.name if isinstance(slot, GunSlot) else "") or slot.label or slot.kind.replace("_", " ")
     if result.outcome == "miss":
         return f"{head}: a miss slot, the shot misses."
     head += f": {_needed(result, target, location)}"
@@ -280,11 +278,6 @@ def _needed(result: ShotResult, target: ShipState, location: str) -> str:
     assert breach is not None, "a miss slot's roll returned before (_result_text)"
     need = breach + armour
     return f"{result.total} against {need} ({parts}): {'breach' if result.total >= need else 'no breach'}"
-
-
-def _slot_name(slot: Slot) -> str:
-    name = slot.name if isinstance(slot, GunSlot) else ""
-    return name or slot.label or slot.kind.replace("_", " ")
 
 
 # --- marks by hand ------------------------------------------------------------------
