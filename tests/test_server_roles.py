@@ -193,6 +193,16 @@ async def select_and_place(client: Client, table: Table, ship: str) -> int:
     return start
 
 
+async def select_theirs(client: Client, ship: str) -> None:
+    """Select another side's ship: its card shows read-only, with no place field and no moves
+    (issue 14.6; the server refuses such a move anyway, tested in test_sharing)."""
+    start = len(client.messages)
+    await tap(client, f"ship-{ship}")
+    assert await client.pump(lambda c: "shown read-only, as this device holds" in said_since(c, start), WAIT)
+    await settle(client, 1)
+    assert not tagged(client, "place-hex") and not tagged(client, "face-N")
+
+
 # --- 1. no PIN: nothing ------------------------------------------------------------------------------------
 
 
@@ -223,11 +233,9 @@ def test_a_device_holding_british_cannot_move_a_french_ship(table):
     async def go() -> tuple[Client, int, int]:
         device = await table.seated("side-British")
         before = table.log
-        start = await select_and_place(device, table, "pontbriand")
-        refused = await device.pump(lambda c: "only a device holding French" in said_since(c, start), WAIT)
-        assert refused, "no refusal came back"
+        await select_theirs(device, "pontbriand")
         after_french = table.log
-        # the same taps for its own ship are taken (so the refusal above was the role's)
+        # the same taps for its own ship are offered and taken (so what was withheld was the role's)
         start = await select_and_place(device, table, "hml-raven")
         await device.pump(lambda c: "This device holds" in said_since(c, start), 5)
         await settle(device)
@@ -287,8 +295,7 @@ def test_a_device_holding_british_becomes_french_only_when_the_host_approves(tab
         # the host's screen holds the question; until it answers the device still holds British
         assert await table.host.pump(lambda c: "asks for French (holds British)" in c.words(), WAIT)
         before = table.log
-        start = await select_and_place(device, table, "pontbriand")
-        assert await device.pump(lambda c: "only a device holding French" in said_since(c, start), WAIT)
+        await select_theirs(device, "pontbriand")
         await device.close()
         return before
 
