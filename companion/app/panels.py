@@ -135,11 +135,6 @@ class ShotView:
     dice: tuple[tuple[str, int], ...]  # (colour, face) of every die rolled, pool then slot then keel
 
 
-def _slot_title(ship: ShipState, location: str, n: int) -> str:
-    slot = ship.card.locations[location].slot(n)
-    return slot_view(ship, location, n, slot).title
-
-
 def _ship_destroyed_text(target: ShipState, chance: Fraction) -> str:
     """The chance a shot destroys the ship, or why it is destroyed already (it stays in
     play, and may be shot at, until the end of the turn: seed 001 "End of Turn")."""
@@ -180,7 +175,8 @@ def fire_panel(state: GameState, ship_id: str) -> tuple[GunView, ...]:
                     st.location, location_name(st.location), tuple(dice_chips(st.pool)),
                     st.pool.expanded + (f" {st.modifier:+d}" if st.modifier else ""), st.modifier,
                     st.odds.any_damage, percent(st.odds.any_damage),
-                    tuple(SlotOdds(n, _slot_title(target, st.location, n), p, percent(p))
+                    tuple(SlotOdds(n, slot_view(target, st.location, n, target.card.locations[st.location].slot(n))
+                                   .title, p, percent(p))
                           for n, p in st.odds.slot_destroyed.items() if p),
                     st.odds.keel_break, percent(st.odds.keel_break), st.odds.no_effect,
                     st.odds.ship_destroyed, _ship_destroyed_text(target, st.odds.ship_destroyed),

@@ -198,12 +198,6 @@ class CardView:
     unruled: str = ""  # "Torpedo, Steering Gear: no Quick-Start rule: apply it at the table"
 
 
-def unruled_line(card) -> str:
-    """One line naming the card's slots the Quick-Start rules do not define (issue 12)."""
-    labels = [slot.label or "Other" for loc in card.locations.values() for slot in loc.slots if slot.kind == "other"]
-    return f"{', '.join(dict.fromkeys(labels))}: {NO_QUICK_START_RULE}" if labels else ""
-
-
 def slot_view(ship: ShipState, location: str, number: int, slot) -> SlotView:
     status = ship.status(location, number).value
     breach = ship.breach_numbers(location)[number - 1]
@@ -239,12 +233,14 @@ def card_view(state: GameState, ship_id: str) -> CardView:
             "go" if ship.moved else "stop", ship.armour(key), slots, ship.location_wrecked(key),
         ))
     card = ship.card
+    # the card's slots the Quick-Start rules do not define (issue 12)
+    unruled = [slot.label or "Other" for loc in card.locations.values() for slot in loc.slots if slot.kind == "other"]
     return CardView(
         ship.id, card.name, card.ship_class, ship.side, card.type,
         ship.describe_position(state.board), ship.movement_points, ship.mp_left,
         card.structural_integrity, half_si(ship), ship.destroyed_count(),
         card.enter_hexes_before_turn, ship.destruction, ship.keel_broken, tuple(locations),
-        card.verified, unruled_line(card),
+        card.verified, f"{', '.join(dict.fromkeys(unruled))}: {NO_QUICK_START_RULE}" if unruled else "",
     )
 
 

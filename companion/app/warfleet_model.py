@@ -85,11 +85,6 @@ class MapShip:
     pocket: bool
 
 
-def short_name(ship: WarShip) -> str:
-    """A map label: 'Raven 3', 'Leviathan'."""
-    return ship.name.replace("HML ", "")
-
-
 def map_ships(state: WarFleetState, selected: str | None) -> tuple[MapShip, ...]:
     crowds: dict[Hex, list[WarShip]] = {}
     for ship in state.active_ships:
@@ -99,7 +94,8 @@ def map_ships(state: WarFleetState, selected: str | None) -> tuple[MapShip, ...]
     for cell, ships in crowds.items():
         for slot, ship in enumerate(ships):
             rows.append(MapShip(
-                id=ship.id, label=short_name(ship), side=state.sides.index(ship.side) if ship.side in state.sides else 0,
+                id=ship.id, label=ship.name.replace("HML ", ""),  # 'Raven 3', 'Leviathan'
+                side=state.sides.index(ship.side) if ship.side in state.sides else 0,
                 cell=cell, facing=ship.facing, slot=slot, crowd=len(ships), selected=ship.id == selected,
                 done=ship.move_done and state.phase == "movement", casualty=ship.casualty,
                 damaged=len(ship.destroyed), pocket=ship.pocket is not None,
