@@ -433,19 +433,15 @@ def run(main, *, host: str | None, port: int, open_browser: bool, join_address: 
                             ws_max_size=MAX_FRAME, lifespan="on")
     server = uvicorn.Server(config)
     if open_browser:
-        _open_when_up(server, f"http://127.0.0.1:{port}/")
+        import threading
+        import webbrowser
+
+        def wait_then_open() -> None:
+            for _ in range(600):
+                if server.started:
+                    webbrowser.open(f"http://127.0.0.1:{port}/")
+                    return
+                time.sleep(0.05)
+
+        threading.Thread(target=wait_then_open, daemon=True).start()
     server.run()
-
-
-def _open_when_up(server, url: str) -> None:
-    import threading
-    import webbrowser
-
-    def wait_then_open() -> None:
-        for _ in range(600):
-            if server.started:
-                webbrowser.open(url)
-                return
-            time.sleep(0.05)
-
-    threading.Thread(target=wait_then_open, daemon=True).start()
