@@ -118,17 +118,15 @@ class FleetBuilder:
         """Every ship's name in the game (compared without case or extra spaces)."""
         return {_key(ship.name) for side in self.sides for ship in side.ships}
 
-    def free_name(self, base: str) -> str:
-        """`base`, or `base 2`, `base 3`... : the first no ship of either side has."""
-        taken, name, n = self.names(), base, 2
-        while _key(name) in taken:
-            name, n = f"{base} {n}", n + 1
-        return name
-
     def add(self, side: int, card: Card, name: str | None = None) -> Ship:
-        """Field one more ship of `card` on a side, named `name` or after its card."""
-        wanted = " ".join((name or "").split())
-        ship = Ship(card, wanted if wanted and _key(wanted) not in self.names() else self.free_name(card.name))
+        """Field one more ship of `card` on a side, named `name` or, if that is empty or taken, after
+        its card: the first of `card`, `card 2`, `card 3`... no ship of either side has."""
+        wanted, taken, n = " ".join((name or "").split()), self.names(), 2
+        if not wanted or _key(wanted) in taken:
+            wanted = card.name
+            while _key(wanted) in taken:
+                wanted, n = f"{card.name} {n}", n + 1
+        ship = Ship(card, wanted)
         self.sides[side].ships.append(ship)
         return ship
 
