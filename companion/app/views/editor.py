@@ -293,8 +293,7 @@ class EditorView:
                       tag("ed-" + ident, field, label=label),
                       tag(f"more-{ident}", plus, label=f"{label} one more")],
                      spacing=0, tight=True, vertical_alignment=ft.CrossAxisAlignment.START)
-        return ft.Column([ft.Text(label, size=11, color=ft.Colors.ON_SURFACE_VARIANT), row], spacing=0, tight=True,
-                         horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+        return ft.Column([muted(label, 11), row], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
 
     def _dice(self, path: Path, label: str, width: float = 160) -> ft.Control:
         current = self.editor.get(path)
@@ -427,9 +426,7 @@ class EditorView:
         elif not comparison.rows:
             content = ft.Text(f"Every value is as on the printed card of {comparison.printed.name}.")
         else:
-            head = ft.Row([ft.Text("Value", weight=ft.FontWeight.W_600, expand=2),
-                           ft.Text("This card", weight=ft.FontWeight.W_600, expand=2),
-                           ft.Text("Printed card", weight=ft.FontWeight.W_600, expand=2)])
+            head = ft.Row([ft.Text(t, weight=ft.FontWeight.W_600, expand=2) for t in ("Value", "This card", "Printed card")])
             rows = [tag(f"compare-{n}", ft.Row([ft.Text(label, expand=2), ft.Text(mine, expand=2),
                                                 ft.Text(printed, expand=2)]),
                         label=f"{label}: this card {mine}, printed card {printed}")
