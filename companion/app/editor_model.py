@@ -172,8 +172,10 @@ class CardEditor:
             self._changed()
             return
         self.set(path, value)
-        if path[-1] == "saturation":
-            self._sync_saturation(path[:-1])
+        if path[-1] == "saturation":  # a count above 0 sets the saturation trait; 0 drops both
+            self.set_trait(path[1], path[3], "saturation", isinstance(value, int) and value > 0)
+            if value == 0:
+                self.get(path[:-1]).pop("saturation")
 
     def step(self, path: Path, delta: int) -> None:
         """The stepper buttons: one up or down, within the field's bounds."""
@@ -244,13 +246,6 @@ class CardEditor:
     def set_notes(self, notes: str) -> None:
         self.data.setdefault("sources", {"verified": True})["notes"] = notes
         self._changed()
-
-    def _sync_saturation(self, slot_path: Path) -> None:
-        slot = self.get(slot_path)
-        count = slot.get("saturation")
-        self.set_trait(slot_path[1], slot_path[3], "saturation", isinstance(count, int) and count > 0)
-        if slot.get("saturation") == 0:
-            slot.pop("saturation")
 
     def _changed(self) -> None:
         self.version += 1
