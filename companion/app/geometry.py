@@ -52,7 +52,14 @@ class HexLayout:
         py = y - self.margin - self.size * SQRT3 / 2
         q = px / (1.5 * self.size)
         r = py / (self.size * SQRT3) - q / 2
-        cell = _round_axial(q, r)
+        s = -q - r  # rounded as cube coordinates: the component furthest off is set from the other two
+        rq, rr, rs = round(q), round(r), round(s)
+        dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+        if dq > dr and dq > ds:
+            rq = -rr - rs
+        elif dr > ds:
+            rr = -rq - rs
+        cell = Hex(int(rq), int(rr))
         return cell if self.board.contains(cell) else None
 
     def facing_point(self, cell: Hex, facing: int, fraction: float = 0.8) -> tuple[float, float]:
@@ -61,14 +68,3 @@ class HexLayout:
         angle = math.radians(-90 + 60 * facing)
         reach = self.size * SQRT3 / 2 * fraction
         return cx + reach * math.cos(angle), cy + reach * math.sin(angle)
-
-
-def _round_axial(q: float, r: float) -> Hex:
-    s = -q - r
-    rq, rr, rs = round(q), round(r), round(s)
-    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
-    if dq > dr and dq > ds:
-        rq = -rr - rs
-    elif dr > ds:
-        rr = -rq - rs
-    return Hex(int(rq), int(rr))
