@@ -389,7 +389,7 @@ def test_a_war_fleet_battle_is_shared_by_sides_checked_on_the_server():
     from companion.files import load_catalogue, shipped_fleets_dir
 
     state = M.twenty_against_twenty(load_catalogue(), shipped_fleets_dir(), seed="shared")
-    game = M.start_battle(MemoryStore(), state, "shared battle")
+    game = MemoryStore().new_game(state, "shared battle")
     sharing = Sharing()
     british, french, tv = (sharing.connect(None, f"10.0.0.{n}") for n in (5, 6, 9))
     for device, role in ((british, Role.holding("British")), (french, Role.holding("French")), (tv, Role.screen())):

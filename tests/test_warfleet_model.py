@@ -19,7 +19,7 @@ from random_games import starting_state
 @pytest.fixture()
 def game():
     state = M.twenty_against_twenty(load_catalogue(), shipped_fleets_dir(), seed="model")
-    return M.start_battle(MemoryStore(), state, "test")
+    return MemoryStore().new_game(state, "test")
 
 
 def test_the_game_is_a_log_with_undo_and_redo(game):
@@ -36,7 +36,7 @@ def test_the_game_is_a_log_with_undo_and_redo(game):
 
 def test_war_fleet_games_are_games_of_the_store_listed_apart(game):
     store = MemoryStore()
-    battle = M.start_battle(store, game.state, "x")
+    battle = store.new_game(game.state, "x")
     quick = store.new_game(starting_state(), "a Quick-Start game")
     assert {s.id: s.ruleset for s in store.games()} == {battle.id: "war-fleet", quick.id: "quick-start"}
     assert battle.ruleset.id == M.WAR_FLEET and store.game(battle.id) is battle

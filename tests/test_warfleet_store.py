@@ -61,7 +61,7 @@ def declare_and_roll(game) -> None:
 
 
 def test_a_game_reopens_as_it_was_after_acts_undos_redos_and_rolled_attacks(stores, start):
-    played = M.start_battle(stores(), start, "Battle")
+    played = stores().new_game(start, "Battle")
     play_to_combat(played)
     declare_and_roll(played)
     rolled = played.state
@@ -74,7 +74,7 @@ def test_a_game_reopens_as_it_was_after_acts_undos_redos_and_rolled_attacks(stor
 
 
 def test_every_change_is_on_disk_before_it_is_reported(stores, start):
-    game = M.start_battle(stores(), start, "Durable")
+    game = stores().new_game(start, "Durable")
     for action in (A.SetInitiative(side="French"), A.Step(ship="hml-leviathan", step="port")):
         assert game.act(action).ok
         assert stores().game(game.id).state == game.state
@@ -85,7 +85,7 @@ def test_every_change_is_on_disk_before_it_is_reported(stores, start):
 def test_a_failed_save_refuses_the_action_and_changes_nothing(stores, start, monkeypatch):
     from companion.store import segments
 
-    game = M.start_battle(stores(), start, "Full disk")
+    game = stores().new_game(start, "Full disk")
     assert game.act(A.SetInitiative(side="French")).ok
     before, log = game.state, [e.text for e in game.history()]
 
@@ -105,7 +105,7 @@ def test_a_failed_save_refuses_the_action_and_changes_nothing(stores, start, mon
 
 def test_pocket_battles_name_their_quick_start_games_in_the_log(stores, start):
     store = stores()
-    game = M.start_battle(store, start, "Pockets")
+    game = store.new_game(start, "Pockets")
     play_to_combat(game)
     quick_id, text = M.open_pocket(game, M.near(game.state, "hml-leviathan", reach=2), store, "Pocket")
     assert quick_id and game.state.pocket(1).game == quick_id and "Pocket battle 1" in text
@@ -122,7 +122,7 @@ def test_pocket_battles_name_their_quick_start_games_in_the_log(stores, start):
 
 def test_a_pocket_that_cannot_be_saved_leaves_no_quick_start_game(start, monkeypatch):
     store = MemoryStore()
-    game = M.start_battle(store, start, "No room")
+    game = store.new_game(start, "No room")
     play_to_combat(game)
 
     def read_only(*args, **kwargs):
@@ -148,7 +148,7 @@ def test_the_route_names_the_war_fleet_game():
 def old_save(start, game_id="wf-20260101-120000-abcd", name="Old battle") -> tuple[dict, object]:
     """A `leviathans-warfleet-save/1` file as the older version wrote it (a pocket battle open, one
     action undone), and the game as it was then."""
-    game = M.start_battle(MemoryStore(), start, name)
+    game = MemoryStore().new_game(start, name)
     play_to_combat(game)
     quick_id = "20260101-120500-beef"
     ships = M.near(game.state, "hml-leviathan", reach=2)

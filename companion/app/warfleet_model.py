@@ -51,11 +51,6 @@ def war_fleet_games(store) -> list:
     return [summary for summary in store.games() if summary.ruleset == WAR_FLEET]
 
 
-def start_battle(store, state: WarFleetState, name: str) -> Game:
-    """A new War Fleet game in the store, saved before it is shown (StoreError or OSError if it cannot be)."""
-    return store.new_game(state, name)
-
-
 def twenty_against_twenty(catalogue: dict[str, Card], fleets_dir: Path, seed: str | None = None) -> WarFleetState:
     """The shipped 20-against-20 battle, ready for initiative, with its dice seed."""
     from ..files import read_json

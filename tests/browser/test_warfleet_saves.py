@@ -124,7 +124,7 @@ def test_a_damaged_war_fleet_file_is_named_on_home_and_the_other_game_still_open
     data = tmp_path / "data"
     store = TinyDBStore(data)
     state = M.twenty_against_twenty(load_catalogue(), shipped_fleets_dir(), seed="damaged")
-    bad, good = M.start_battle(store, state, "Cut short"), M.start_battle(store, state, "Still good")
+    bad, good = store.new_game(state, "Cut short"), store.new_game(state, "Still good")
     store.close()
     path = data / "games" / bad.id / GAME_FILE
     path.write_bytes(path.read_bytes()[:300])  # cut short, as by a full disk

@@ -67,7 +67,7 @@ async def new_battle(app) -> tuple[Game | None, str]:
         catalogue = await app.catalogue()
         state = await asyncio.to_thread(M.twenty_against_twenty, catalogue, shipped_fleets_dir(), app.seed)
         name = "War Fleet " + time.strftime("%d %b %H:%M")
-        game = await asyncio.to_thread(M.start_battle, app.store, state, name)
+        game = await asyncio.to_thread(app.store.new_game, state, name)
     except ValueError as exc:  # a broken or missing scenario file, or the save could not be written: say so
         return None, str(exc)
     except OSError as exc:
