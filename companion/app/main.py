@@ -50,8 +50,7 @@ class App:
     async def start(self) -> None:
         page = self.page
         page.title = "Leviathans companion"
-        light, dark = themes()
-        page.theme, page.dark_theme = light, dark
+        page.theme, page.dark_theme = themes()
         page.fonts = dict(FONTS)
         page.theme_mode = ft.ThemeMode.SYSTEM
         page.padding = 0
