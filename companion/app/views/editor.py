@@ -144,10 +144,8 @@ class EditorView:
         origin = []
         if e.based_on:
             origin.append(muted(f"Based on the card '{e.based_on}'."))
-        if e.card_id:
-            origin.append(muted(f"Card id {e.card_id} (scenario files name the card by it)."))
-        else:
-            origin.append(muted("The card gets its id (my-...) from its name when it is first saved."))
+        origin.append(muted(f"Card id {e.card_id} (scenario files name the card by it)." if e.card_id
+                            else "The card gets its id (my-...) from its name when it is first saved."))
         origin.append(tag("editor-compare", ft.TextButton(
             content="Compare with the printed card", icon=ft.Icons.COMPARE_ARROWS, on_click=self._compare)))
         stats = ft.Row([
@@ -159,12 +157,9 @@ class EditorView:
         ], wrap=True, spacing=12, run_spacing=8)
         stats_note = self._note(("structural_integrity",), ("enter_hexes_before_turn",))
         return self._panel("card-details", "The card", [
-            ft.ResponsiveRow([
-                ft.Container(self._text(("name",), "Ship name"), col={"xs": 12, "md": 6}),
-                ft.Container(self._text(("class",), "Class"), col={"xs": 12, "md": 6}),
-                ft.Container(self._text(("faction",), "Faction"), col={"xs": 12, "md": 6}),
-                ft.Container(self._text(("armament",), "Armament line"), col={"xs": 12, "md": 6}),
-            ], spacing=10, run_spacing=10),
+            ft.ResponsiveRow([ft.Container(self._text((key,), label), col={"xs": 12, "md": 6}) for key, label in (
+                ("name", "Ship name"), ("class", "Class"), ("faction", "Faction"), ("armament", "Armament line"))],
+                             spacing=10, run_spacing=10),
             ft.Row([type_choice], wrap=True),
             stats,
             stats_note,

@@ -35,7 +35,7 @@ from .editor import open_editor
 from .frame import on
 from .home import centred, host_only
 from .shipcard import ShipCard
-from .widgets import heading, muted, tag
+from .widgets import heading, icon_button, muted, tag
 
 UNVERIFIED = "unverified: check against your printed card"
 
@@ -75,15 +75,6 @@ def summary_line(card: Card) -> str:
     return " · ".join(p for p in parts if p)
 
 
-def preview(card: Card, dark: bool, compact: bool) -> ft.Control:
-    """The card drawn as on the table, undamaged."""
-    ship = ShipState(id=card.id, side=card.faction or "Fleet", card=card, column=10, row=10, facing=0)
-    view = card_view(GameState(ships=[ship], sides=[ship.side]), ship.id)
-    view = dataclasses.replace(view, position=f"{card.starting_mp} MP, enter {card.enter_hexes_before_turn} "
-                                              f"hex{'es' if card.enter_hexes_before_turn != 1 else ''} before a turn")
-    return ShipCard().show(view)
-
-
 def left_out_line(item) -> str:
     """A printed card a shipped fleet leaves out of play, and why (issue 12)."""
     what = ", ".join(part for part in (item.ship_class, f"Type {item.type}") if part)
@@ -98,8 +89,7 @@ class FleetsView:
         self.message = tag("fleets-message", ft.Text(app.session.message or "", color=ft.Colors.PRIMARY,
                                                      weight=ft.FontWeight.W_600))
         self.message.visible = bool(app.session.message)
-        back = tag("fleets-back", ft.IconButton(ft.Icons.ARROW_BACK, on_click=on(app.navigate, Session()),
-                                                tooltip="Home"))
+        back = icon_button(ft.Icons.ARROW_BACK, "Home", on(app.navigate, Session()), "fleets-back")
         actions = ft.Row([
             tag("fleets-new", ft.FilledButton(content="New card", icon=ft.Icons.ADD,
                                               on_click=on(self._open, CardEditor.new), height=44)),
@@ -179,8 +169,13 @@ class FleetsView:
         view_holder = ft.Column(visible=False, tight=True)
 
         async def toggle(e):
-            if not view_holder.controls:
-                view_holder.controls = [preview(card, self.app.dark, compact=not self.app.wide)]
+            if not view_holder.controls:  # the card drawn as on the table, undamaged
+                ship = ShipState(id=card.id, side=card.faction or "Fleet", card=card, column=10, row=10, facing=0)
+                view = card_view(GameState(ships=[ship], sides=[ship.side]), ship.id)
+                enter = card.enter_hexes_before_turn
+                view = dataclasses.replace(view, position=f"{card.starting_mp} MP, enter {enter} "
+                                                          f"hex{'es' if enter != 1 else ''} before a turn")
+                view_holder.controls = [ShipCard().show(view)]
             view_holder.visible = not view_holder.visible
             e.control.content = "Hide card" if view_holder.visible else "Show card"
             self.app.page.update()
