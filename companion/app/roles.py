@@ -73,9 +73,7 @@ class Role:
 
 
 def action_data(action) -> dict[str, Any]:
-    if isinstance(action, dict):
-        return action
-    return action.model_dump(mode="json")
+    return action if isinstance(action, dict) else action.model_dump(mode="json")
 
 
 def action_side(action, state: GameState, ruleset: Ruleset = QUICK_START) -> str | None:
