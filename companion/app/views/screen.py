@@ -19,10 +19,13 @@ import flet.canvas as cv
 
 from ..geometry import HexLayout
 from ..screenmodel import ScreenModel, screen_model
-from ..tasks import soon
+from ..session import Session
+from ..tasks import run_soon, soon
 from ..theme import CIRCLED, side_colour
+from .frame import on
 from .hexmap import HexMap
-from .widgets import die_face, muted, tag
+from .join import keep_awake, role_screen
+from .widgets import die_face, icon_button, mounted, muted, tag
 
 SIDE_WIDTH = 380
 NARROW = 760
@@ -86,8 +89,6 @@ class ScreenView:
         self.count = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
         self.control = ft.Container(expand=True, bgcolor=ft.Colors.SURFACE)
         self._layout()
-        from ..tasks import run_soon
-        from .join import keep_awake
         run_soon(app.page, keep_awake, app, True)  # a TV by the table should not go dark
 
     # --- layout ----------------------------------------------------------------------------
@@ -133,7 +134,7 @@ class ScreenView:
             ft.Text(self.game.name, size=14, weight=ft.FontWeight.W_600, expand=True, max_lines=1,
                     overflow=ft.TextOverflow.ELLIPSIS),
             tag("sync", self.count),
-            tag("home", ft.IconButton(ft.Icons.HOME_OUTLINED, tooltip="Home", on_click=self._home)),
+            icon_button(ft.Icons.HOME_OUTLINED, "Home", on(self.app.navigate, Session()), "home"),
             tag("change-role", ft.TextButton(content="Change", icon=ft.Icons.SWAP_HORIZ, on_click=self._change)),
         ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.only(left=14, right=6), height=42, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)
@@ -168,12 +169,8 @@ class ScreenView:
     def _off_view(self, state) -> bool:
         """Whether a ship in play has come (or gone) where the map's view was not fitted to it."""
         left, top, width, height, size = self._shown
-        layout = self.map.layout
-        for cell in in_play(state):
-            x, y = layout.centre(cell)
-            if not (left + size <= x <= left + width - size and top + size <= y <= top + height - size):
-                return True
-        return False
+        return any(not (left + size <= x <= left + width - size and top + size <= y <= top + height - size)
+                   for x, y in map(self.map.layout.centre, in_play(state)))
 
     def _draw_shots(self, m: ScreenModel) -> None:
         """Each declared shot as a line from the gun's hex to the struck location's, with its odds."""
@@ -263,19 +260,11 @@ class ScreenView:
         self.shots_card.visible = bool(m.shots)
         self.map.show_ships(state, None)
         self._draw_shots(m)
-        try:
-            if self.control.page is not None:
-                self.control.update()
-        except RuntimeError:  # not mounted yet: the first page update sends it
-            pass
+        if mounted(self.control):  # not mounted yet: the first page update sends it
+            self.control.update()
 
-    # --- the two buttons -------------------------------------------------------------------------
-
-    async def _home(self, e) -> None:
-        from ..session import Session
-        await self.app.navigate(Session())
+    # --- the Change button -------------------------------------------------------------------------
 
     async def _change(self, e) -> None:
-        from .join import role_screen
         self.app._leave_game()
         self.app._set_screen(role_screen(self.app, self.game))
