@@ -18,7 +18,7 @@ from ..session import Session
 from ..tasks import run_soon
 from ..theme import side_colour
 from .frame import on
-from .widgets import mounted, muted, tag
+from .widgets import icon_button, mounted, muted, tag
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +120,7 @@ def pin_screen(app) -> ft.Control:
         text_style=ft.TextStyle(size=30, letter_spacing=8, weight=ft.FontWeight.BOLD),
         border_radius=12, content_padding=ft.Padding.symmetric(horizontal=12, vertical=16),
     )
-    message = ft.Text("", color=ft.Colors.ERROR, size=14)
+    message = ft.Text("", color=ft.Colors.ON_ERROR_CONTAINER, size=14)
     problem_box = tag("pin-message", ft.Container(content=message, padding=ft.Padding.symmetric(horizontal=12, vertical=8),
                                                   border_radius=8, bgcolor=ft.Colors.ERROR_CONTAINER))
     problem_box.visible = False
@@ -146,7 +146,6 @@ def pin_screen(app) -> ft.Control:
             log.info("join refused for %s (%s): %s", app.device.name, app.device.address, problem)
             field.value = ""
             message.value = problem
-            message.color = ft.Colors.ON_ERROR_CONTAINER
             problem_box.visible = True
             asked.visible = app.device.waiting is not None
             app.page.update()
@@ -253,8 +252,7 @@ def role_screen(app, game) -> ft.Control:
                                      "For a TV or a tablet everyone can see.", holders(role)], on(pick, role)))
 
     return _page([
-        ft.Row([tag("role-home", ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Home",
-                                               on_click=on(app.navigate, Session()))),
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", on(app.navigate, Session()), "role-home"),
                 ft.Column([ft.Text(game.name, size=20, weight=ft.FontWeight.W_600),
                            muted(f"Turn {state.turn} · {' against '.join(state.sides)}")],
                           spacing=0, tight=True, expand=True)]),
