@@ -246,11 +246,7 @@ class QuickStartBody:
         elif m.move is not None:
             self.moves_later.value = m.move.note
             parts.append(self.moves_later_row)
-        if m.card is not None:
-            parts.append(self.card.show(m.card))
-        else:
-            parts.append(self.no_card)
-        return parts
+        return parts + [self.card.show(m.card) if m.card is not None else self.no_card]
 
     async def _open_place(self, e) -> None:
         self.placing = True
@@ -343,8 +339,7 @@ class QuickStartBody:
         self.app.page.show_dialog(dialog)
 
     async def _declare(self, location: str, slot: int, target: str, target_location: str) -> None:
-        ship = self.session.ship
-        await self.frame.act(A.DeclareShot(attacker=ship, location=location, slot=slot, target=target,
+        await self.frame.act(A.DeclareShot(attacker=self.session.ship, location=location, slot=slot, target=target,
                                          target_location=target_location))
 
     async def _roll(self, shot_id: int) -> None:
