@@ -85,8 +85,7 @@ class NewGameView:
             tag("card-picker", self.found),
         ], spacing=8, tight=True)
         fleets = [
-            ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", on(app.navigate, Session()), "back"),
-                    heading("New game", 22)]),
+            ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", on(app.navigate, Session()), "back"), heading("New game", 22)]),
             tag("quick-start-setup", ft.FilledButton(
                 content="Quick-Start set-up: Hertfordshire & Raven vs Pontbriand & Pelletier",
                 icon=ft.Icons.BOLT, on_click=self._quick, height=56)),
