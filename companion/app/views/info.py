@@ -18,7 +18,7 @@ from ..tasks import soon
 from ..viewmodels import ReadingSection, rule_readings
 from .frame import on
 from .home import centred, host_only, may_start
-from .widgets import heading, icon_button, muted, tag
+from .widgets import heading, icon_button, muted, pill, section, tag
 
 
 def _page(app, title: str, *controls: ft.Control) -> ft.Control:
@@ -48,21 +48,18 @@ def build_rules(app) -> ft.Control:
                  holder)
 
 
-def _section(section: ReadingSection) -> list[ft.Control]:
+def _section(chapter: ReadingSection) -> list[ft.Control]:
     parts: list[ft.Control] = []
-    if section.level > 1:
-        parts.append(ft.Container(heading(section.title, 19 if section.level == 2 else 16),
-                                  padding=ft.Padding.only(top=8 if section.level == 2 else 2)))
-    parts += [ft.Text(text, size=14) for text in section.intro]
-    for reading in section.readings:
+    if chapter.level > 1:
+        parts.append(ft.Container(heading(chapter.title, 19 if chapter.level == 2 else 16),
+                                  padding=ft.Padding.only(top=8 if chapter.level == 2 else 2)))
+    parts += [ft.Text(text, size=14) for text in chapter.intro]
+    for reading in chapter.readings:
         body: list[ft.Control] = [ft.Text(reading.text, size=14, selectable=True)]
         if reading.own:
-            body.append(ft.Container(
-                content=ft.Text("the app's own reading", size=11, color=ft.Colors.ON_TERTIARY_CONTAINER),
-                bgcolor=ft.Colors.TERTIARY_CONTAINER, border_radius=6,
-                padding=ft.Padding.symmetric(horizontal=8, vertical=2)))
-        parts.append(ft.Container(content=ft.Column(body, spacing=6, tight=True), padding=12, border_radius=12,
-                                  bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
+            body.append(pill(ft.Text("the app's own reading", size=11, color=ft.Colors.ON_TERTIARY_CONTAINER),
+                             ft.Colors.TERTIARY_CONTAINER))
+        parts.append(section(*body))
     return parts
 
 
