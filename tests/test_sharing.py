@@ -239,7 +239,7 @@ def test_tokens_end_with_the_pin():
 def test_an_empty_pin_is_asked_for_without_counting():
     gate = PinGate("123456")
     assert gate.check("10.0.0.7", "  ") == "Type the PIN shown on the host's screen."
-    assert gate.recent_failures == 0
+    assert gate.check("10.0.0.7", "000000") == "That PIN is not right: 4 more tries before a wait."  # the first
 
 
 # --- devices, the host and hand-over --------------------------------------------------------------

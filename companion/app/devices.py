@@ -93,11 +93,6 @@ class PinGate:
             self._recent.clear()
             return self.pin
 
-    @property
-    def recent_failures(self) -> int:
-        with self._lock:
-            return self._count()
-
     def _count(self) -> int:
         """Wrong PINs on the network within the window (the lock held)."""
         now = self.clock()
