@@ -220,12 +220,6 @@ def test_table_dice_fields_follow_the_pool_then_the_slot_die():
     assert [f.label for f in fields] == ["DGreen", "DRed", "DRed", "Slot die"]
 
 
-def test_typed_faces_become_plain_messages_when_wrong():
-    assert panels.parse_faces(["3", " 12 "]) == ([3, 12], None)
-    assert panels.parse_faces(["3", ""])[1] == "die 2 is empty: type the face it shows"
-    assert panels.parse_faces(["x"])[1] == "die 1: 'x' is not a number"
-
-
 def test_a_face_the_die_does_not_carry_is_refused_in_words():
     state = act(duel(), A.DeclareShot(attacker="a", location="bow", slot=1, target="t", target_location="bow"))
     outcome = apply(state, A.ResolveShot(shot=1, table=A.TableFaces(pool=[9, 1, 1], slot=[1])))

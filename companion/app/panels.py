@@ -228,16 +228,3 @@ def table_dice_fields(state: GameState, shot_id: int) -> tuple[FaceField, ...]:
     fields = [FaceField("pool", Colour(c).value, Colour(c).label) for c in pool]
     fields.append(FaceField("slot", "D6", "Slot die"))
     return tuple(fields)
-
-
-def parse_faces(texts: list[str]) -> tuple[list[int] | None, str | None]:
-    """Typed faces -> integers, or a plain message about the first bad one."""
-    faces = []
-    for i, text in enumerate(texts, start=1):
-        text = (text or "").strip()
-        if not text:
-            return None, f"die {i} is empty: type the face it shows"
-        if not text.isdigit():
-            return None, f"die {i}: '{text}' is not a number"
-        faces.append(int(text))
-    return faces, None

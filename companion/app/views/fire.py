@@ -11,15 +11,13 @@ from typing import Awaitable, Callable
 
 import flet as ft
 
+from ...engine.dice import FACES, Colour
 from ..theme import DICE
 from ..panels import FaceField, GunView, ShotView, StrikeView
 from .frame import on
 from .widgets import TOUCH, chips, die_face, heading, icon_button, muted, pill, put, show_chips, tag
 
 Declare = Callable[[str, int, str, str], Awaitable[None]]
-
-FACE_MAX = {"Green": 4, "Blue": 6, "Yellow": 8, "Red": 10, "Black": 12, "D6": 6}
-
 
 def _strike_row(gun: GunView, target_id: str, strike: StrikeView, declare: Declare | None) -> ft.Control:
     where = f"{gun.location}-{gun.slot}-{target_id}-{strike.location}"
@@ -120,14 +118,8 @@ class TableDiceEntry:
         if problem:
             heading_row.append(tag(f"face-problem-{self.shot.id}-{i}", ft.Text(problem, size=12, color=ft.Colors.ERROR)))
         return ft.Column([ft.Row(heading_row, spacing=8, wrap=True),
-                          ft.Row([face(n) for n in range(1, FACE_MAX.get(field.colour, 12) + 1)],
+                          ft.Row([face(n) for n in sorted(set(FACES[Colour(field.colour)]))],
                                  wrap=True, spacing=4, run_spacing=4)], spacing=4, tight=True)
-
-    async def focus_first_empty(self) -> None:
-        """Nothing to focus: every face is a button."""
-
-    def values(self) -> list[str]:
-        return [str(face) if face else "" for face in self.faces]
 
     async def _submitted(self, e) -> None:
         self.problems = {i: "tap the face it shows" for i, face in enumerate(self.faces) if face is None}

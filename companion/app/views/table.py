@@ -358,17 +358,10 @@ class QuickStartBody:
 
         entry = self.entries[shot_id] = TableDiceEntry(shot, table_dice_fields(state, shot_id), self._submit_faces, close)
         await self.frame.refresh(force=True)
-        await entry.focus_first_empty()
 
     async def _submit_faces(self, entry: TableDiceEntry) -> None:
-        from ..panels import parse_faces
-
-        faces, problem = parse_faces(entry.values())
-        if problem:
-            self.frame.message(problem)
-            await self.frame.refresh(force=True)
-            return
-        dice = {part: [f for f, spec in zip(faces, entry.fields) if spec.purpose == part]
+        """Every face picked (the entry names any still to pick before it submits)."""
+        dice = {part: [f for f, spec in zip(entry.faces, entry.fields) if spec.purpose == part]
                 for part in ("pool", "slot", "keel")}
         outcome = await self.frame.act(A.ResolveShot(shot=entry.shot.id, table=A.TableFaces(**dice)))
         if outcome.ok:
@@ -381,7 +374,6 @@ class QuickStartBody:
         elif "keel roll needs" in reason:
             entry.add("keel", "Red", "Keel DRed", 2)
         await self.frame.refresh(force=True)
-        await entry.focus_first_empty()
 
     async def _cancel_shot(self, shot_id: int) -> None:
         self.entries.pop(shot_id, None)
