@@ -280,34 +280,30 @@ def arc_shades(state: GameState, ship_id: str) -> tuple[ArcShade, ...]:
 def deployment_hexes(state: GameState, ship_id: str) -> tuple[Hex, ...]:
     """Bow hexes where the ship may deploy, facing some way: the engine's own checks
     (`placement_problem`, `deployment_problem`), shaded on the map in the set-up phase."""
-    from ..engine.deployment import deployment_problem
-    from ..engine.footprint import Placement
-    from ..engine.movement import placement_problem
-
     if state.phase != "setup" or not state.has_ship(ship_id):
         return ()
     ship = state.ship(ship_id)
-    cells = []
-    for cell in state.board.cells():
-        for facing in range(6):
-            placement = Placement(cell, facing, ship.card.type)
-            if deployment_problem(state, ship, placement) is None and placement_problem(state, ship, placement) is None:
-                cells.append(cell)
-                break
-    return tuple(cells)
+    return tuple(cell for cell in state.board.cells() if None in _deploy_problems(state, ship, cell))
 
 
 def deployment_refusal(state: GameState, ship_id: str, cell: Hex) -> str | None:
     """Why the ship may not deploy with its bow on this hex, facing any way (the engine's own
-    words, as a Place there would be refused), or None: a tapped hex is answered at once."""
+    words for its present facing first, as a Place there would be refused), or None: a tapped
+    hex is answered at once."""
+    problems = list(_deploy_problems(state, state.ship(ship_id), cell))
+    return None if None in problems else problems[0]
+
+
+def _deploy_problems(state: GameState, ship: ShipState, cell: Hex):
+    """Why the ship may not deploy with its bow on `cell`, for each facing from its own (None
+    where it may); lazy, so `None in` stops at the first facing that fits."""
     from ..engine.deployment import deployment_problem
     from ..engine.footprint import Placement
     from ..engine.movement import placement_problem
 
-    ship = state.ship(ship_id)
-    placements = [Placement(cell, (ship.facing + turn) % 6, ship.card.type) for turn in range(6)]
-    problems = [deployment_problem(state, ship, p) or placement_problem(state, ship, p) for p in placements]
-    return None if None in problems else problems[0]
+    for turn in range(6):
+        placement = Placement(cell, (ship.facing + turn) % 6, ship.card.type)
+        yield deployment_problem(state, ship, placement) or placement_problem(state, ship, placement)
 
 
 # --- log --------------------------------------------------------------------------------------
