@@ -423,3 +423,43 @@ def test_the_other_sides_ship_is_shown_read_only(shared_server, browser):
     assert by_id(phone, "their-ship").count() == 0
     for page in (host, phone):
         page.context.close()
+
+
+def test_the_other_sides_guns_offer_no_declare_in_combat(tmp_path, browser):
+    """Issue 14.6 on the fire tab: in combat a phone holding French sees the Raven's guns and odds
+    with nothing to declare a shot by; the Pontbriand, its own, has its Declare buttons."""
+    if network_address() is None:
+        pytest.skip("this machine has no network address besides loopback: no device can join from the network")
+    from companion.engine.roller import Roller
+    from companion.store import TinyDBStore
+
+    from .conftest import SEED
+    from .test_fire_ship_destroyed import one_slot_from_wrecked
+
+    state, ident, _ = one_slot_from_wrecked()
+    store = TinyDBStore(tmp_path / "data")
+    game = store.new_game(state, "combat on a shared table", roller=Roller.from_seed(SEED))
+    store.close()
+    server = SharedServer(tmp_path / "data").start()
+    try:
+        host = browser.new_context(viewport=DESKTOP).new_page()
+        open_app(host, f"{server.url}game/{game.id}")
+        by_id(host, "tab-fire").wait_for(timeout=20000)
+        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        join(phone, f"{server.lan_url}game/{game.id}", server.pin, "side-French")
+        by_id(phone, "my-role").wait_for(timeout=10000)
+        tap_until(phone, "tab-fire", "fire-hml-raven")
+        tap_until(phone, "fire-hml-raven", "their-guns")
+        assert "Shown read-only: this device holds French" in label(by_id(phone, "their-guns"))
+        by_id(phone, ident).wait_for(timeout=10000)  # the odds are there
+        assert by_id(phone, ident.replace("ship-destroyed-", "declare-")).count() == 0
+        shoot(phone, "their-guns-phone")
+        tap_until(phone, "fire-pontbriand", "fire-pontbriand")
+        by_id(phone, "fire-pontbriand").click()
+        phone.wait_for_function(
+            "() => document.querySelector(\"[flt-semantics-identifier^='declare-']\") !== null", timeout=20000)
+        assert by_id(phone, "their-guns").count() == 0
+        for page in (host, phone):
+            page.context.close()
+    finally:
+        server.stop()

@@ -187,11 +187,14 @@ class FirePanel:
         self.guns_heading = heading("")
         self.not_yet = muted("Shots are declared in the fire phase; the odds below are for the table as it stands.")
         self.no_guns = muted("No working guns.")
+        self.theirs = tag("their-guns", muted(""))
         self._shots: dict[int, ShotCard] = {}
         self._guns: dict[tuple, ft.Control] = {}
 
     def show(self, ship_name: str | None, phase: str, guns: tuple[GunView, ...], shots: tuple[ShotView, ...],
-             entries: dict[int, TableDiceEntry]) -> ft.Control:
+             entries: dict[int, TableDiceEntry], held_by: str | None = None) -> ft.Control:
+        """held_by names the side holding this device when the ship is the other side's:
+        its guns and odds are shown, with nothing to declare a shot by."""
         parts: list[ft.Control] = []
         if shots:
             parts.append(self.shots_heading)
@@ -205,14 +208,18 @@ class FirePanel:
         else:
             self.guns_heading.value = f"{ship_name}: guns"
             parts.append(self.guns_heading)
-            if phase != "combat":
+            declaring = phase == "combat" and held_by is None
+            if held_by is not None:
+                self.theirs.content.value = f"Shown read-only: this device holds {held_by}."
+                parts.append(self.theirs)
+            elif phase != "combat":
                 parts.append(self.not_yet)
             if not guns:
                 parts.append(self.no_guns)
             rows = {}
             for gun in guns:
-                key = (gun, phase == "combat")
-                rows[key] = self._guns.get(key) or gun_control(gun, self.declare if phase == "combat" else None)
+                key = (gun, declaring)
+                rows[key] = self._guns.get(key) or gun_control(gun, self.declare if declaring else None)
                 parts.append(rows[key])
             self._guns = rows
         put(self.column, parts)

@@ -284,9 +284,8 @@ def role_bar(app, game) -> ft.Control:
     controls: list[ft.Control] = [
         ft.Container(width=10, height=10, border_radius=5, bgcolor=colour),
         tag("my-role", ft.Text(f"This device: {label} · {app.device.name}", size=13, weight=ft.FontWeight.W_600,
-                               max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+                               max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True),
             label=f"This device: {label} · {app.device.name}"),
-        ft.Container(expand=True),
         sync_counter(app, game),
     ]
     if app.device.host:

@@ -228,18 +228,25 @@ class QuickStartBody:
     def panel(self, m: Models) -> list[ft.Control]:
         tab = self.frame.tab
         if tab == "fire":
-            return [self.fire_picker.show(m, self.session.ship), self.fire_panel.show(m.card.name if m.card else None, m.state.phase, m.guns, m.shots,
-                                                 self.entries)]
+            return [self.fire_picker.show(m, self.session.ship), self.fire_panel.show(
+                m.card.name if m.card else None, m.state.phase, m.guns, m.shots, self.entries, self._held_by(m))]
         if tab == "log":
             return [tag("log", log_control(m.log or (), self.game.can_undo, self.game.can_redo,
                                             on(self.frame.change, "undo"), on(self.frame.change, "redo")))]
         return self._ship_panel(m)
 
-    def _ship_panel(self, m: Models) -> list[ft.Control]:
-        parts: list[ft.Control] = [self.ship_picker.show(m, self.session.ship)]
+    def _held_by(self, m: Models) -> str | None:
+        """The side this device holds when the selected ship is the other side's, else None."""
         role = self.app.role
         if m.card is not None and role is not None and role.side not in (None, m.card.side):
-            self.theirs.content.value = f"{m.card.side}'s ship: shown read-only, as this device holds {role.side}."
+            return role.side
+        return None
+
+    def _ship_panel(self, m: Models) -> list[ft.Control]:
+        parts: list[ft.Control] = [self.ship_picker.show(m, self.session.ship)]
+        held_by = self._held_by(m)
+        if held_by is not None:
+            self.theirs.content.value = f"{m.card.side}'s ship: shown read-only, as this device holds {held_by}."
             return parts + [self.theirs, self.their_card.show(m.card)]
         if m.move is not None and (m.state.phase in ("setup", "movement") or self.placing):
             parts.append(self.moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state)))
