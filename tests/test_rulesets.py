@@ -66,12 +66,12 @@ def test_shared_play_refuses_an_action_kind_no_side_and_not_the_table_owns():
     from companion.app.roles import Role, may
 
     state = starting_state()
-    problem = may(Role.holding("British"), {"kind": "seize_initiative", "side": "French"}, state)
-    assert problem and "seize_initiative" in problem
+    problem = may(Role.holding("British"), {"kind": "bribe_the_umpire", "side": "French"}, state)
+    assert problem and "bribe_the_umpire" in problem
     assert may(Role.holding("British"), {"kind": "roll_initiative"}, state) is None
     assert may(Role.holding("British"), {"kind": "step", "ship": "raven", "step": "forward"}, state) is None
     assert "French" in may(Role.holding("British"), {"kind": "step", "ship": "pelletier", "step": "forward"}, state)
-    assert may(Role.table(), {"kind": "seize_initiative"}, state) is None  # the whole table: the game says no
+    assert may(Role.table(), {"kind": "bribe_the_umpire"}, state) is None  # the whole table: the game says no
 
 
 # --- conformance: every registered ruleset ------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 from .cards import Facing, Whole
+from .table_rules import HouseRules
 from .common import Concede as Concede, EndMove as EndMove, EndMovement as EndMovement, EndTurn as EndTurn
 from .common import Flag as Flag, SetBookkeeping as SetBookkeeping, SetInitiative as SetInitiative
 from .common import Step as Step, _Action as _Action
@@ -87,10 +88,68 @@ class StartGame(_Action):
     kind: Literal["start_game"] = "start_game"
 
 
+# --- house rules (seed 002, shared/spec/house-rules.md) -------------------------------
+
+
+class SetHouseRules(_Action):
+    """Change the game's house rules (set-up or initiative only, R-H0.1)."""
+
+    kind: Literal["set_house_rules"] = "set_house_rules"
+    house_rules: HouseRules
+
+
+class RollUnitInitiative(_Action):
+    """H1: 1d10 for every ship in play, re-rolls for ties; `faces` (ship -> first face, then its
+    re-roll face) enters table dice instead."""
+
+    kind: Literal["roll_unit_initiative"] = "roll_unit_initiative"
+    faces: dict[str, list[Whole]] | None = None
+
+
+class SetMoveOrder(_Action):
+    """H1: the table decided the move order another way: groups of ship ids, first moves first."""
+
+    kind: Literal["set_move_order"] = "set_move_order"
+    order: list[list[str]]
+
+
+class RecordMove(_Action):
+    """H1: a ship of a simultaneous group records its end position, sealed until the reveal."""
+
+    kind: Literal["record_move"] = "record_move"
+    ship: str
+    bow: str
+    facing: Facing
+    moved: Flag | None = None
+
+
+class SeizeInitiative(_Action):
+    """H2: a lower-ranked ship seizes the initiative and moves now."""
+
+    kind: Literal["seize_initiative"] = "seize_initiative"
+    ship: str
+
+
+class DeclareTurn(_Action):
+    """H3: the ship will begin a turn (a marker placed); `side` with the declare_direction option."""
+
+    kind: Literal["declare_turn"] = "declare_turn"
+    ship: str
+    side: Literal["port", "starboard"] | None = None
+
+
+class CancelTurn(_Action):
+    """H3: the declared turn is cancelled, losing the 1 MP the turn would have cost."""
+
+    kind: Literal["cancel_turn"] = "cancel_turn"
+    ship: str
+
+
 Action = Annotated[
     Union[
         RollInitiative, SetInitiative, Step, Place, EndMove, EndMovement, DeclareShot,
         CancelShot, ResolveShot, MarkSlot, SetKeel, StartGame, EndTurn, Concede, SetBookkeeping,
+        SetHouseRules, RollUnitInitiative, SetMoveOrder, RecordMove, SeizeInitiative, DeclareTurn, CancelTurn,
     ],
     Field(discriminator="kind"),
 ]

@@ -23,10 +23,12 @@ from .state import GameState, ShipState, position_problem
 #: Actions that belong to no one side: the turn's steps every player takes together.
 TABLE_ACTIONS = frozenset({
     "roll_initiative", "set_initiative", "start_game", "end_movement", "end_turn", "set_bookkeeping",
+    "roll_unit_initiative", "set_move_order", "set_house_rules",
 })
 
 SIDE_OF = {
-    **{kind: ship_side("ship") for kind in ("step", "place", "end_move", "mark_slot", "set_keel")},
+    **{kind: ship_side("ship") for kind in ("step", "place", "end_move", "mark_slot", "set_keel", "record_move",
+                                            "seize_initiative", "declare_turn", "cancel_turn")},
     "declare_shot": ship_side("attacker"),
     "resolve_shot": attacker_side("shots", "shot"),
     "cancel_shot": attacker_side("shots", "shot"),

@@ -16,7 +16,8 @@ from .cards import Card, Facing, FormatError, validated
 from .footprint import Placement
 from .hexes import Hex, PositionError, facing_name, parse_facing
 from .roller import Roller
-from .state import GameState, ShipState, SlotStatus, check_ship_count
+from .state import GameState, Settings, ShipState, SlotStatus, check_ship_count
+from .table_rules import HouseRules, TableRules
 
 SCENARIO_FORMAT: Final = "leviathans-scenario/1"
 #: A destroyed slot as a scenario file writes it: hashed, or circled this turn.
@@ -34,6 +35,7 @@ class ScenarioShip(BaseModel):
     moved: bool = Field(default=False, strict=True)
     damage: dict[str, dict[str, Marked]] = {}
     keel_broken: bool = Field(default=False, strict=True)
+    initiative_modifier: int | None = Field(default=None, strict=True, description="H1: the ship's own initiative modifier")
 
 
 class Scenario(BaseModel):
@@ -45,6 +47,8 @@ class Scenario(BaseModel):
     board: Board = Board()
     turn: int = Field(default=1, ge=1, le=9999, strict=True)
     ships: Annotated[list[ScenarioShip], BeforeValidator(check_ship_count)]
+    house_rules: HouseRules | None = None
+    table_rules: TableRules | None = None
 
 
 def load_scenario(data: Any) -> Scenario:
@@ -73,6 +77,8 @@ def build_state(scenario: Scenario, catalogue: dict[str, Card], roller: Roller |
     return GameState(
         board=board, turn=scenario.turn, phase="initiative", ships=ships, sides=sides,
         roller=roller or Roller(seed="00"),
+        settings=Settings(house_rules=scenario.house_rules or HouseRules(),
+                          table_rules=scenario.table_rules or TableRules()),
     )
 
 
@@ -112,6 +118,7 @@ def _place_ship(entry: ScenarioShip, card: Card, board: Board, path: str) -> Shi
     return ShipState(
         id=entry.id, side=entry.side, card=card, column=bow.column, row=bow.row,
         facing=facing, moved=entry.moved, damage=damage, keel_broken=entry.keel_broken,
+        initiative_modifier=entry.initiative_modifier or 0,
     )
 
 
@@ -122,12 +129,15 @@ def scenario_of(state: GameState, name: str = "") -> Scenario:
             id=s.id, side=s.side, card=s.card, bow=state.board.label(s.bow),
             facing=facing_name(s.facing), moved=s.moved,
             damage={loc: {str(n): _marked(st) for n, st in slots.items()} for loc, slots in s.damage.items()},
-            keel_broken=s.keel_broken,
+            keel_broken=s.keel_broken, initiative_modifier=s.initiative_modifier or None,
         )
         for s in state.ships
         if not s.removed
     ]
-    return Scenario(name=name, board=state.board, turn=state.turn, ships=ships)
+    rules = state.settings
+    return Scenario(name=name, board=state.board, turn=state.turn, ships=ships,
+                    house_rules=rules.house_rules if rules.house_rules.names else None,
+                    table_rules=rules.table_rules if rules.table_rules.chosen else None)
 
 
 def _marked(status: SlotStatus) -> Marked:

@@ -20,6 +20,7 @@ from .dice import Pool
 from .footprint import Placement
 from .hexes import Hex, facing_name
 from .roller import DieRoll, Roller
+from .table_rules import HouseRules, TableRules
 
 
 class SlotStatus(str, Enum):
@@ -63,6 +64,11 @@ class ShipState(BaseModel):
     entered_since_turn: int = 0
     turned_in_this_hex: bool = False
     move_done: bool = False
+    # house rules (seed 002): H1's ship modifier, H3's declared turn
+    initiative_modifier: int = Field(default=0, strict=True)
+    turn_declared: bool = False
+    entered_since_declared: int = 0
+    declared_side: Literal["port", "starboard"] | None = None
     turn_mp: int | None = Field(
         default=None, ge=0,
         description="This turn's MP, fixed once the turn's movement began and an engine was marked by hand "
@@ -253,6 +259,28 @@ class Settings(BaseModel):
     bookkeeping: bool = Field(
         default=False, description="Record positions, marks and rolls as entered; warn, never refuse"
     )
+    house_rules: HouseRules = HouseRules()
+    table_rules: TableRules = TableRules()
+
+
+class UnitInitiative(BaseModel):
+    """H1: one ship's initiative roll (house-rules.md 4.6): 1d10 + modifier, and its re-roll on a tie."""
+
+    ship: str
+    modifier: int
+    first: DieRoll
+    first_total: int
+    reroll: DieRoll | None = None
+    reroll_total: int | None = None
+
+
+class SealedMove(BaseModel):
+    """H1: a ship's secretly recorded end position, revealed with its simultaneous group."""
+
+    ship: str
+    bow: str
+    facing: int
+    moved: bool
 
 
 Phase = Literal["setup", "initiative", "movement", "combat", "over"]
@@ -277,6 +305,19 @@ class GameState(BaseModel, Ships[ShipState]):
     result: str | None = None
     winner: str | None = None
     conceded: list[str] = []
+    # house rules (seed 002): H1's rolls, move order and sealed records; H2's mover stack
+    unit_initiative: list[UnitInitiative] = []
+    move_order: list[list[str]] = []
+    movers: list[str] = []
+    sealed_moves: dict[str, SealedMove] = {}
+
+    @property
+    def house_rules(self) -> HouseRules:
+        return self.settings.house_rules
+
+    @property
+    def table_rules(self) -> TableRules:
+        return self.settings.table_rules
 
     def enemies_of(self, ship: ShipState) -> list[ShipState]:
         return [s for s in self.active_ships if s.side != ship.side]

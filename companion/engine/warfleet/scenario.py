@@ -18,6 +18,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_valida
 from ..board import Board
 from ..cards import Card, Facing, FormatError, PoolText, validated
 from ..hexes import PositionError, facing_name, parse_facing
+from ..table_rules import TableRules
 from ..roller import Roller
 from ..scenario import card_for
 from ..state import check_ship_count
@@ -57,6 +58,7 @@ class WarFleetScenario(BaseModel):
     board: Board = Board(columns=30, rows=20)
     turn: int = Field(default=1, ge=1, le=9999, strict=True)
     initiative_dice: PoolText = "DBlack"
+    table_rules: TableRules | None = None
     cards: list[Card] = Field(default=[], description="Quick-Start cards of this scenario, found by id before the catalogue")
     ships: Annotated[list[ScenarioWarShip], BeforeValidator(check_ship_count)]
 
@@ -103,7 +105,8 @@ def build_warfleet_state(
     phase: Phase = "initiative" if all(s.placed for s in ships) else "setup"
     return WarFleetState(
         name=scenario.name, board=board, turn=scenario.turn, phase=phase, ships=ships, sides=sides,
-        roller=roller or Roller(seed="00"), settings=Settings(initiative_dice=scenario.initiative_dice),
+        roller=roller or Roller(seed="00"), settings=Settings(initiative_dice=scenario.initiative_dice,
+                                                             table_rules=scenario.table_rules or TableRules()),
     )
 
 
@@ -136,7 +139,7 @@ def scenario_of(state: WarFleetState, name: str = "") -> WarFleetScenario:
         ))
     return WarFleetScenario(
         name=name or state.name, board=state.board, turn=state.turn,
-        initiative_dice=state.settings.initiative_dice, cards=list(cards.values()), ships=ships,
+        initiative_dice=state.settings.initiative_dice, table_rules=_chosen(state.settings.table_rules), cards=list(cards.values()), ships=ships,
     )
 
 
@@ -151,3 +154,8 @@ def summary(state: WarFleetState) -> str:
     per_side = ", ".join(f"{sum(1 for s in state.ships if s.side == side)} {side}" for side in state.sides)
     return (f"War Fleet scenario, {len(state.ships)} ships ({per_side}) "
             f"on {state.board.columns} x {state.board.rows}")
+
+
+def _chosen(rules: TableRules) -> TableRules | None:
+    """A game's table rules as its scenario writes them: left out when every one is the app's reading."""
+    return rules if rules.chosen else None

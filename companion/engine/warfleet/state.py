@@ -21,6 +21,7 @@ from ..cards import Card, Whole
 from ..common import InitiativeRoll as InitiativeRoll, Ships
 from ..hexes import Hex, facing_name
 from ..roller import DieRoll, Roller
+from ..table_rules import TableRules
 from .stats import REAR, LocationStats, WarFleetStats
 
 @lru_cache(maxsize=65536)
@@ -215,6 +216,7 @@ class Settings(BaseModel):
     bookkeeping: bool = Field(
         default=False, description="Record what the table did; rule objections become warnings"
     )
+    table_rules: TableRules = TableRules()
 
 
 class WarFleetState(BaseModel, Ships[WarShip]):

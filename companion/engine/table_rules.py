@@ -1,0 +1,83 @@
+"""The rules a group chooses for one game: house rules (seed 002) and table rules.
+
+House rules (`HouseRules`, shared/spec/house-rules.md) are Kannik's 1997 variant
+rules that fit the Quick-Start game: unit initiative (H1), seizing the
+initiative (H2), declared turns (H3) and one-hex ships (H4), each off by
+default.  Table rules (`TableRules`) are the readings where the rule texts are
+silent: each default is the app's reading (docs/rule-readings.md), and a group
+that plays it differently chooses its own at New game.  Both are part of a
+game's start (its settings), so replay, export and verify see them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+#: H1 class modifier by Quick-Start ship type (house-rules.md 4.2, reading R-H1.1).
+CLASS_MODIFIERS = {1: 0, 2: 3, 3: 3, 4: 5}
+
+
+class HouseRules(BaseModel):
+    """Seed 002's house rules for a Quick-Start game; every one off by default."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    unit_initiative: bool = Field(default=False, strict=True, description="H1: each ship rolls 1d10 + class modifier")
+    seize_initiative: bool = Field(default=False, strict=True, description="H2: a lower-ranked ship may seize the initiative")
+    declared_turns: bool = Field(default=False, strict=True, description="H3: a turn is declared before it is made")
+    one_hex_ships: bool = Field(default=False, strict=True, description="H4: every ship fills one hex")
+    initiative_modifiers: dict[int, int] = Field(default_factory=lambda: dict(CLASS_MODIFIERS))
+    declare_direction: bool = Field(default=False, strict=True, description="H3: a declared turn names its side")
+
+    @model_validator(mode="after")
+    def _seize_needs_unit_initiative(self) -> "HouseRules":
+        if self.seize_initiative and not self.unit_initiative:
+            raise ValueError("seize the initiative needs unit initiative")
+        return self
+
+    @property
+    def names(self) -> list[str]:
+        """The house rules in use, in words, for the game banner."""
+        return [words for key, words in HOUSE_RULE_NAMES.items() if getattr(self, key)]
+
+
+HOUSE_RULE_NAMES = {
+    "unit_initiative": "unit initiative",
+    "seize_initiative": "seize the initiative",
+    "declared_turns": "declared turns",
+    "one_hex_ships": "one-hex ships",
+}
+
+
+class TableRules(BaseModel):
+    """Readings a group may play differently; each default is the app's reading."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    crew_slots: Literal["add", "best"] = Field(
+        default="add", description="several crew slots in the weapon's location: each adds its dice, or only the best")
+    two_locations: Literal["attacker", "target", "roll"] = Field(
+        default="attacker", description="a shot that can strike two locations: who picks (or a d6 roll)")
+    type4_sides: Literal["beam", "simple"] = Field(
+        default="beam", description="Type 4 side locations: split at the beam, or the four simple arcs with the "
+                                    "attacker choosing fore or aft")
+    warfleet_initiative: Literal["highest", "lowest"] = Field(
+        default="highest", description="War Fleet initiative and placement rolls: the highest or the lowest wins")
+    warfleet_placement: Literal["split", "alternate"] = Field(
+        default="split", description="War Fleet placement: the loser's ships split between the winner's, or "
+                                     "plain alternation")
+    side_turret_centre_line: Literal["reaches", "stops"] = Field(
+        default="reaches", description="War Fleet side turrets: a hex the centre line cuts is in reach, or not")
+    warfleet_range_zero: Literal["allowed", "none"] = Field(
+        default="allowed", description="War Fleet attacks at range 0 (the same hex): allowed, or none")
+    rear_destroyed_dialup: Literal["at_once", "next_combat"] = Field(
+        default="at_once", description="War Fleet: attacks on a ship whose stern is destroyed dial up at once, "
+                                       "or from the next combat")
+
+    @property
+    def chosen(self) -> dict[str, str]:
+        """The table rules this game changed from the app's reading (key -> value)."""
+        default = TableRules()
+        return {key: value for key, value in self.model_dump().items() if getattr(default, key) != value}
