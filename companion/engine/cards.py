@@ -356,7 +356,7 @@ def _plain(error: ErrorDetails) -> str:
     if kind == "missing":
         return "missing"
     if kind == "extra_forbidden":
-        return "unknown field"
+        return _unknown_rule(error["loc"]) or "unknown field"
     if kind == "literal_error" and error["loc"] and error["loc"][-1] == "format":
         return f"unknown format {error.get('input')!r}: this app reads {msg.split('Input should be ')[-1]}"
     if kind == "union_tag_invalid":
@@ -370,6 +370,17 @@ def _plain(error: ErrorDetails) -> str:
         if msg.startswith(prefix):
             return msg[len(prefix):]
     return msg[0].lower() + msg[1:]
+
+
+def _unknown_rule(loc: tuple[int | str, ...]) -> str | None:
+    """An unknown key of a scenario's house_rules or table_rules, with the rules there are."""
+    from .table_rules import HouseRules, TableRules
+
+    known = {"house_rules": HouseRules, "table_rules": TableRules}.get(str(loc[-2])) if len(loc) > 1 else None
+    if known is None:
+        return None
+    noun = "house rule" if loc[-2] == "house_rules" else "table rule"
+    return f"unknown {noun} {loc[-1]!r}: the {noun}s are {', '.join(known.model_fields)}"
 
 
 _WANTED = {"int_type": "a whole number", "bool_type": "true or false", "string_type": "text",
