@@ -10,9 +10,9 @@ from companion.engine.roller import Roller, face_index, roll_pool
 
 def test_face_tables_tops_and_means():
     assert {c: top(c) for c in Colour} == {Colour.GREEN: 4, Colour.BLUE: 6, Colour.YELLOW: 8,
-                                           Colour.RED: 10, Colour.BLACK: 12, Colour.D6: 6}
+                                           Colour.RED: 10, Colour.BLACK: 12, Colour.D6: 6, Colour.D10: 10}
     assert [mean(c) for c in Colour][:5] == [Fraction(5, 2), Fraction(7, 2), Fraction(9, 2), Fraction(11, 2), Fraction(13, 2)]
-    assert all(len(FACES[c]) == 12 for c in Colour if c is not Colour.D6)
+    assert all(len(FACES[c]) == 12 for c in Colour if c not in (Colour.D6, Colour.D10))
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -15,7 +15,7 @@ from companion.engine.state import SlotStatus
 from cards_for_tests import armor, card, crew, engine, gun, location, miss, other, position, tesla
 from companion.engine.state import ShipState
 
-D12 = [c for c in Colour if c is not Colour.D6]
+D12 = [c for c in Colour if c not in (Colour.D6, Colour.D10)]
 SWAP = {"port": "starboard", "starboard": "port", "port_bow": "starboard_bow",
         "starboard_bow": "port_bow", "port_quarter": "starboard_quarter",
         "starboard_quarter": "port_quarter"}

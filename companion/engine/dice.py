@@ -3,6 +3,8 @@
 Seed 001, "Dice" (p. 7): the d12s are colour-coded and each colour carries its
 own numbers; pools are written `DBlue`, `2DRed`, `DRed & DBlue`.  The face
 tables are in rules-notes section 1.  Distributions are exact fractions.
+House rule H1 (seed 002:2 "Each unit rolls 1d10", house-rules.md 3) adds a
+plain d10, faces 1 to 10; a table d10 showing 0 means 10 (R-H0.2).
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ class Colour(str, Enum):
     RED = "Red"
     BLACK = "Black"
     D6 = "D6"
+    D10 = "D10"
 
     @property
     def label(self) -> str:
-        """The rulebook's name for one such die: `DBlue`, `D6`."""
-        return "D6" if self is Colour.D6 else "D" + self.value
+        """The rulebook's name for one such die: `DBlue`, `D6`, `D10`."""
+        return self.value if self in PLAIN_DICE else "D" + self.value
 
 
 FACES: dict[Colour, tuple[int, ...]] = {
@@ -40,16 +43,25 @@ FACES: dict[Colour, tuple[int, ...]] = {
     Colour.RED: (1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10),
     Colour.BLACK: tuple(range(1, 13)),
     Colour.D6: tuple(range(1, 7)),
+    Colour.D10: tuple(range(1, 11)),
 }
+
+#: The plain numbered dice, written by their number of sides (`D6`, `D10`), not by a colour.
+PLAIN_DICE = (Colour.D6, Colour.D10)
 
 #: War Fleet dial-up order (rules-notes 1).
 DIAL_UP_ORDER = (Colour.GREEN, Colour.BLUE, Colour.YELLOW, Colour.RED, Colour.BLACK)
 
-_BY_NAME = {c.value.lower(): c for c in Colour if c is not Colour.D6}
+_BY_NAME = {c.value.lower(): c for c in Colour if c not in PLAIN_DICE} | {c.value[1:]: c for c in PLAIN_DICE}
 
 
 class PoolError(ValueError):
     """A dice pool that cannot be read, with the part that is wrong."""
+
+
+def table_face(colour: Colour, face: int) -> int:
+    """A face as the players typed it: a d10 showing 0 is the 10 (house-rules.md 3, R-H0.2)."""
+    return 10 if Colour(colour) is Colour.D10 and face == 0 else face
 
 
 def top(colour: Colour) -> int:
@@ -124,13 +136,11 @@ def parse_pool(text: str) -> Pool:
         if not match:
             raise PoolError(f"{where} is not a die: write e.g. 'DBlue' or '2DRed'")
         digits, name = match.group(1), match.group(2).lower()
-        if name == "6":
-            colour = Colour.D6
-        elif name in _BY_NAME:
+        if name in _BY_NAME:
             colour = _BY_NAME[name]
         else:
             raise PoolError(f"unknown die colour '{_shown(match.group(2))}' in {where}: "
-                            "use Green, Blue, Yellow, Red, Black or D6")
+                            "use Green, Blue, Yellow, Red, Black, D6 or D10")
         count = int(digits) if digits and len(digits) <= 3 else (1 if not digits else MAX_POOL_DICE + 1)
         if count < 1:
             raise PoolError(f"{where} asks for no dice")

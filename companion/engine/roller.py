@@ -17,7 +17,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from .dice import FACES, Colour, Pool
+from .dice import FACES, Colour, Pool, table_face
 
 
 class DieRoll(BaseModel):
@@ -112,6 +112,6 @@ class TableDice:
         faces = self.faces.get(purpose)
         if not faces:
             raise NeedDice(f"{self.needs[purpose]}: roll {colour.label} and enter its face")
-        face = faces.pop(0)
+        face = table_face(colour, faces.pop(0))
         check_face(colour, face)
         return DieRoll(colour=colour, face=face)
