@@ -106,6 +106,9 @@ EXAMPLES = {
         {"kind": "end_turn"},
         {"kind": "concede", "side": "French"},
         {"kind": "set_bookkeeping", "on": True},
+        {"kind": "declare_turn", "ship": "raven", "side": None},
+        {"kind": "cancel_turn", "ship": "raven"},
+        {"kind": "set_house_rules", "house_rules": {"declared_turns": True, "one_hex_ships": True}},
     ],
     "war-fleet": [
         {"kind": "roll_placement", "faces": {"X": [3], "Y": [5]}},

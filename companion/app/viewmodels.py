@@ -302,7 +302,7 @@ def _deploy_problems(state: GameState, ship: ShipState, cell: Hex):
     from ..engine.movement import placement_problem
 
     for turn in range(6):
-        placement = Placement(cell, (ship.facing + turn) % 6, ship.card.type)
+        placement = Placement(cell, (ship.facing + turn) % 6, ship.card.type, ship.one_hex)
         yield deployment_problem(state, ship, placement) or placement_problem(state, ship, placement)
 
 

@@ -7,14 +7,17 @@ as entered and the rule's objection becomes a warning.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 from . import actions as A
 from . import common as C
+from . import declared_turns as H3
 from .cards import GunSlot
 from .combat import TABLE_NEEDS, firing_solution, keel_modifier, resolve_breach, shot_pool
 from .deployment import deployment_problem
 from .footprint import Placement
+from .house_rules import set_house_rules
 from .kernel import Applied, Refusal, RefusalKind, Refused, Work, dispatch
 from .hexes import PositionError, facing_name, parse_facing
 from .movement import (
@@ -80,6 +83,7 @@ def _step(work: Work[GameState], action: A.Step) -> None:
     if not all(work.state.board.contains(c) for c in moved.hexes):
         raise Refusal(f"{ship.card.name} would leave the board")
     work.rule(step_problem(ship, action.step, work.state.board))
+    moved = H3.declared_step(work, ship, moved, action.step)
     work.state = work.state.with_ship(moved)
     what = "moves forward" if action.step == "forward" else f"turns to {action.step}"
     work.event(
@@ -94,7 +98,7 @@ def _place(work: Work[GameState], action: A.Place) -> None:
     board = work.state.board
     bow = board.parse(action.bow)
     facing = parse_facing(action.facing)
-    placement = Placement(bow, facing, ship.card.type)
+    placement = Placement(bow, facing, ship.card.type, ship.one_hex)
     problem = placement_problem(work.state, ship, placement)
     if problem and "off the board" in problem:
         raise Refusal(problem)
@@ -334,6 +338,7 @@ def _end_turn(work: Work[GameState], action: A.EndTurn) -> None:
     pending = [s.id for s in state.shots if s.result is None]
     if pending:
         work.rule(f"shot{'s' if len(pending) > 1 else ''} {', '.join(map(str, pending))} declared but not resolved: resolve or cancel")
+    H3.lapse_declarations(work)
     ships = []
     for ship in state.ships:
         ship = reset_for_turn(harden_damage(ship))
@@ -363,6 +368,9 @@ HANDLERS: dict[str, Callable[[Work[GameState], Any], None]] = {
     "end_turn": _end_turn,
     "concede": C.concede,
     "set_bookkeeping": C.set_bookkeeping,
+    "declare_turn": partial(H3.declare_turn, movement_rule=_movement_rule),
+    "cancel_turn": partial(H3.cancel_turn, movement_rule=_movement_rule),
+    "set_house_rules": set_house_rules,
 }
 
 parse_action = C.action_parser(A.ActionEnvelope, HANDLERS, "not an action")

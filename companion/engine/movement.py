@@ -111,5 +111,8 @@ def reset_for_turn(ship: ShipState) -> ShipState:
             "move_done": False,
             "moved": False,
             "turn_mp": None,
+            "turn_declared": False,  # house rule H3: declarations lapse (R-H3.3)
+            "entered_since_declared": 0,
+            "declared_side": None,
         }
     )

@@ -14,6 +14,7 @@ from typing import Any, Iterator
 from pydantic import TypeAdapter
 
 from . import actions as A
+from . import declared_turns
 from .combat import firing_solutions
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
 from .ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
@@ -53,8 +54,14 @@ def _shots(state: GameState, ship: ShipState) -> Iterator[dict[str, Any]]:
 
 
 #: The actions worth offering now: the turn's steps, each ship's steps and shots, each shot's roll.
-candidates = turn_candidates({"setup": "start_game", "initiative": "roll_initiative", "movement": "end_movement",
-                              "combat": "end_turn"}, _shots, "shots", "resolve_shot", "shot")
+_turn_candidates = turn_candidates({"setup": "start_game", "initiative": "roll_initiative", "movement": "end_movement",
+                                    "combat": "end_turn"}, _shots, "shots", "resolve_shot", "shot")
+
+
+def candidates(state: GameState, side: str | None) -> Iterator[dict[str, Any]]:
+    """The turn's candidates, and those of the house rules in use."""
+    yield from _turn_candidates(state, side)
+    yield from declared_turns.candidates(state, side)
 
 
 QUICK_START = Ruleset(

@@ -67,7 +67,7 @@ def build_state(scenario: Scenario, catalogue: dict[str, Card], roller: Roller |
             raise FormatError(f"two ships share the id '{entry.id}'", f"{path}.id")
         seen.add(entry.id)
         card = card_for(entry.card, catalogue, path)
-        ship = _place_ship(entry, card, board, path)
+        ship = _place_ship(entry, card, board, path, bool(scenario.house_rules and scenario.house_rules.one_hex_ships))
         for cell in ship.hexes:
             if cell in held:
                 raise FormatError(f"{entry.id} and {held[cell]} share hex {board.label(cell)}", path)
@@ -92,13 +92,13 @@ def card_for(card: str | Card, catalogue: dict[str, Card], path: str) -> Card:
     return catalogue[card]
 
 
-def _place_ship(entry: ScenarioShip, card: Card, board: Board, path: str) -> ShipState:
+def _place_ship(entry: ScenarioShip, card: Card, board: Board, path: str, one_hex: bool = False) -> ShipState:
     try:
         bow = board.parse(entry.bow)
     except PositionError as exc:
         raise FormatError(str(exc), f"{path}.bow") from None
     facing = parse_facing(entry.facing)
-    placement = Placement(bow, facing, card.type)
+    placement = Placement(bow, facing, card.type, one_hex)  # H4: the bow hex only
     off = [c for c in placement.hexes if not board.contains(c)]
     if off:
         raise FormatError(
@@ -118,7 +118,7 @@ def _place_ship(entry: ScenarioShip, card: Card, board: Board, path: str) -> Shi
     return ShipState(
         id=entry.id, side=entry.side, card=card, column=bow.column, row=bow.row,
         facing=facing, moved=entry.moved, damage=damage, keel_broken=entry.keel_broken,
-        initiative_modifier=entry.initiative_modifier or 0,
+        initiative_modifier=entry.initiative_modifier or 0, one_hex=one_hex,
     )
 
 

@@ -69,6 +69,7 @@ class ShipState(BaseModel):
     turn_declared: bool = False
     entered_since_declared: int = 0
     declared_side: Literal["port", "starboard"] | None = None
+    one_hex: bool = Field(default=False, strict=True, description="H4: the ship fills its bow hex only")
     turn_mp: int | None = Field(
         default=None, ge=0,
         description="This turn's MP, fixed once the turn's movement began and an engine was marked by hand "
@@ -87,7 +88,7 @@ class ShipState(BaseModel):
 
     @property
     def placement(self) -> Placement:
-        return Placement(self.bow, self.facing, self.card.type)
+        return Placement(self.bow, self.facing, self.card.type, self.one_hex)
 
     @property
     def hexes(self) -> tuple[Hex, ...]:
