@@ -123,7 +123,8 @@ def arc_shades(state: WarFleetState, ship_id: str) -> tuple[ArcShade, ...]:
             distance = ship.hex.distance(cell)
             if distance == 0 or distance > attack.long.range:
                 continue
-            if in_firing_arc(ship.hex, ship.facing, name, cell, attack.turret, ship.locations):
+            if in_firing_arc(ship.hex, ship.facing, name, cell, attack.turret, ship.locations,
+                             state.settings.table_rules):
                 bands["short" if distance <= attack.short.range else "long"].append(cell)
         shades += [ArcShade(name, band, tuple(cells)) for band, cells in bands.items() if cells]
     return tuple(shades)

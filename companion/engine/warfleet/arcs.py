@@ -11,11 +11,13 @@ centre line (the line of hexes from bow to stern through its hex).  Turret
 arcs are data in `TURRET_DEGREES`, decided with the same exact arithmetic:
 the arc is cut into 30-degree cones and a hex is in the arc when any part of
 its inside is inside one of them (so a centre-line hex, cut in half by the
-line, is in both side turrets' arcs).  Turret extensions never decide the
-damage location.
+line, is in both side turrets' arcs; table rule `side_turret_centre_line`
+"stops" takes the hexes the line cuts out of the side turrets' extensions).
+Turret extensions never decide the damage location.
 
 Range (reading): the number of War Fleet hexes between the two ships' hexes
-(hex distance), counting the target's hex; 0 when they share a hex.
+(hex distance), counting the target's hex; 0 when they share a hex (table rule
+`warfleet_range_zero` "none": no attack at range 0).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from functools import lru_cache
 
 from ..arcs import CORNERS, _cross, in_wedge, offset_in_wedge, wedge_for
 from ..hexes import Hex
+from ..table_rules import TableRules
 
 #: Turret arcs in degrees clockwise from the ship's facing: the location's own
 #: arc and both neighbouring arcs, side turrets clipped at the centre line
@@ -42,6 +45,8 @@ TURRET_DEGREES: dict[str, tuple[int, int]] = {
     "port_bow": (210, 360),
 }
 TYPE_4_TURRETS = {"bow": (-90, 90), "stern": (90, 270)}
+#: The turrets clipped at the centre line (every one but the bow and the stern).
+SIDE_TURRETS = frozenset(TURRET_DEGREES) - {"bow", "stern"}
 
 #: Directions every 30 degrees clockwise from north, in `Hex.centre` units:
 #: even steps point at the neighbouring hex centres, odd steps at corners.
@@ -104,7 +109,7 @@ def turret_degrees(location: str, locations: Collection[str] = ()) -> tuple[int,
 
 
 def in_firing_arc(origin: Hex, facing: int, location: str, target: Hex, turret: bool = False,
-                  locations: Collection[str] = ()) -> str | None:
+                  locations: Collection[str] = (), rules: TableRules = TableRules()) -> str | None:
     """`arc` when the target hex is in the location's own arc, `turret` when only
     the turret's extended arc reaches it, `point blank` when they share the hex,
     else None."""
@@ -112,16 +117,52 @@ def in_firing_arc(origin: Hex, facing: int, location: str, target: Hex, turret: 
         return "point blank"
     if in_wedge(origin, target, wedge_for(location, facing)):
         return "arc"
-    if turret:
-        start, end = turret_degrees(location, locations=locations)
-        if in_degrees(origin, target, start, end, facing):
-            return "turret"
+    if turret and in_turret_extension(origin, facing, location, target, locations, rules):
+        return "turret"
     return None
+
+
+def in_turret_extension(origin: Hex, facing: int, location: str, target: Hex, locations: Collection[str],
+                        rules: TableRules) -> bool:
+    """Does the location's turret arc reach `target` (another hex than the ship's)?
+
+    Table rule `side_turret_centre_line`: "reaches" (the app's reading) counts
+    every hex with any part on the turret's side of the centre line, so a hex
+    the line cuts in half is in both side turrets' arcs; "stops" lets a side
+    turret reach only the hexes wholly on its own side (seed 000: a side turret
+    "cannot exceed 180 degrees, or the line of hexes that bisects the ship").
+    """
+    start, end = turret_degrees(location, locations=locations)
+    if not in_degrees(origin, target, start, end, facing):
+        return False
+    if rules.side_turret_centre_line == "stops" and location in SIDE_TURRETS:
+        return not on_centre_line(origin, facing, target)
+    return True
+
+
+def on_centre_line(origin: Hex, facing: int, target: Hex) -> bool:
+    """Is `target` one of the hexes the ship's centre line (bow to stern through its hex) cuts?
+
+    The line runs through the hex centres dead ahead and dead astern; every
+    other hex lies wholly on one side of it.
+    """
+    return (target - origin).rotated(-facing).q == 0
 
 
 def war_fleet_range(origin: Hex, target: Hex) -> int:
     """Range in War Fleet hexes: the hex distance, 0 in the same hex."""
     return origin.distance(target)
+
+
+def range_problem(range_: int, rules: TableRules) -> str | None:
+    """Why no attack may be made at this range by this table's rules, or None.
+
+    Table rule `warfleet_range_zero`: "allowed" (the app's reading; seed 004:
+    "a range of 0, or point blank, is possible"), or "none": no attack at range 0.
+    """
+    if range_ == 0 and rules.warfleet_range_zero == "none":
+        return "the two ships share a hex (range 0), and this table plays no attack at range 0"
+    return None
 
 
 def struck_locations(target_hex: Hex, target_facing: int, locations: Iterable[str], attacker_hex: Hex) -> list[str]:

@@ -14,7 +14,9 @@ Seed 000/004 "All Batteries, Fire at Will! (Combat)" and rules-notes 9:
   against the same target location, resolved after the main roll in turn.
 - Bracket fire (triangle): guns of one name against one ship roll once, "basing
   it off the die for one gun, and dialing it up a color for each extra gun".
-- Rear destroyed: "all attacks against this ship Dial Up their dice".
+- Rear destroyed: "all attacks against this ship Dial Up their dice" (from the
+  moment it is destroyed, or from the next combat: table rule
+  `rear_destroyed_dialup`, `rear_dials_up`).
 - SI tests: "roll a dRed, add all SI modifiers from all destroyed locations on
   a ship and compare the final result to the target's SI value.  For SI tests
   forced from a destroyed location, its SI modifier is doubled."  Destroying a
@@ -32,11 +34,12 @@ from typing import Any, Literal
 
 from ..roller import DiceSource
 from ..dice import Colour, Pool
-from .arcs import in_firing_arc, struck_locations, war_fleet_range
+from ..table_rules import TableRules
+from .arcs import in_firing_arc, range_problem, struck_locations, war_fleet_range
 from .dialup import canonical, dial_up, top
 from .odds import AttackOdds, attack_odds
 from .state import AttackResult, AttackRoll, SITest, WarFleetState, WarShip
-from .stats import AttackStat, Band
+from .stats import REAR, AttackStat, Band
 
 
 # --- attack options: the one list the app, the CLI and the tests read -----------------
@@ -102,13 +105,14 @@ class AttackOption:
 
 def attack_pool(
     attacker: WarShip, locations: tuple[str, ...], bands: dict[str, str], target: WarShip,
+    rules: TableRules = TableRules(),
 ) -> tuple[Pool, int, str, tuple[tuple[str, int], ...]]:
     """(dice of one roll, number of rolls, base location, dial-ups) of an attack.
 
     The base gun of a bracket is the participant with the best dice for its
     band (the first listed on a tie); one step per extra gun, one more when
-    the target's rear is destroyed; then one roll plus one per saturation box
-    of the base gun.
+    the target's rear dials attacks up (`rear_dials_up`); then one roll plus
+    one per saturation box of the base gun.
     """
     def dice(loc: str) -> Pool:
         band: Band = getattr(armed_attack(attacker, loc), bands[loc])
@@ -118,11 +122,24 @@ def attack_pool(
     steps: list[tuple[str, int]] = []
     if len(locations) > 1:
         steps.append(("bracket fire", len(locations) - 1))
-    if target.rear_destroyed:
+    if rear_dials_up(target, rules):
         steps.append(("target's rear destroyed", 1))
     pool = dial_up(dice(base), sum(n for _, n in steps))
     rolls = 1 + armed_attack(attacker, base).boxes
     return pool, rolls, base, tuple(steps)
+
+
+def rear_dials_up(target: WarShip, rules: TableRules) -> bool:
+    """Do attacks on this ship dial up for its destroyed rear (seed 004 "MP")?
+
+    Table rule `rear_destroyed_dialup`: "at_once" (the app's reading) from the
+    moment the stern is destroyed, so an attack rolled later in the same combat
+    dials up; "next_combat" only once the stern was destroyed in an earlier
+    combat (its damage has taken full effect at the end of that combat).
+    """
+    if rules.rear_destroyed_dialup == "next_combat":
+        return target.destroyed.get(REAR) == "destroyed"
+    return target.rear_destroyed
 
 
 def armed_attack(ship: WarShip, loc: str) -> AttackStat:
@@ -170,18 +187,23 @@ def attack_option(
         problem = _bracket_problem(attacker, locations)
         if problem:
             return refuse(problem)
-    return _placed_option(attacker, locations, name, target)
+    return _placed_option(attacker, locations, name, target, state.settings.table_rules)
 
 
-def _placed_option(attacker: WarShip, locations: tuple[str, ...], name: str, target: WarShip) -> AttackOption:
+def _placed_option(attacker: WarShip, locations: tuple[str, ...], name: str, target: WarShip,
+                   rules: TableRules) -> AttackOption:
     """Arc and range of guns that may attack this target; the option, or why not."""
     range_ = war_fleet_range(attacker.hex, target.hex)
+    problem = range_problem(range_, rules)
+    if problem:
+        return AttackOption(attacker=attacker.id, locations=locations, name=name, target=target.id,
+                            range=range_, problem=problem)
     reach: dict[str, str | None] = {}
     bands: dict[str, str] = {}
     for loc in locations:
         attack = armed_attack(attacker, loc)
         reach[loc] = in_firing_arc(attacker.hex, attacker.facing, loc, target.hex, attack.turret,
-                                   attacker.locations)
+                                   attacker.locations, rules)
         bands[loc] = attack.band(range_) if reach[loc] else "out"
     for loc in locations:
         attack = armed_attack(attacker, loc)
@@ -194,7 +216,7 @@ def _placed_option(attacker: WarShip, locations: tuple[str, ...], name: str, tar
         if problem:
             return AttackOption(attacker=attacker.id, locations=locations, name=name, target=target.id,
                                 range=range_, reach=reach, bands=bands, problem=problem)
-    return _option(attacker, locations, name, target, range_, reach, bands)
+    return _option(attacker, locations, name, target, range_, reach, bands, rules)
 
 
 def _ships_problem(state: WarFleetState, attacker: WarShip, target: WarShip) -> str | None:
@@ -237,9 +259,9 @@ def _bracket_problem(attacker: WarShip, locations: tuple[str, ...]) -> str | Non
 
 
 def _option(attacker: WarShip, locations: tuple[str, ...], name: str, target: WarShip, range_: int,
-            reach: dict[str, str | None], bands: dict[str, str]) -> AttackOption:
+            reach: dict[str, str | None], bands: dict[str, str], rules: TableRules) -> AttackOption:
     """The unchecked fast path: an attack known to be legal, with its odds."""
-    pool, rolls, base_loc, steps = attack_pool(attacker, locations, bands, target)
+    pool, rolls, base_loc, steps = attack_pool(attacker, locations, bands, target, rules)
     struck = struck_locations(target.hex, target.facing, target.locations, attacker.hex)
     if not struck:  # cannot happen with the wedges of rules-notes 4; guard it anyway
         struck = list(target.locations)
@@ -280,20 +302,21 @@ def attack_options(state: WarFleetState, attacker_id: str, brackets: bool = True
             options += _brackets(state, attacker, firing, enemies, options, used)
         return options
     origin, facing, stats = attacker.hex, attacker.facing, attacker.locations
+    rules = state.settings.table_rules
     longest = max((armed_attack(attacker, loc).long.range for loc in firing), default=-1)
     for target in enemies:
         cell = target.hex
         range_ = origin.distance(cell)
-        if range_ > longest or _ships_problem(state, attacker, target):
+        if range_ > longest or range_problem(range_, rules) or _ships_problem(state, attacker, target):
             continue
         for loc in firing:
             attack = armed_attack(attacker, loc)
             if range_ > attack.long.range:
                 continue
-            reach = in_firing_arc(origin, facing, loc, cell, attack.turret, stats)
+            reach = in_firing_arc(origin, facing, loc, cell, attack.turret, stats, rules)
             if reach:
                 options.append(_option(attacker, (loc,), attack.name, target, range_, {loc: reach},
-                                       {loc: attack.band(range_)}))
+                                       {loc: attack.band(range_)}, rules))
     if brackets:
         options += _brackets(state, attacker, firing, enemies, options, used)
     return options

@@ -26,7 +26,7 @@ from .combat import (
 from .pocket import PocketError, pocket_ships
 from .state import Attack, AttackResult, InitiativeRoll, Pocket, WarFleetState, WarShip
 from .turn import (
-    game_end, may_move_now, pivot_problem, placement_problem, ranking, reset_for_turn, step_problem,
+    game_end, may_move_now, pivot_problem, placement_problem, ranking, reset_for_turn, roll_wins, step_problem,
     to_move,
 )
 
@@ -52,8 +52,9 @@ def _roll_off(work: Work[WarFleetState], faces: dict[str, list[int]] | None, wha
     """`common.roll_off` of the game's initiative dice: the sides from the lowest roll to the highest."""
     if len(work.state.sides) < 2:
         raise Refusal(f"{what} needs two sides")
-    return C.roll_off(work, faces, parse_pool(work.state.settings.initiative_dice), ranking,
-                      lambda rolls: f"{words}: {_text(rolls)}", tie, kept)
+    rules = work.state.settings.table_rules
+    return C.roll_off(work, faces, parse_pool(work.state.settings.initiative_dice),
+                      lambda rolls: ranking(rolls, rules), lambda rolls: f"{words}: {_text(rolls)}", tie, kept)
 
 
 def _text(rolls: list[InitiativeRoll]) -> str:
@@ -66,7 +67,8 @@ def _roll_placement(work: Work[WarFleetState], action: A.RollPlacement) -> None:
     if decided is not None:
         order, rolls = decided
         work.update(placement_rolls=rolls, placement_first=order[0], placement_order=order)
-        work.event("placement_roll", f"Placement roll: {_text(rolls)}. {order[-1]} wins; {order[0]} places first.",
+        wins = roll_wins(work.state.settings.table_rules)
+        work.event("placement_roll", f"Placement roll: {_text(rolls)}. {order[-1]} wins{wins}; {order[0]} places first.",
                    first=order[0], rolls=C.dumped(rolls))
 
 
@@ -109,7 +111,8 @@ def _roll_initiative(work: Work[WarFleetState], action: A.RollInitiative) -> Non
     decided = _roll_off(work, action.faces, "initiative", "Initiative", "initiative_tie", "initiative_rolls")
     if decided is not None:
         order, rolls = decided
-        _won(work, order, rolls, f"Initiative: {_text(rolls)}. {order[-1]} wins the initiative.",
+        wins = roll_wins(work.state.settings.table_rules)
+        _won(work, order, rolls, f"Initiative: {_text(rolls)}. {order[-1]} wins the initiative{wins}.",
              {"rolls": C.dumped(rolls)})
 
 
@@ -250,7 +253,7 @@ def declared_pool(state: WarFleetState, attack: Attack) -> tuple[Pool, int, tupl
     """(dice of one roll, rolls, dial-ups) of a declared attack, as the target stands now.
 
     The attacker's guns are those it ended movement with; the target's rear
-    counts as destroyed from the moment it is destroyed.
+    dials up as the table rules say (`combat.rear_dials_up`).
     """
     attacker, target = state.ship(attack.attacker), state.ship(attack.target)
     range_ = war_fleet_range(attacker.hex, target.hex)
@@ -258,7 +261,8 @@ def declared_pool(state: WarFleetState, attack: Attack) -> tuple[Pool, int, tupl
     for loc in attack.locations:
         band = armed_attack(attacker, loc).band(range_)
         bands[loc] = band if band != "out" else "long"  # bookkeeping: rolled as the table says
-    pool, rolls, _, steps = attack_pool(attacker, tuple(attack.locations), bands, target)
+    pool, rolls, _, steps = attack_pool(attacker, tuple(attack.locations), bands, target,
+                                        state.settings.table_rules)
     return pool, rolls, steps
 
 

@@ -4,7 +4,8 @@ Set-up: "Each side should roll a d-Black ... Re-roll ties. The loser starts by
 placing one of his or her highest class of ships first. Then the side that won
 does the same. Set-up alternates back and forth until all ships have been
 placed."  Initiative: each side rolls DBlack (or an agreed identical pool),
-highest wins, ties re-rolled.  Movement: "Players alternate moving ships by
+highest wins, ties re-rolled (table rule `warfleet_initiative`: or the lowest
+wins).  Movement: "Players alternate moving ships by
 class, highest to lowest, starting with the side that lost Initiative and
 ending with the side that won"; a side without ships of a class is skipped.
 """
@@ -14,33 +15,48 @@ from __future__ import annotations
 from operator import attrgetter
 
 from .. import common as C
+from ..table_rules import TableRules
 from .state import InitiativeRoll, WarFleetState, WarShip
 
 _class = attrgetter("ship_class")  # the rank movement goes by
 
 
-def ranking(rolls: list[InitiativeRoll]) -> list[str] | None:
-    """Sides from the lowest total to the highest, or None when any two tie (roll again)."""
+def ranking(rolls: list[InitiativeRoll], rules: TableRules = TableRules()) -> list[str] | None:
+    """Sides from the loser of an initiative or placement roll to the winner, or None when
+    any two tie (roll again).
+
+    Table rule `warfleet_initiative`: "highest" (seed 004: "The side with the highest
+    result wins") orders them from the lowest total to the highest; "lowest" from the
+    highest total to the lowest (the lowest roll wins).
+    """
     totals = [r.total for r in rolls]
     if len(set(totals)) != len(totals):
         return None
-    return [r.side for r in sorted(rolls, key=lambda r: r.total)]
+    lowest_wins = rules.warfleet_initiative == "lowest"
+    return [r.side for r in sorted(rolls, key=lambda r: r.total, reverse=lowest_wins)]
+
+
+def roll_wins(rules: TableRules) -> str:
+    """The words after a roll's winner when the table plays the lowest roll wins, else ''."""
+    return " (the lowest roll wins at this table)" if rules.warfleet_initiative == "lowest" else ""
 
 
 # --- set-up ----------------------------------------------------------------------
 
 
-def placement_sequence(counts: dict[str, int], order: list[str]) -> list[str]:
+def placement_sequence(counts: dict[str, int], order: list[str], rules: TableRules = TableRules()) -> list[str]:
     """Which side places each ship, in turn (seed 004 "Signal the Task Force for Formation").
 
     `order` runs from the placement-roll loser to the winner.  Sides alternate,
-    the loser first; a side with no ships left is skipped.  With two sides
-    where the loser has more ships, the loser's ships are divided as evenly as
-    possible among the winner's (larger groups last, so the first
-    exchange is still one each), so that "the winner of
-    the placement roll always gets to place at least one ship last" (the Tip).
+    the loser first; a side with no ships left is skipped.  Table rule
+    `warfleet_placement` "split" (the app's reading): with two sides where the
+    loser has more ships, the loser's ships are divided as evenly as possible
+    among the winner's (larger groups last, so the first exchange is still one
+    each), so that "the winner of the placement roll always gets to place at
+    least one ship last" (the Tip).  "alternate": plain alternation always.
     """
-    if len(order) == 2 and counts.get(order[0], 0) > counts.get(order[1], 0) > 0:
+    split = rules.warfleet_placement == "split"
+    if split and len(order) == 2 and counts.get(order[0], 0) > counts.get(order[1], 0) > 0:
         loser, winner = order
         groups, extra = divmod(counts[loser], counts[winner])
         sequence: list[str] = []
@@ -81,7 +97,7 @@ def to_place(state: WarFleetState) -> tuple[str, int] | None:
     order = placement_order(state)
     counts = {side: sum(1 for s in ships if s.side == side) for side in order}
     placed = {side: sum(1 for s in ships if s.side == side and s.placed) for side in order}
-    for side in placement_sequence(counts, order):
+    for side in placement_sequence(counts, order, state.settings.table_rules):
         if placed[side]:
             placed[side] -= 1
             continue
