@@ -21,6 +21,7 @@ from ..engine.hexes import Hex
 from ..engine.movement import placement_problem
 from ..engine.roller import Roller
 from ..engine.state import GameState, ShipState
+from ..engine.table_rules import HouseRules, TableRules
 
 QUICK_START_SIDES = {
     "British": ("hml-hertfordshire", "hml-raven"),
@@ -117,3 +118,9 @@ def _deployment_spot(state: GameState, ship: ShipState, facing: int) -> Hex | No
             if placement_problem(state, ship, placement) is None and deployment_problem(state, ship, placement) is None:
                 return placement.bow
     return None
+
+
+def played_by(state: GameState, house_rules: HouseRules, table_rules: TableRules) -> GameState:
+    """The new game played by these house and table rules (part of its start: replay sees them)."""
+    settings = state.settings.model_copy(update={"house_rules": house_rules, "table_rules": table_rules})
+    return state.model_copy(update={"settings": settings})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..engine.cards import NO_QUICK_START_RULE
@@ -20,6 +20,7 @@ from ..engine.combat import weapon_hex
 from ..engine.dice import Colour, Pool, distribution, parse_pool
 from ..engine.hexes import Hex
 from ..engine.state import GameState, ShipState
+from ..engine.table_rules import rules_in_words
 from ..engine.turn import movement_groups, to_move
 
 PHASE_NAMES = {
@@ -69,6 +70,12 @@ class Banner:
 
 
 def banner(state: GameState) -> Banner:
+    """The phase's banner; its detail names the house rules and the table rules the game changed."""
+    told = _phase_banner(state)
+    return replace(told, detail=told.detail + rules_in_words(state.house_rules, state.table_rules))
+
+
+def _phase_banner(state: GameState) -> Banner:
     turn = f"Turn {state.turn}"
     phase = state.phase
     if phase == "setup":

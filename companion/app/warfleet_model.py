@@ -12,7 +12,7 @@ The views only draw these and send the actions they carry.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
@@ -21,6 +21,7 @@ from ..engine.cards import Card
 from ..engine.dice import Pool
 from ..engine.hexes import FACING_NAMES, Hex
 from ..engine.roller import Roller
+from ..engine.table_rules import rules_in_words
 from ..engine.warfleet import actions as A
 from ..engine.warfleet.arcs import in_firing_arc
 from ..engine.warfleet.combat import AttackOption, attack_option, attack_options
@@ -149,6 +150,13 @@ class Banner:
 
 
 def banner(state: WarFleetState) -> Banner:
+    """The phase's banner; its detail names the table rules the game changed."""
+    told = _phase_banner(state)
+    extra = rules_in_words(None, state.settings.table_rules)
+    return replace(told, detail=told.detail + extra) if extra else told
+
+
+def _phase_banner(state: WarFleetState) -> Banner:
     title = f"Turn {state.turn} · {PHASES.get(state.phase, state.phase)}"
     if state.phase == "over":
         return Banner("Game over", state.result or "", ())

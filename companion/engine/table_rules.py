@@ -81,3 +81,45 @@ class TableRules(BaseModel):
         """The table rules this game changed from the app's reading (key -> value)."""
         default = TableRules()
         return {key: value for key, value in self.model_dump().items() if getattr(default, key) != value}
+
+
+def rules_in_words(house: HouseRules | None, table: TableRules) -> str:
+    """The house rules in use and the table rules changed from the app's reading, as one sentence
+    for a game's banner ("" when the game is played as the app reads the rules)."""
+    names = house.names if house is not None else []
+    chosen = [f"{TABLE_RULE_WORDS[key][0].lower()}: {TABLE_RULE_WORDS[key][1][value]}"
+              for key, value in table.chosen.items()]
+    return (f" House rules: {', '.join(names)}." if names else "") + (f" Table rules: {'; '.join(chosen)}." if chosen else "")
+
+
+#: Each house rule in words: its name and what it does (New game, Rule readings).
+HOUSE_RULE_WORDS = {
+    "unit_initiative": ("Unit initiative (H1)", "each ship rolls 1d10 + its class modifier; the highest moves "
+                                                "first; ships still tied after one re-roll move simultaneously"),
+    "seize_initiative": ("Seize the initiative (H2)", "a lower-ranked ship may interrupt the move order and move "
+                                                      "now (needs unit initiative)"),
+    "declared_turns": ("Declared turns (H3)", "a ship declares a turn, then enters its card's hexes before making it"),
+    "one_hex_ships": ("One-hex ships (H4)", "every ship fills one hex; its arcs, range and struck location are "
+                                            "drawn from that hex"),
+}
+
+#: Each table rule in words: its question, and each answer (the first is the app's reading).
+TABLE_RULE_WORDS = {
+    "crew_slots": ("Several crew slots in one location", {"add": "each adds its dice", "best": "only the best counts"}),
+    "two_locations": ("A shot that can strike two locations", {
+        "attacker": "the attacker picks", "target": "the target picks", "roll": "a d6 decides"}),
+    "type4_sides": ("Type 4 side locations", {
+        "beam": "split at the beam", "simple": "four simple arcs, the attacker picks fore or aft"}),
+    "warfleet_initiative": ("War Fleet initiative and placement", {
+        "highest": "the highest roll wins", "lowest": "the lowest roll wins"}),
+    "warfleet_placement": ("War Fleet placement order", {
+        "split": "the loser's extra ships split between the winner's", "alternate": "one ship each, in turn"}),
+    "side_turret_centre_line": ("War Fleet side turrets", {
+        "reaches": "reach a hex the centre line cuts", "stops": "stop short of the centre line"}),
+    "warfleet_range_zero": ("War Fleet range 0 (one hex)", {"allowed": "ships may attack", "none": "no attacks"}),
+    "rear_destroyed_dialup": ("War Fleet stern destroyed: attacks dial up", {
+        "at_once": "at once", "next_combat": "from the next combat"}),
+}
+QUICK_START_TABLE_RULES = ("crew_slots", "two_locations", "type4_sides")
+WAR_FLEET_TABLE_RULES = ("warfleet_initiative", "warfleet_placement", "side_turret_centre_line",
+                         "warfleet_range_zero", "rear_destroyed_dialup")

@@ -19,15 +19,17 @@ from ...files import parse_json
 from ...store.library import slug
 from ..fleet_builder import FleetBuilder, card_line, classes, factions, find
 from ..session import Session
-from ..setup import QUICK_START_SIDES, SetupError, build_setup, quick_start_picks
+from ...engine.table_rules import QUICK_START_TABLE_RULES
+from ..setup import QUICK_START_SIDES, SetupError, build_setup, played_by, quick_start_picks
 from ..tasks import soon
 from .fleets import _picker, deliver
 from .frame import on
 from .home import centred, host_only, may_start
+from .rules_choice import RulesChoice
 from .widgets import heading, icon_button, muted, tag
 
 
-async def start_quick_start(app, board: Board | None = None) -> None:
+async def start_quick_start(app, board: Board | None = None, rules: RulesChoice | None = None) -> None:
     refused = may_start(app)  # only the host starts games: checked here, whatever the screen showed
     if refused:
         await app.navigate(Session(message=refused))
@@ -38,6 +40,8 @@ async def start_quick_start(app, board: Board | None = None) -> None:
     except SetupError as exc:
         await app.navigate(Session(message=str(exc)))
         return
+    if rules is not None:
+        state = played_by(state, rules.house_rules(), rules.table_rules())
     await app.create_game(state, "Quick-Start " + time.strftime("%d %b %H:%M"))
 
 
@@ -67,6 +71,7 @@ class NewGameView:
         self.columns = ft.TextField(label="Columns", value="33", width=110, keyboard_type=ft.KeyboardType.NUMBER)
         self.rows = ft.TextField(label="Rows", value="19", width=110, keyboard_type=ft.KeyboardType.NUMBER)
         self.side_panels = ft.ResponsiveRow(spacing=10, run_spacing=10)
+        self.rules = RulesChoice(QUICK_START_TABLE_RULES)
         self.faction = ft.Dropdown(label="Faction", value=ANY, width=230, dense=True, menu_height=360,
                                    options=[ft.DropdownOption(key=ANY, text="Every faction")],
                                    on_select=self._faction_chosen)
@@ -92,6 +97,7 @@ class NewGameView:
             heading("Board"),
             ft.Row([self.columns, ft.Text("×"), self.rows,
                     muted("33 × 19 is two Quick-Start maps, long sides together", 12)], wrap=True),
+            self.rules.control,
             heading("Or build the fleets"),
             muted("Add ships from the cards below, as many copies of a card as you like; each ship has its "
                   "own name, which you can change. Points are the cards' fleet points.", 12),
@@ -285,7 +291,7 @@ class NewGameView:
     async def _quick(self, e) -> None:
         board = self._board()
         if board is not None:
-            await start_quick_start(self.app, board)
+            await start_quick_start(self.app, board, self.rules)
 
     async def _create(self, e) -> None:
         if may_start(self.app):
@@ -300,4 +306,5 @@ class NewGameView:
             self._say(str(exc))
             return
         first, second = (side.name for side in self.builder.sides)
+        state = played_by(state, self.rules.house_rules(), self.rules.table_rules())
         await self.app.create_game(state, f"{first} vs {second} " + time.strftime("%d %b %H:%M"))

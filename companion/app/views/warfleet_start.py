@@ -8,6 +8,7 @@ import time
 
 import flet as ft
 
+from ...engine.table_rules import WAR_FLEET_TABLE_RULES, TableRules
 from ...files import shipped_fleets_dir
 from ...store.game import Game
 from .. import warfleet_model as M
@@ -15,6 +16,7 @@ from ..session import Session
 from ..tasks import soon
 from .frame import on
 from .home import centred, host_only, may_start
+from .rules_choice import RulesChoice
 from .widgets import icon_button, muted, tag
 
 
@@ -57,7 +59,7 @@ def find_game(app) -> tuple[Game | None, str]:
     return None, ""
 
 
-async def new_battle(app) -> tuple[Game | None, str]:
+async def new_battle(app, table_rules: TableRules | None = None) -> tuple[Game | None, str]:
     """A new 20-against-20 battle, saved before it is shown: (the game, "") or (None, why not).
     Only the host starts games (decided on the server from the device it holds)."""
     refused = may_start(app)
@@ -66,6 +68,8 @@ async def new_battle(app) -> tuple[Game | None, str]:
     try:
         catalogue = await app.catalogue()
         state = await asyncio.to_thread(M.twenty_against_twenty, catalogue, shipped_fleets_dir(), app.seed)
+        if table_rules is not None:
+            state = state.model_copy(update={"settings": state.settings.model_copy(update={"table_rules": table_rules})})
         name = "War Fleet " + time.strftime("%d %b %H:%M")
         game = await asyncio.to_thread(app.store.new_game, state, name)
     except ValueError as exc:  # a broken or missing scenario file, or the save could not be written: say so
@@ -77,9 +81,10 @@ async def new_battle(app) -> tuple[Game | None, str]:
 
 def start_screen(app, problem: str = "") -> ft.Control:
     message = ft.Text(problem, color=ft.Colors.ERROR)
+    rules = RulesChoice(WAR_FLEET_TABLE_RULES, house=False)
 
     async def start(e):
-        game, why = await new_battle(app)
+        game, why = await new_battle(app, rules.table_rules())
         if game is None:
             message.value = why
             app.page.update()
@@ -100,5 +105,6 @@ def start_screen(app, problem: str = "") -> ft.Control:
             on_click=start, min_height=72,
         ))),
         message,
+        rules.control,
     ], spacing=14, scroll=ft.ScrollMode.AUTO, expand=True)
     return centred(app, content)
