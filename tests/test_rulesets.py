@@ -109,6 +109,10 @@ EXAMPLES = {
         {"kind": "declare_turn", "ship": "raven", "side": None},
         {"kind": "cancel_turn", "ship": "raven"},
         {"kind": "set_house_rules", "house_rules": {"declared_turns": True, "one_hex_ships": True}},
+        {"kind": "roll_unit_initiative", "faces": {"raven": [4, 0], "pelletier": [4, 7]}},
+        {"kind": "set_move_order", "order": [["raven"], ["hertfordshire", "pontbriand"], ["pelletier"]]},
+        {"kind": "record_move", "ship": "raven", "bow": "0405", "facing": "N", "moved": None},
+        {"kind": "seize_initiative", "ship": "pelletier"},
     ],
     "war-fleet": [
         {"kind": "roll_placement", "faces": {"X": [3], "Y": [5]}},
@@ -313,7 +317,7 @@ def test_the_server_refuses_the_other_sides_ship_with_the_kind_not_your_side():
     sharing.choose(phone, game, Role.holding("British"))
     refused = table_.act(phone, {"kind": "end_move", "ship": "pelletier"})
     assert (refused.ok, refused.kind) == (False, RefusalKind.SIDE) and "French" in refused.reason
-    refused = table_.act(phone, {"kind": "seize_initiative"})
+    refused = table_.act(phone, {"kind": "bribe_the_umpire"})  # a kind no side and not the table owns
     assert (refused.ok, refused.kind) == (False, RefusalKind.SIDE) and game.entries == []
 
 

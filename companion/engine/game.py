@@ -13,6 +13,8 @@ from typing import Any, Callable
 from . import actions as A
 from . import common as C
 from . import declared_turns as H3
+from . import secret_moves as SM
+from . import unit_initiative as UI
 from .cards import GunSlot
 from .combat import TABLE_NEEDS, firing_solution, keel_modifier, resolve_breach, shot_pool
 from .deployment import deployment_problem
@@ -45,6 +47,7 @@ def apply(state: GameState, action: Any) -> Applied[GameState] | Refused:
 
 
 def _roll_initiative(work: Work[GameState], action: A.RollInitiative) -> None:
+    UI.side_initiative(work)  # house rule H1 rolls per ship
     work.rule(None if work.state.phase == "initiative" else f"initiative is rolled at the start of a turn, not in {work.state.phase}", RefusalKind.PHASE)
     decided = C.roll_off(work, action.faces, INITIATIVE_DICE, initiative_winner, _initiative_words,
                          "initiative_tie", "initiative_rolls")
@@ -61,6 +64,7 @@ def _initiative_words(rolls: list[InitiativeRoll]) -> str:
 
 
 def _set_initiative(work: Work[GameState], action: A.SetInitiative) -> None:
+    UI.side_initiative(work)
     C.check_side(work, action.side)
     work.update(initiative=action.side, phase="movement" if work.state.phase == "initiative" else work.state.phase)
     work.event("initiative", f"{action.side} has the initiative (set by hand).", winner=action.side)
@@ -72,7 +76,9 @@ def _set_initiative(work: Work[GameState], action: A.SetInitiative) -> None:
 
 def _movement_rule(work: Work[GameState], ship: ShipState) -> None:
     work.phase("movement", doing="ships move")
-    if work.state.phase == "movement":
+    if work.state.phase == "movement" and work.state.house_rules.unit_initiative:
+        UI.movement_rule(work, ship)  # house rules H1, H2: the move order and the mover stack
+    elif work.state.phase == "movement":
         work.rule(may_move_now(work.state, ship), RefusalKind.TURN)
 
 
@@ -95,6 +101,8 @@ def _step(work: Work[GameState], action: A.Step) -> None:
 
 def _place(work: Work[GameState], action: A.Place) -> None:
     ship = work.ship(action.ship)
+    if work.state.phase == "movement" and work.state.house_rules.unit_initiative:
+        UI.movement_rule(work, ship)  # H1: only the ship moving now is placed (house-rules.md 4.4)
     board = work.state.board
     bow = board.parse(action.bow)
     facing = parse_facing(action.facing)
@@ -151,6 +159,8 @@ def _finish_move(work: Work[GameState], ship: ShipState) -> None:
 
 def _end_movement(work: Work[GameState], action: A.EndMovement) -> None:
     work.rule(None if work.state.phase == "movement" else f"it is the {work.state.phase} phase, not movement", RefusalKind.PHASE)
+    if work.state.house_rules.unit_initiative:
+        UI.discard_records(work)
     waiting = [ship for ship in work.state.active_ships if not ship.move_done]
     for ship in waiting:  # each stays where it stands: it may not share a hex (seed 001 "Movement")
         work.rule(stacking_problem(work.state, ship))
@@ -160,6 +170,8 @@ def _end_movement(work: Work[GameState], action: A.EndMovement) -> None:
 
 
 def _after_movement_change(work: Work[GameState]) -> None:
+    if work.state.house_rules.unit_initiative:
+        return UI.settle(work)
     C.movement_over(work, to_move(work.state) is None, "Movement is over: open fire. All fire is simultaneous.")
 
 
@@ -347,6 +359,8 @@ def _end_turn(work: Work[GameState], action: A.EndTurn) -> None:
             ship = ship.model_copy(update={"removed": True})
         ships.append(ship)
     work.update(ships=ships, shots=[], initiative=None, initiative_rolls=[])
+    if state.house_rules.unit_initiative:
+        UI.end_turn(work)
     work.event("end_turn", f"End of turn {state.turn}: circled slots are struck through.")
     C.next_turn(work, state.turn, game_end(work.state))
 
@@ -371,6 +385,10 @@ HANDLERS: dict[str, Callable[[Work[GameState], Any], None]] = {
     "declare_turn": partial(H3.declare_turn, movement_rule=_movement_rule),
     "cancel_turn": partial(H3.cancel_turn, movement_rule=_movement_rule),
     "set_house_rules": set_house_rules,
+    "roll_unit_initiative": UI.roll_unit_initiative,
+    "set_move_order": UI.set_move_order,
+    "record_move": SM.record_move,
+    "seize_initiative": UI.seize_initiative,
 }
 
 parse_action = C.action_parser(A.ActionEnvelope, HANDLERS, "not an action")

@@ -14,7 +14,7 @@ from typing import Any, Iterator
 from pydantic import TypeAdapter
 
 from . import actions as A
-from . import declared_turns
+from . import declared_turns, secret_moves, unit_initiative
 from .combat import firing_solutions
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
 from .ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
@@ -60,7 +60,11 @@ _turn_candidates = turn_candidates({"setup": "start_game", "initiative": "roll_i
 
 def candidates(state: GameState, side: str | None) -> Iterator[dict[str, Any]]:
     """The turn's candidates, and those of the house rules in use."""
-    yield from _turn_candidates(state, side)
+    if state.house_rules.unit_initiative:  # H1, H2: the roll per ship, seizures, sealed records
+        yield from unit_initiative.candidates(state, side, _turn_candidates)
+        yield from secret_moves.record_candidates(state, side)
+    else:
+        yield from _turn_candidates(state, side)
     yield from declared_turns.candidates(state, side)
 
 
@@ -84,4 +88,5 @@ QUICK_START = Ruleset(
     state_problem=position_problem,
     save_scenario=lambda state, name: dump_scenario(scenario_of(state, name=name)),
     readings="docs/rule-readings.md",
+    view=secret_moves.view,
 )
