@@ -99,6 +99,7 @@ EXAMPLES = {
         {"kind": "declare_shot", "attacker": "raven", "location": "bow", "slot": 1, "target": "pelletier",
          "target_location": "stern"},
         {"kind": "cancel_shot", "shot": 2},
+        {"kind": "choose_location", "shot": 1, "location": "stern"},
         {"kind": "resolve_shot", "shot": 1, "table": {"pool": [4, 6], "slot": [3], "keel": []}},
         {"kind": "mark_slot", "ship": "raven", "location": "port", "slot": 2, "status": "destroyed"},
         {"kind": "set_keel", "ship": "raven", "broken": False},

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..engine.combat import firing_solutions, shot_pool
+from ..engine.location_choice import waiting_words
 from ..engine.dice import Colour
 from ..engine.movement import legal_steps
 from ..engine.state import GameState, ShipState
@@ -200,9 +201,11 @@ def shot_views(state: GameState, ship_id: str | None = None) -> tuple[ShotView, 
             continue
         attacker, target = state.ship(shot.attacker), state.ship(shot.target)
         gun = attacker.card.locations[shot.location].slot(shot.slot)
-        pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, shot.target_location)
+        where = shot.target_location or shot.may_strike[0]  # still to decide (table rule): the first's dice
+        pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, where, state.table_rules)
+        aim = location_name(shot.target_location).lower() if shot.target_location else f"({waiting_words(state, shot)})"
         text = (f"{attacker.card.name} {gun.name} ({location_name(shot.location).lower()}) at "
-                f"{target.card.name} {location_name(shot.target_location).lower()}, {shot.band} range")
+                f"{target.card.name} {aim}, {shot.band} range")
         result = shot.result
         dice = shot_dice(result.model_dump(mode="json")) if result else []
         views.append(ShotView(shot.id, shot.attacker, text, tuple(dice_chips(pool)), result is not None,
@@ -215,7 +218,7 @@ def shot_views(state: GameState, ship_id: str | None = None) -> tuple[ShotView, 
 class FaceField:
     """One die the players rolled, to be typed in: which pool it belongs to."""
 
-    purpose: str  # pool, slot, keel
+    purpose: str  # pool, slot, keel, location (table rule two_locations "roll")
     colour: str
     label: str
 
@@ -224,7 +227,10 @@ def table_dice_fields(state: GameState, shot_id: int) -> tuple[FaceField, ...]:
     """The faces to enter for a shot: its pool in order, then the slot die."""
     shot = next(s for s in state.shots if s.id == shot_id)
     attacker, target = state.ship(shot.attacker), state.ship(shot.target)
-    pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, shot.target_location)
-    fields = [FaceField("pool", Colour(c).value, Colour(c).label) for c in pool]
+    where = shot.target_location or shot.may_strike[0]
+    pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, where, state.table_rules)
+    rolled = shot.target_location is None and state.table_rules.two_locations == "roll"
+    fields = [FaceField("location", "D6", "Location die")] if rolled else []
+    fields += [FaceField("pool", Colour(c).value, Colour(c).label) for c in pool]
     fields.append(FaceField("slot", "D6", "Slot die"))
     return tuple(fields)

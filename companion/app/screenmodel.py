@@ -7,8 +7,11 @@ The shared screen is for reading across a room, so everything here is short.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from ..engine.combat import breach_odds, shot_pool, weapon_hex
+from ..engine.combat import weapon_hex
+from ..engine.location_choice import shot_strikes
+from ..engine.table_play import LocationRoll
 from ..engine.hexes import Hex
 from ..engine.state import GameState
 from ..engine.turn import to_move
@@ -92,16 +95,24 @@ def shot_lines(state: GameState) -> tuple[ShotLine, ...]:
         if shot.result is not None:
             continue
         attacker, target = state.ship(shot.attacker), state.ship(shot.target)
-        pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, shot.target_location)
-        odds = breach_odds(pool, attacker.tesla_modifier, target, shot.target_location)
-        words = f"{percent(odds.any_damage)} to damage"
-        if odds.ship_destroyed:
-            words += f" · {percent(odds.ship_destroyed)} to destroy"
+        strikes = shot_strikes(state, shot)  # two while the target's side or a d6 is still to pick (table rule)
+        words = _odds_words(strikes[0].odds if len(strikes) == 1 else LocationRoll(tuple(strikes)))
+        if len(strikes) > 1 and state.table_rules.two_locations == "target":
+            words = " or ".join(_odds_words(s.odds) for s in strikes) + f" ({target.side} chooses)"
         gun = attacker.card.locations[shot.location].slot(shot.slot).name
-        what = f"{attacker.card.name} {gun} at {target.card.name} {location_name(shot.target_location).lower()}"
+        place = " or ".join(location_name(s.location).lower() for s in strikes)
+        what = f"{attacker.card.name} {gun} at {target.card.name} {place}"
         lines.append(ShotLine(attacker.side, weapon_hex(attacker, shot.location),
-                              weapon_hex(target, shot.target_location), what, words))
+                              weapon_hex(target, strikes[0].location), what, words))
     return tuple(lines)
+
+
+def _odds_words(odds: Any) -> str:
+    """A declared shot's chance to damage (and to destroy the ship), in words."""
+    words = f"{percent(odds.any_damage)} to damage"
+    if odds.ship_destroyed:
+        words += f" · {percent(odds.ship_destroyed)} to destroy"
+    return words
 
 
 def _whose(state: GameState) -> tuple[str, str | None]:

@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..engine.cards import NO_QUICK_START_RULE
-from ..engine.arcs import range_in_wedge, wedge_for
+from ..engine.arcs import range_in_wedge
+from ..engine.table_play import location_wedge
 from ..engine.board import DEPLOYMENT_DEPTH
 from ..engine.combat import weapon_hex
 from ..engine.dice import Colour, Pool, distribution, parse_pool
@@ -269,7 +270,7 @@ def arc_shades(state: GameState, ship_id: str) -> tuple[ArcShade, ...]:
         guns = [ship.card.locations[location].slot(n) for loc, n in ship.working_guns if loc == location]
         if not guns:
             continue
-        origin, wedge = weapon_hex(ship, location), wedge_for(location, ship.facing)
+        origin, wedge = weapon_hex(ship, location), location_wedge(ship, location, state.table_rules)
         short = max(g.short.range for g in guns)
         long = max(g.long.range for g in guns)
         bands: dict[str, list[Hex]] = {"short": [], "long": []}

@@ -45,4 +45,11 @@ def run_solutions(args) -> int:
             print(f"      {strike.location}: {strike.pool.expanded}{mod}; damage {percent(odds.any_damage)}"
                   f" (slots {slots or 'none'}; keel {percent(odds.keel_break)});"
                   f" ship destroyed {percent(odds.ship_destroyed)}")
+        mixed = s.location_roll  # table rule two_locations: a d6 picks between the two
+        if mixed is not None:
+            print(f"      a d6 picks ({' 1-3, '.join(mixed.as_json()['locations'])} 4-6): damage "
+                  f"{percent(mixed.any_damage)} (keel {percent(mixed.keel_break)}); ship destroyed "
+                  f"{percent(mixed.ship_destroyed)}")
+        elif s.decided_by == "target":
+            print(f"      {state.ship(s.target).side} chooses the location")
     return 0

@@ -43,19 +43,29 @@ class DeclareShot(_Action):
     target_location: str | None = None
 
 
+class ChooseLocation(_Action):
+    """The target's side picks the location a shot strikes (table rule two_locations "target")."""
+
+    kind: Literal["choose_location"] = "choose_location"
+    shot: Whole
+    location: str
+
+
 class CancelShot(_Action):
     kind: Literal["cancel_shot"] = "cancel_shot"
     shot: Whole
 
 
 class TableFaces(BaseModel):
-    """Faces the players rolled: the pool in order, slot die and re-rolls, keel dice."""
+    """Faces the players rolled: the pool in order, slot die and re-rolls, keel dice; `location`: the
+    d6 that picks the struck location (table rule two_locations "roll"), when the shot has none yet."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     pool: list[Whole] = []
     slot: list[Whole] = []
     keel: list[Whole] = []
+    location: list[Whole] = []
 
 
 class ResolveShot(_Action):
@@ -148,7 +158,7 @@ class CancelTurn(_Action):
 Action = Annotated[
     Union[
         RollInitiative, SetInitiative, Step, Place, EndMove, EndMovement, DeclareShot,
-        CancelShot, ResolveShot, MarkSlot, SetKeel, StartGame, EndTurn, Concede, SetBookkeeping,
+        CancelShot, ResolveShot, ChooseLocation, MarkSlot, SetKeel, StartGame, EndTurn, Concede, SetBookkeeping,
         SetHouseRules, RollUnitInitiative, SetMoveOrder, RecordMove, SeizeInitiative, DeclareTurn, CancelTurn,
     ],
     Field(discriminator="kind"),

@@ -18,12 +18,14 @@ from functools import lru_cache
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from .arcs import in_wedge, range_in_wedge, wedge_for
+from .arcs import in_wedge, range_in_wedge
 from .dice import Colour, Pool, chance_at_least, parse_pool
 from .hexes import Hex
 from .roller import DiceSource, DieRoll, RollerDice as RollerDice, TableDice as TableDice
 from .cards import RangeBand
 from .state import FiringBand, GameState, ShipState, ShotOutcome, ShotResult
+from .table_play import DEFAULT_RULES, Chooser, LocationRoll, crew_dice, location_wedge, who_decides, whole_sides
+from .table_rules import TableRules
 
 KEEL_DICE = parse_pool("2DRed")
 SLOT_DIE = Colour.D6
@@ -37,14 +39,15 @@ def weapon_hex(ship: ShipState, location: str) -> Hex:
     return ship.placement.location_hex(location)
 
 
-def arc_and_range(attacker: ShipState, location: str, target: ShipState) -> tuple[bool, int | None]:
+def arc_and_range(attacker: ShipState, location: str, target: ShipState,
+                  rules: TableRules = DEFAULT_RULES) -> tuple[bool, int | None]:
     """Is any target hex in the location's firing arc, and the range to it.
 
     Range to a ship is the smallest in-arc range over its in-arc hexes
     (rules-notes 5).
     """
     origin = weapon_hex(attacker, location)
-    wedge = wedge_for(location, attacker.facing)
+    wedge = location_wedge(attacker, location, rules)
     ranges = [
         r
         for cell in target.hexes
@@ -55,26 +58,28 @@ def arc_and_range(attacker: ShipState, location: str, target: ShipState) -> tupl
     return (bool(ranges), min(ranges) if ranges else None)
 
 
-def struck_locations(target: ShipState, from_hex: Hex) -> list[str]:
+def struck_locations(target: ShipState, from_hex: Hex, rules: TableRules = DEFAULT_RULES) -> list[str]:
     """Target locations whose damage arc holds the firing weapon's hex.
 
     Damage arcs are the firing-arc wedges drawn from the target (seed 001
     "Determining Damage Arcs"); if none holds the hex, fall back to the wedges
-    drawn from the target's pivot hex (rules-notes 4).
+    drawn from the target's pivot hex (rules-notes 4).  Under the table rule type4_sides
+    "simple" a Type 4's side is struck through the simple side wedge and offers both its
+    locations, fore and aft (table_play.py).
     """
     placement = target.placement
     found = [
         loc
         for loc in target.card.locations
-        if in_wedge(placement.location_hex(loc), from_hex, wedge_for(loc, target.facing))
+        if in_wedge(placement.location_hex(loc), from_hex, location_wedge(target, loc, rules))
     ]
     if found:
-        return found
-    return [
+        return whole_sides(target, found, rules)
+    return whole_sides(target, [
         loc
         for loc in target.card.locations
-        if in_wedge(placement.pivot, from_hex, wedge_for(loc, target.facing))
-    ]
+        if in_wedge(placement.pivot, from_hex, location_wedge(target, loc, rules))
+    ], rules)
 
 
 # --- exact odds ---------------------------------------------------------------
@@ -207,6 +212,12 @@ class FiringSolution:
     range: int | None
     band: FiringBand | Literal["out"]
     strikes: list[Strike] = field(default_factory=list)
+    decided_by: Chooser = "attacker"  # who picks between two strikes (table rule two_locations)
+
+    @property
+    def location_roll(self) -> LocationRoll | None:
+        """The exact odds of the shot when a d6 picks between its two strikes, else None."""
+        return LocationRoll(tuple(self.strikes)) if self.decided_by == "roll" else None
 
     def strike(self, location: str) -> Strike | None:
         return next((s for s in self.strikes if s.location == location), None)
@@ -219,29 +230,33 @@ class FiringSolution:
             "range": self.range,
             "band": self.band,
             "locations": [s.as_json() for s in self.strikes],
+            **({"decided_by": self.decided_by} if self.decided_by != "attacker" else {}),
+            **({"location_roll": self.location_roll.as_json()} if self.location_roll else {}),
         }
 
 
-def shot_pool(attacker: ShipState, location: str, slot: int, band: FiringBand, target: ShipState, target_location: str) -> Pool:
-    """Weapon dice for the band, then crew dice, then the target location's dice."""
+def shot_pool(attacker: ShipState, location: str, slot: int, band: FiringBand, target: ShipState, target_location: str,
+              rules: TableRules = DEFAULT_RULES) -> Pool:
+    """Weapon dice for the band, then crew dice (table rule crew_slots), then the target location's dice."""
     gun = attacker.card.locations[location].gun(slot)
     weapon: RangeBand = getattr(gun, band)
-    return weapon.pool + attacker.crew_dice(location) + target.location_dice(target_location)
+    return weapon.pool + crew_dice(attacker, location, rules) + target.location_dice(target_location)
 
 
-def firing_solution(attacker: ShipState, location: str, slot: int, target: ShipState) -> FiringSolution:
+def firing_solution(attacker: ShipState, location: str, slot: int, target: ShipState,
+                    rules: TableRules = DEFAULT_RULES) -> FiringSolution:
+    """One gun against one ship: arc, range, band and a strike per location it can hit (`rules`: the table rules)."""
     gun = attacker.card.locations[location].gun(slot)
-    in_arc, range_ = arc_and_range(attacker, location, target)
+    in_arc, range_ = arc_and_range(attacker, location, target, rules)
     band = gun.band(range_) if in_arc else "out"
     strikes: list[Strike] = []
     if band != "out":
         modifier = attacker.tesla_modifier
-        for struck in struck_locations(target, weapon_hex(attacker, location)):
-            pool = shot_pool(attacker, location, slot, band, target, struck)
+        for struck in struck_locations(target, weapon_hex(attacker, location), rules):
+            pool = shot_pool(attacker, location, slot, band, target, struck, rules)
             strikes.append(Strike(struck, pool, modifier, breach_odds(pool, modifier, target, struck)))
-    return FiringSolution(
-        attacker.id, location, slot, gun.name, target.id, in_arc, range_, band, strikes
-    )
+    return FiringSolution(attacker.id, location, slot, gun.name, target.id, in_arc, range_, band, strikes,
+                          who_decides(rules, target, [s.location for s in strikes]))
 
 
 def firing_solutions(state: GameState, attacker_id: str) -> list[FiringSolution]:
@@ -252,7 +267,7 @@ def firing_solutions(state: GameState, attacker_id: str) -> list[FiringSolution]
     """
     attacker = state.ship(attacker_id)
     return [
-        firing_solution(attacker, location, slot, target)
+        firing_solution(attacker, location, slot, target, state.table_rules)
         for location, slot in attacker.working_guns
         for target in state.enemies_of(attacker)
     ]

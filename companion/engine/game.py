@@ -21,6 +21,7 @@ from .deployment import deployment_problem
 from .footprint import Placement
 from .house_rules import set_house_rules
 from .kernel import Applied, Refusal, RefusalKind, Refused, Work, dispatch
+from .location_choice import choose_location, declared_location, location_roll_words, settle_location, waiting_words
 from .hexes import PositionError, facing_name, parse_facing
 from .movement import (
     MoveRefused, ends_in_half_hexes, placement_problem, reset_for_turn, stacking_problem,
@@ -197,24 +198,24 @@ def _declare_shot(work: Work[GameState], action: A.DeclareShot) -> None:
         work.rule(f"{target.card.name} is on {attacker.side}'s own side")
     if any(s.attacker == attacker.id and s.location == action.location and s.slot == action.slot for s in state.shots):
         work.rule(f"the {gun.name} in the {action.location} has already fired this turn (one breach roll per gun)")
-    solution = firing_solution(attacker, action.location, action.slot, target)
+    solution = firing_solution(attacker, action.location, action.slot, target, state.table_rules)
     choices = [s.location for s in solution.strikes]
     if not choices:  # out of arc, or out of range
         work.rule(f"{solution.target} is outside the firing arc of the {solution.location} {gun.name}"
                   if not solution.in_arc else
                   f"{solution.target} is {solution.range} hexes away, beyond the {gun.name}'s range of {gun.long.range}")
-    where = C.choose_location(work, action.target_location, choices, list(target.card.locations),
-                              target.card.name, "shot")
+    where = declared_location(work, target, action.target_location, choices)
     band = solution.band if solution.band != "out" else "long"
     shot = Shot(
         id=max((s.id for s in state.shots), default=0) + 1,
         attacker=attacker.id, location=action.location, slot=action.slot,
-        target=target.id, target_location=where, band=band,
+        target=target.id, target_location=where, may_strike=[] if where else choices, band=band,
     )
+    aim = f"the {where} of {target.card.name}" if where else f"{target.card.name}: {waiting_words(state, shot)}"
     work.update(shots=[*state.shots, shot])
     work.event(
         "declare_shot",
-        f"{attacker.card.name} aims its {gun.name} ({action.location}) at the {where} of {target.card.name}.",
+        f"{attacker.card.name} aims its {gun.name} ({action.location}) at {aim}.",
         shot=shot.id,
     )
 
@@ -225,20 +226,24 @@ def _cancel_shot(work: Work[GameState], action: A.CancelShot) -> None:
 
 def _resolve_shot(work: Work[GameState], action: A.ResolveShot) -> None:
     shot: Shot = C.declared(work, "shots", action.shot, "shot", "resolved")
+    shot, location_die = settle_location(work, shot, action.table)  # table rule two_locations
     state = work.state
     attacker, target = state.ship(shot.attacker), state.ship(shot.target)
-    pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, shot.target_location)
+    location = shot.target_location
+    assert location is not None, "settle_location gives the shot its location"
+    pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, location, state.table_rules)
     modifier = attacker.tesla_modifier
     if action.table is not None and len(action.table.pool) != len(pool):
         raise Refusal(f"the breach roll is {pool.expanded}: enter {len(pool)} faces, in that order")
     result = C.rolled(work, action.table, TABLE_NEEDS,
-                      lambda dice: resolve_breach(pool, modifier, target, shot.target_location, dice))
+                      lambda dice: resolve_breach(pool, modifier, target, location, dice))
     gun = attacker.card.locations[shot.location].gun(shot.slot)
-    result = result.model_copy(update={"text": _result_text(result, target, shot.target_location)})
+    text = location_roll_words(location_die, location) + _result_text(result, target, location)
+    result = result.model_copy(update={"text": text, "location_roll": location_die})
     done = shot.model_copy(update={"result": result})
     work.update(shots=[done if s.id == shot.id else s for s in work.state.shots])
     work.event("shot", f"{attacker.card.name} {gun.name}: {result.text}", shot=shot.id, result=result.model_dump(mode="json"))
-    _apply_result(work, target, shot.target_location, result)
+    _apply_result(work, target, location, result)
 
 
 def _apply_result(work: Work[GameState], target: ShipState, location: str, result: ShotResult) -> None:
@@ -376,6 +381,7 @@ HANDLERS: dict[str, Callable[[Work[GameState], Any], None]] = {
     "declare_shot": _declare_shot,
     "cancel_shot": _cancel_shot,
     "resolve_shot": _resolve_shot,
+    "choose_location": choose_location,
     "mark_slot": _mark_slot,
     "set_keel": _set_keel,
     "start_game": _start_game,

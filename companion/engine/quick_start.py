@@ -9,7 +9,7 @@ ending movement or the turn, the rule-check switch) belong to the table.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from pydantic import TypeAdapter
 
@@ -27,12 +27,22 @@ TABLE_ACTIONS = frozenset({
     "roll_unit_initiative", "set_move_order", "set_house_rules",
 })
 
+def target_side(data: Mapping[str, Any], state: GameState) -> str | None:
+    """The side of the target of the declared shot an action names by its id in `shot` (table rule
+    two_locations "target": the target's side picks the location struck)."""
+    shot = next((s for s in state.shots if s.id == data.get("shot")), None)
+    if shot is None or not state.has_ship(shot.target):
+        return None
+    return state.ship(shot.target).side
+
+
 SIDE_OF = {
     **{kind: ship_side("ship") for kind in ("step", "place", "end_move", "mark_slot", "set_keel", "record_move",
                                             "seize_initiative", "declare_turn", "cancel_turn")},
     "declare_shot": ship_side("attacker"),
     "resolve_shot": attacker_side("shots", "shot"),
     "cancel_shot": attacker_side("shots", "shot"),
+    "choose_location": target_side,
     "concede": conceding_side,
 }
 
@@ -46,11 +56,17 @@ PHASES = {
 
 
 def _shots(state: GameState, ship: ShipState) -> Iterator[dict[str, Any]]:
-    """Every shot a ship could declare now: each firing solution at each location it strikes."""
+    """Every shot a ship could declare now: each firing solution at each location it strikes (or once,
+    without a location, when the target's side or a d6 picks it: table rule two_locations), and the
+    locations it may pick for a shot at it still to be placed."""
     for solution in firing_solutions(state, ship.id):
-        for strike in solution.strikes:
+        named = [s.location for s in solution.strikes] if solution.decided_by == "attacker" else [None]
+        for where in named if solution.strikes else []:
             yield {"kind": "declare_shot", "attacker": ship.id, "location": solution.location,
-                   "slot": solution.slot, "target": solution.target, "target_location": strike.location}
+                   "slot": solution.slot, "target": solution.target, "target_location": where}
+    for shot in state.shots:  # table rule two_locations "target": the target's side picks
+        if shot.target == ship.id and shot.result is None and shot.target_location is None:
+            yield from ({"kind": "choose_location", "shot": shot.id, "location": loc} for loc in shot.may_strike)
 
 
 #: The actions worth offering now: the turn's steps, each ship's steps and shots, each shot's roll.

@@ -227,8 +227,10 @@ ShotOutcome = Literal["miss", "no_effect", "slot_destroyed", "keel_break"]
 
 
 class ShotResult(BaseModel):
-    """Every die of one breach roll and what it did."""
+    """Every die of one breach roll and what it did; first the d6 that picked the struck location
+    when the table rule two_locations is "roll" (first, so the dice read in the order rolled)."""
 
+    location_roll: DieRoll | None = None
     pool: list[DieRoll]
     modifier: int = 0
     slot_rolls: list[int]
@@ -244,14 +246,19 @@ FiringBand = Literal["short", "long"]
 
 
 class Shot(BaseModel):
-    """A declared shot: one gun slot at one target location."""
+    """A declared shot: one gun slot at one target location.
+
+    `target_location` is None while the location is still to be decided (table rule
+    two_locations: the target's side chooses, or a d6 at the roll), between `may_strike`.
+    """
 
     id: int
     attacker: str
     location: str
     slot: int
     target: str
-    target_location: str
+    target_location: str | None
+    may_strike: list[str] = []
     band: FiringBand = "long"
     result: ShotResult | None = None
 

@@ -87,7 +87,9 @@ class TableDiceEntry:
 
     def _build(self) -> None:
         self.column.controls = [
-            muted("Tap each die's face as rolled: the pool in order, then the slot die.", 12),
+            muted("Tap each die's face as rolled: the pool in order, then the slot die."
+                  + (" The location die first: it decides which location's dice the pool holds."
+                     if any(f.purpose == "location" for f in self.fields) else ""), 12),
             *(self._row(i) for i in range(len(self.fields))),
             ft.Row([tag(f"resolve-{self.shot.id}", ft.FilledButton(content="Resolve", icon=ft.Icons.CHECK,
                                                                    on_click=self._submitted, height=TOUCH)),
@@ -99,7 +101,7 @@ class TableDiceEntry:
         fill, ink = DICE.get(field.colour, ("#888888", "#ffffff"))
         slots_before = sum(1 for g in self.fields[:i] if g.purpose == "slot")
         name = {"pool": field.label, "slot": "Slot die" if not slots_before else "Slot die re-rolled",
-                "keel": field.label}[field.purpose]
+                "keel": field.label, "location": field.label}[field.purpose]
 
         def face(n: int) -> ft.Control:
             async def pick(e) -> None:

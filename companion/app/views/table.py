@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from ...engine import actions as A
+from ...engine.combat import firing_solution
 from ...engine.hexes import Hex
 from ...engine.state import GameState
 from ..session import Session
@@ -347,7 +348,7 @@ class QuickStartBody:
 
     async def _declare(self, location: str, slot: int, target: str, target_location: str) -> None:
         await self.frame.act(A.DeclareShot(attacker=self.session.ship, location=location, slot=slot, target=target,
-                                         target_location=target_location))
+                                         target_location=named))
 
     async def _roll(self, shot_id: int) -> None:
         self.entries.pop(shot_id, None)
@@ -356,6 +357,9 @@ class QuickStartBody:
     async def _enter(self, shot_id: int) -> None:
         state = self.game.state
         shot = next((s for s in shot_views(state) if s.id == shot_id), None)
+        state = self.game.state  # table rule two_locations: the target's side or a d6 may pick the location
+        solution = firing_solution(state.ship(self.session.ship), location, slot, state.ship(target), state.table_rules)
+        named = target_location if solution.decided_by == "attacker" else None
         if shot is None:
             return
 
@@ -369,7 +373,7 @@ class QuickStartBody:
     async def _submit_faces(self, entry: TableDiceEntry) -> None:
         """Every face picked (the entry names any still to pick before it submits)."""
         dice = {part: [f for f, spec in zip(entry.faces, entry.fields) if spec.purpose == part]
-                for part in ("pool", "slot", "keel")}
+                for part in ("pool", "slot", "keel", "location")}
         outcome = await self.frame.act(A.ResolveShot(shot=entry.shot.id, table=A.TableFaces(**dice)))
         if outcome.ok:
             self.entries.pop(entry.shot.id, None)
