@@ -109,11 +109,11 @@ EXAMPLES = {
         {"kind": "set_bookkeeping", "on": True},
         {"kind": "declare_turn", "ship": "raven", "side": None},
         {"kind": "cancel_turn", "ship": "raven"},
-        {"kind": "set_house_rules", "house_rules": {"declared_turns": True, "one_hex_ships": True}},
         {"kind": "roll_unit_initiative", "faces": {"raven": [4, 0], "pelletier": [4, 7]}},
         {"kind": "set_move_order", "order": [["raven"], ["hertfordshire", "pontbriand"], ["pelletier"]]},
         {"kind": "record_move", "ship": "raven", "bow": "0405", "facing": "N", "moved": None},
         {"kind": "seize_initiative", "ship": "pelletier"},
+        {"kind": "set_house_rules", "house_rules": {"declared_turns": True, "one_hex_ships": True}},
     ],
     "war-fleet": [
         {"kind": "roll_placement", "faces": {"X": [3], "Y": [5]}},

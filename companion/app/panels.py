@@ -14,6 +14,8 @@ from fractions import Fraction
 from ..engine.combat import firing_solutions, shot_pool
 from ..engine.location_choice import waiting_words
 from ..engine.dice import Colour
+from ..engine import unit_initiative as H1
+from ..engine.declared_turns import turn_problem
 from ..engine.movement import legal_steps
 from ..engine.state import GameState, ShipState
 from ..engine.turn import may_move_now
@@ -50,14 +52,14 @@ def move_panel(state: GameState, ship_id: str) -> MovePanel:
     bookkeeping mode a refused step is still offered, with its warning.
     """
     ship = state.ship(ship_id)
-    steps = legal_steps(ship, state.board)
+    steps = {step: reason or turn_problem(state, ship, step) for step, reason in legal_steps(ship, state.board).items()}
     if ship.removed:
         note, can_move = f"{ship.card.name} is out of the game.", False
     elif state.phase != "movement":
         note = f"Ships move in the movement phase (now: {PHASE_NAMES.get(state.phase, state.phase).lower()})."
         can_move = False
     else:
-        why = may_move_now(state, ship)
+        why = (H1.may_move_now if state.house_rules.unit_initiative else may_move_now)(state, ship)
         note, can_move = (why[0].upper() + why[1:] + ".", False) if why else (
             f"Enter {ship.card.enter_hexes_before_turn} hex{'es' if ship.card.enter_hexes_before_turn != 1 else ''} "
             "before each turn; one hexside per hex.", True)

@@ -18,6 +18,7 @@ from ..engine.cards import Card
 from ..engine.deployment import deployment_problem
 from ..engine.footprint import Placement
 from ..engine.hexes import Hex
+from ..engine.house_rules import with_house_rules
 from ..engine.movement import placement_problem
 from ..engine.roller import Roller
 from ..engine.state import GameState, ShipState
@@ -122,5 +123,5 @@ def _deployment_spot(state: GameState, ship: ShipState, facing: int) -> Hex | No
 
 def played_by(state: GameState, house_rules: HouseRules, table_rules: TableRules) -> GameState:
     """The new game played by these house and table rules (part of its start: replay sees them)."""
-    settings = state.settings.model_copy(update={"house_rules": house_rules, "table_rules": table_rules})
-    return state.model_copy(update={"settings": settings})
+    state = with_house_rules(state, house_rules)
+    return state.model_copy(update={"settings": state.settings.model_copy(update={"table_rules": table_rules})})

@@ -72,7 +72,9 @@ class Banner:
 
 def banner(state: GameState) -> Banner:
     """The phase's banner; its detail names the house rules and the table rules the game changed."""
-    told = _phase_banner(state)
+    from .house_model import house_banner  # it builds on this module's Banner
+
+    told = house_banner(state) or _phase_banner(state)
     return replace(told, detail=told.detail + rules_in_words(state.house_rules, state.table_rules))
 
 

@@ -376,7 +376,8 @@ def _unknown_rule(loc: tuple[int | str, ...]) -> str | None:
     """An unknown key of a scenario's house_rules or table_rules, with the rules there are."""
     from .table_rules import HouseRules, TableRules
 
-    known = {"house_rules": HouseRules, "table_rules": TableRules}.get(str(loc[-2])) if len(loc) > 1 else None
+    rules: dict[str, type[BaseModel]] = {"house_rules": HouseRules, "table_rules": TableRules}
+    known = rules.get(str(loc[-2])) if len(loc) > 1 else None
     if known is None:
         return None
     noun = "house rule" if loc[-2] == "house_rules" else "table rule"

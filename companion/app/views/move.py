@@ -1,4 +1,5 @@
-"""The selected ship's moves: its MP, the step buttons, end move, and placing it by hand.
+"""The selected ship's moves: its MP, the step buttons, end move, placing it by hand, and the
+house rules' moves (declare or cancel a turn, seize the initiative, record a secret end position).
 
 Kept on screen and changed in place (`show`), so a step or another ship sends
 only the texts and buttons that changed.  The phone's strip over the map has
@@ -12,19 +13,22 @@ from typing import Awaitable, Callable
 import flet as ft
 
 from ...engine.hexes import FACING_NAMES
+from ..house_model import HouseMoves
 from ..panels import MoveOption, MovePanel
 from .frame import on
 from .widgets import TOUCH, muted, put, tag
 
+RECORD = "Record the end position (sealed until every ship of the group has recorded)"
 STEP_ICONS = {"forward": ft.Icons.ARROW_UPWARD, "port": ft.Icons.TURN_LEFT, "starboard": ft.Icons.TURN_RIGHT}
 
 
 class MoveControls:
     def __init__(self, compact: bool, on_step: Callable[[str], Awaitable[None]],
                  on_end_move: Callable[[str], Awaitable[None]],
-                 on_place: Callable[[str, int, str], Awaitable[None]]):
+                 on_place: Callable[[str, int, str], Awaitable[None]],
+                 on_house: Callable[[dict], Awaitable[None]]):
         self.compact = compact
-        self.on_step, self.on_end_move, self.on_place = on_step, on_end_move, on_place
+        self.on_step, self.on_end_move, self.on_place, self.on_house = on_step, on_end_move, on_place, on_house
         self.ship: str | None = None
         self.name = ft.Text("", weight=ft.FontWeight.BOLD, size=15)
         self.position = muted("", 12)
@@ -49,12 +53,17 @@ class MoveControls:
         self.place = ft.Column([self.place_title, ft.Row([tag("place-hex", self.field), ft.Row(facings, spacing=4, tight=True)],
                                                          wrap=True, spacing=6, run_spacing=6)],
                                spacing=4, tight=True)
+        self.house_buttons: dict[str, ft.Control] = {}
+        self.house = ft.Row([], wrap=True, spacing=6, run_spacing=6)
+        self.house_status = tag("house-status", ft.Text("", size=12, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY))
         self.lines = ft.Column([], spacing=8, tight=True)
         self.control = ft.Container(content=self.lines, padding=10, border_radius=10,
                                     bgcolor=ft.Colors.SURFACE_CONTAINER_LOW)
 
-    def show(self, move: MovePanel, phase: str, placing: bool, place_label: str) -> ft.Control:
+    def show(self, move: MovePanel, phase: str, placing: bool, place_label: str,
+             house: HouseMoves | None = None) -> ft.Control:
         self.ship = move.ship
+        recording = house is not None and house.recording
         self.name.value = move.name
         self.position.value = move.position
         self.mp.value = f"{move.mp_left}/{move.mp} MP"
@@ -64,16 +73,33 @@ class MoveControls:
         else:
             put(self.steps, [self._step_button(option) for option in move.options]
                 + ([self.end_move] if move.can_end else []))
-            lines.append(self.steps)
+            lines += [] if recording else [self.steps]
+            if house is not None:
+                lines += self._house(house)
             if not self.compact:
                 self.note.value = move.note
                 lines.append(self.note)
-        if not self.compact or phase == "setup" or placing:
+        if not self.compact or phase == "setup" or placing or recording:
             self.field.value = place_label
-            self.place_title.value = "Deploy at" if phase == "setup" else "Place at (the table says otherwise)"
+            self.place_title.value = ("Deploy at" if phase == "setup" else RECORD if recording
+                                      else "Place at (the table says otherwise)")
             lines.append(self.place)
         put(self.lines, lines)
         return self.control
+
+    def _house(self, house: HouseMoves) -> list[ft.Control]:
+        """The house rules' buttons (each an action the rules accept now) and the ship's status."""
+        buttons = []
+        for move in house.moves:
+            tagged = self.house_buttons.get(move.ident)
+            if tagged is None:
+                tagged = self.house_buttons[move.ident] = tag(move.ident, ft.OutlinedButton(
+                    content=move.label, on_click=on(self.on_house, move.action), height=TOUCH))
+            tagged.content.on_click = on(self.on_house, move.action)
+            buttons.append(tagged)
+        put(self.house, buttons)
+        self.house_status.content.value = house.status
+        return ([self.house] if buttons else []) + ([self.house_status] if house.status else [])
 
     def _step_button(self, option: MoveOption) -> ft.Control:
         tagged = self.step_buttons.get(option.step)

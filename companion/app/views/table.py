@@ -15,6 +15,7 @@ from ...engine import actions as A
 from ...engine.combat import firing_solution
 from ...engine.hexes import Hex
 from ...engine.state import GameState
+from ..house_model import HouseMoves, house_moves
 from ..session import Session
 from ..tasks import soon
 from ..panels import fire_panel, move_panel, shot_views, table_dice_fields
@@ -23,6 +24,7 @@ from ..theme import side_colour
 from .fire import FirePanel, TableDiceEntry
 from .frame import on
 from .hexmap import HexMap
+from .house import unit_initiative_dialog
 from .log import log_control
 from .move import MoveControls
 from .shipcard import ShipCard
@@ -44,6 +46,7 @@ class Models:
     arcs_key: tuple | None
     log: tuple | None
     zone: tuple = ()
+    house: HouseMoves | None = None
 
 
 class ShipPicker:
@@ -103,8 +106,8 @@ class QuickStartBody:
         self.card = ShipCard(on_slot=self._slot_tapped)
         self.their_card = ShipCard()  # another side's ship on a device holding one side: no taps
         self.theirs = tag("their-ship", muted("", 12))
-        self.moves = MoveControls(False, self._step, self._end_move, self._place)
-        self.strip_moves = MoveControls(True, self._step, self._end_move, self._place)
+        self.moves = MoveControls(False, self._step, self._end_move, self._place, self.frame.act)
+        self.strip_moves = MoveControls(True, self._step, self._end_move, self._place, self.frame.act)
         self.moves_later = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT, expand=True)
         self.moves_later_row = ft.Row([self.moves_later, tag("place-open", ft.TextButton(
             content="Place at...", icon=ft.Icons.PUSH_PIN, on_click=self._open_place, height=TOUCH))])
@@ -163,6 +166,7 @@ class QuickStartBody:
             ships=ship_rows(state),
             card=card_view(state, ship) if ship else None,
             move=move_panel(state, ship) if ship else None,
+            house=house_moves(state, ship) if ship else None,
             guns=fire_panel(state, ship) if (ship and tab == "fire") else (),
             shots=shot_views(state) if tab == "fire" else (),
             arcs=arcs,
@@ -213,6 +217,10 @@ class QuickStartBody:
 
         if action == "start_game":
             return [button("start-game", "Start the battle", ft.Icons.PLAY_ARROW, on(self.frame.act, A.StartGame()))]
+        if action == "roll_unit_initiative":
+            return [button("roll-unit-initiative", "Roll 1d10 for each ship", ft.Icons.CASINO,
+                           on(self.frame.act, A.RollUnitInitiative())),
+                    button("enter-unit-initiative", "Table dice", ft.Icons.KEYBOARD, on(unit_initiative_dialog, self), False)]
         if action == "roll_initiative":
             return [button("roll-initiative", "Roll initiative", ft.Icons.CASINO, on(self.frame.act, A.RollInitiative()))]
         if action == "enter_initiative":
@@ -250,7 +258,7 @@ class QuickStartBody:
             self.theirs.content.value = f"{m.card.side}'s ship: shown read-only, as this device holds {held_by}."
             return parts + [self.theirs, self.their_card.show(m.card)]
         if m.move is not None and (m.state.phase in ("setup", "movement") or self.placing):
-            parts.append(self.moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state)))
+            parts.append(self.moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state), m.house))
         elif m.move is not None:
             self.moves_later.value = m.move.note
             parts.append(self.moves_later_row)
@@ -267,7 +275,7 @@ class QuickStartBody:
         if m.move is None:
             return self.strip_hint
         if m.state.phase in ("setup", "movement") or self.placing:
-            return self.strip_moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state))
+            return self.strip_moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state), m.house)
         card = m.card
         self.strip_name.value = card.name
         self.strip_position.value = card.position
@@ -295,7 +303,9 @@ class QuickStartBody:
             self.frame.message("Tap a hex on the map or type its label (like 0812) first.")
             await self.frame.refresh(force=True)
             return
-        outcome = await self.frame.act(A.Place(ship=ship_id, bow=text, facing=facing))
+        house = house_moves(self.game.state, ship_id) if self.game.state.phase == "movement" else None
+        kind = A.RecordMove if house is not None and house.recording else A.Place
+        outcome = await self.frame.act(kind(ship=ship_id, bow=text, facing=facing))
         if outcome.ok:
             self.place_hex = None
             await self.frame.refresh(force=True)
@@ -347,6 +357,9 @@ class QuickStartBody:
         self.app.page.show_dialog(dialog)
 
     async def _declare(self, location: str, slot: int, target: str, target_location: str) -> None:
+        state = self.game.state  # table rule two_locations: the target's side or a d6 may pick the location
+        solution = firing_solution(state.ship(self.session.ship), location, slot, state.ship(target), state.table_rules)
+        named = target_location if solution.decided_by == "attacker" else None
         await self.frame.act(A.DeclareShot(attacker=self.session.ship, location=location, slot=slot, target=target,
                                          target_location=named))
 
@@ -357,9 +370,6 @@ class QuickStartBody:
     async def _enter(self, shot_id: int) -> None:
         state = self.game.state
         shot = next((s for s in shot_views(state) if s.id == shot_id), None)
-        state = self.game.state  # table rule two_locations: the target's side or a d6 may pick the location
-        solution = firing_solution(state.ship(self.session.ship), location, slot, state.ship(target), state.table_rules)
-        named = target_location if solution.decided_by == "attacker" else None
         if shot is None:
             return
 
