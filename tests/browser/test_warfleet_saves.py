@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from .conftest import DESKTOP, SCREENSHOTS, by_id, open_app, words_in
+from .conftest import DESKTOP, SCREENSHOTS, by_id, open_app, tap_until, words_in
 from .test_warfleet import shoot, start_battle, tap, text_of, to_combat, wait_text
 
 pytestmark = pytest.mark.browser
@@ -75,7 +75,7 @@ def test_a_war_fleet_game_survives_a_reload_and_a_restart(server, browser):
     assert "Turn 1 · Combat" in text_of(tile) and "British vs French" in text_of(tile)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     other.screenshot(path=str(SCREENSHOTS / "warfleet-saved-home.png"), full_page=True)
-    tap(other, "war-fleet")  # the War Fleet tile resumes the last game played
+    tap_until(other, "war-fleet", "wf-banner")  # the War Fleet tile resumes the last game played
     assert wait_text(other, "wf-banner", r"Turn 1 · Combat") == banner
     assert log_text(other) == log
     tap(other, "wf-tab-attacks")
@@ -103,8 +103,7 @@ def test_home_lists_war_fleet_games_and_a_new_battle_starts_beside_them(server, 
     wait_text(page, "wf-note", r"A new War Fleet battle")
     wait_text(page, "wf-banner", r"Turn 1 · Initiative")
     assert len(saved_games(server)) == 2
-    tap(page, "wf-home")
-    by_id(page, "war-fleet").wait_for(timeout=20000)
+    tap_until(page, "wf-home", "war-fleet")
     tiles = page.locator("[flt-semantics-identifier^='wf-resume-']")
     tiles.first.wait_for(timeout=20000)
     assert tiles.count() == 2
@@ -142,7 +141,7 @@ def test_a_damaged_war_fleet_file_is_named_on_home_and_the_other_game_still_open
         assert not path.exists(), "the damaged file is set aside (kept under another name)"
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "warfleet-saved-damaged-home.png"), full_page=True)
-        tap(page, f"wf-resume-{good.id}")
+        tap_until(page, f"wf-resume-{good.id}", "wf-banner")
         wait_text(page, "wf-banner", r"Turn 1 · Initiative")
         page.close()
     finally:
