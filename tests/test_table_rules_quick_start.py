@@ -306,3 +306,17 @@ def test_a_shot_still_to_find_its_location_is_shown_with_both(cards, rule):
     assert ("French chooses" in line.odds) == (rule == "target") and "to damage" in line.odds
     fields = table_dice_fields(state, 1)
     assert (fields[0].purpose == "location") == (rule == "roll")
+
+
+def test_the_fire_panel_offers_the_target_side_its_two_locations(cards):
+    """The table screen's shot card: while the target's side picks, the two locations to strike
+    (and nothing to roll); once picked, the shot's pool and its roll."""
+    from companion.app.panels import shot_views
+
+    state = declare(raven_on_the_pelletiers_bow_spine(cards, two_locations="target")).state
+    view = shot_views(state)[0]
+    assert view.choices == (("bow", "bow"), ("starboard", "starboard")) and "chooses" in view.text
+    chosen = apply(state, {"kind": "choose_location", "shot": 1, "location": "starboard"}).state
+    assert shot_views(chosen)[0].choices == () and "starboard" in shot_views(chosen)[0].text
+    plain = declare(raven_on_the_pelletiers_bow_spine(cards), target_location="bow").state
+    assert shot_views(plain)[0].choices == ()

@@ -56,8 +56,12 @@ def house_banner(state: GameState) -> Banner | None:
                   f"{who}{how}. Order: {order}.", ("end_movement",), tuple(group))
 
 
-def house_moves(state: GameState, ship_id: str) -> HouseMoves | None:
-    """The house-rule moves of a ship in the movement phase; None when the game uses none."""
+def house_moves(state: GameState, ship_id: str, holds_a_side: bool = True) -> HouseMoves | None:
+    """The house-rule moves of a ship in the movement phase; None when the game uses none.
+
+    A device holding a side is sent only its own sealed records (the ruleset's view) and shows
+    them; one device for the whole table passes from player to player, so it shows no
+    sealed position at all (house-rules.md 4.8)."""
     rules = state.house_rules
     if state.phase != "movement" or not (rules.seize_initiative or rules.declared_turns or rules.unit_initiative):
         return None
@@ -72,14 +76,14 @@ def house_moves(state: GameState, ship_id: str) -> HouseMoves | None:
     moves = tuple(move for move in tried if QUICK_START.apply(state, move.action).ok)
     group = H1.to_move(state) or [] if rules.unit_initiative else []
     recording = ship_id in group and H1.needs_records(state, group) and not ship.move_done
-    return HouseMoves(moves, recording, _status(state, ship_id))
+    return HouseMoves(moves, recording, _status(state, ship_id, holds_a_side))
 
 
-def _status(state: GameState, ship_id: str) -> str:
+def _status(state: GameState, ship_id: str, holds_a_side: bool) -> str:
     ship = state.ship(ship_id)
     sealed = state.sealed_moves.get(ship_id)
     if sealed is not None:
-        if sealed.bow == BLANK_BOW:
+        if sealed.bow == BLANK_BOW or not holds_a_side:
             return "Recorded (sealed until the reveal)"
         return f"Recorded: {sealed.bow} facing {facing_name(sealed.facing)} (sealed until the reveal)"
     if ship.turn_declared:

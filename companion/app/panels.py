@@ -136,6 +136,7 @@ class ShotView:
     result: str
     outcome: str | None
     dice: tuple[tuple[str, int], ...]  # (colour, face) of every die rolled, pool then slot then keel
+    choices: tuple[tuple[str, str], ...] = ()  # (location, name) the target's side picks from (table rule)
 
 
 def _ship_destroyed_text(target: ShipState, chance: Fraction) -> str:
@@ -210,9 +211,11 @@ def shot_views(state: GameState, ship_id: str | None = None) -> tuple[ShotView, 
                 f"{target.card.name} {aim}, {shot.band} range")
         result = shot.result
         dice = shot_dice(result.model_dump(mode="json")) if result else []
+        choosing = shot.target_location is None and state.table_rules.two_locations == "target"
         views.append(ShotView(shot.id, shot.attacker, text, tuple(dice_chips(pool)), result is not None,
                               result.text if result else "", result.outcome if result else None,
-                              tuple(dice)))
+                              tuple(dice), tuple((loc, location_name(loc).lower()) for loc in shot.may_strike)
+                              if choosing else ()))
     return tuple(views)
 
 

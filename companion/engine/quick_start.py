@@ -49,7 +49,7 @@ SIDE_OF = {
 PHASES = {
     "setup": "set-up: place the ships, then start the game",
     "initiative": "roll initiative",
-    "movement": "movement: ships move by type, initiative loser first",
+    "movement": "movement: ships move in order (by type, initiative loser first; by d10 under unit initiative)",
     "combat": "combat: declare and resolve shots",
     "over": "the game is over",
 }

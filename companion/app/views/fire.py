@@ -136,7 +136,9 @@ class ShotCard:
     """One declared shot, kept on screen and changed in place: a roll turns its pool and
     buttons into the dice rolled and the result line."""
 
-    def __init__(self, shot_id: int, roll, enter, cancel):
+    def __init__(self, shot_id: int, roll, enter, cancel, choose):
+        self.shot_id, self.choose = shot_id, choose
+        self.choices = ft.Row([], wrap=True, spacing=6)
         self.text = ft.Text("", size=13, expand=True)
         self.header = ft.Row([ft.Text(f"Shot {shot_id}", weight=ft.FontWeight.BOLD), self.text],
                              vertical_alignment=ft.CrossAxisAlignment.START)
@@ -166,6 +168,11 @@ class ShotCard:
             self.result.value = shot.result
             self.result.color = ft.Colors.ERROR if shot.outcome in ("slot_destroyed", "keel_break") else ft.Colors.ON_SURFACE
             lines += [self.faces, self.result_line]
+        elif shot.choices:  # the target's side picks the location struck (table rule): nothing to roll yet
+            put(self.choices, [tag(f"choose-{self.shot_id}-{loc}", ft.OutlinedButton(
+                content=f"Strike the {name}", on_click=on(self.choose, self.shot_id, loc), height=TOUCH))
+                for loc, name in shot.choices])
+            lines.append(self.choices)
         else:
             show_chips(self.pool, shot.pool, 16)
             lines += [self.pool_line, self.buttons]
@@ -180,8 +187,8 @@ class FirePanel:
     """The fire panel kept on screen and changed in place, as the ship card: a roll changes
     its shot's lines; a gun row is made again only when what it shows changed."""
 
-    def __init__(self, declare: Declare, roll, enter, cancel):
-        self.declare, self.roll, self.enter, self.cancel = declare, roll, enter, cancel
+    def __init__(self, declare: Declare, roll, enter, cancel, choose):
+        self.declare, self.roll, self.enter, self.cancel, self.choose = declare, roll, enter, cancel, choose
         self.column = ft.Column(spacing=10, tight=True)
         self.control = tag("fire", self.column)
         self.shots_heading = heading("Declared shots")
@@ -202,7 +209,7 @@ class FirePanel:
             parts.append(self.shots_heading)
             cards = {}
             for shot in shots:
-                card = cards[shot.id] = self._shots.get(shot.id) or ShotCard(shot.id, self.roll, self.enter, self.cancel)
+                card = cards[shot.id] = self._shots.get(shot.id) or ShotCard(shot.id, self.roll, self.enter, self.cancel, self.choose)
                 parts.append(card.show(shot, entries.get(shot.id)))
             self._shots = cards
         if ship_name is None:

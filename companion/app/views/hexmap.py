@@ -244,7 +244,7 @@ class HexMap:
                 self.ships.shapes.extend(shapes.shapes)
                 added = True
             key = (ship.hexes, ship.facing, ship.id == selected, ship.removed, ship.destroyed_count(),
-                   ship.move_done, self.dark)
+                   ship.move_done, ship.turn_declared, self.dark)
             if key != shapes.key:
                 before = [_look(shape) for shape in shapes.shapes]
                 self._draw_ship(shapes, ship, state, ship.id == selected)
@@ -285,7 +285,9 @@ class HexMap:
         ] + ([ft.TextSpan(" ", ft.TextStyle(size=small)),
               ft.TextSpan(f" \u00d7{damage} ", ft.TextStyle(size=small, weight=ft.FontWeight.BOLD, color="#ffffff",
                                                           bgcolor=CIRCLED))] if damage else []
-             ) + ([ft.TextSpan("  sunk", ft.TextStyle(size=small, color="#ffffff", bgcolor="#555a61"))] if ship.removed else [])
+             ) + ([ft.TextSpan("  sunk", ft.TextStyle(size=small, color="#ffffff", bgcolor="#555a61"))] if ship.removed else []
+                  ) + ([ft.TextSpan(" turn", ft.TextStyle(size=small, weight=ft.FontWeight.BOLD, color="#000000",
+                                                          bgcolor="#ffd54a"))] if ship.turn_declared else [])  # H3's marker
         shapes.name.style = None
 
     # --- arcs and marks ----------------------------------------------------------------

@@ -95,7 +95,7 @@ class QuickStartBody:
         self.place_hex: Hex | None = None
         self.placing = False
         self.entries: dict[int, TableDiceEntry] = {}
-        self.fire_panel = FirePanel(self._declare, self._roll, self._enter, self._cancel_shot)
+        self.fire_panel = FirePanel(self._declare, self._roll, self._enter, self._cancel_shot, self._choose)
         self.map = HexMap(self.game.state, self.app.dark, self.map_tapped)
         self.map.focus = self._selected_hex(self.game.state)
         self.bookkeeping = ft.PopupMenuItem(content="Rule checks off (bookkeeping)", checked=False,
@@ -166,7 +166,7 @@ class QuickStartBody:
             ships=ship_rows(state),
             card=card_view(state, ship) if ship else None,
             move=move_panel(state, ship) if ship else None,
-            house=house_moves(state, ship) if ship else None,
+            house=house_moves(state, ship, holds_a_side=bool(self.app.role and self.app.role.side)) if ship else None,
             guns=fire_panel(state, ship) if (ship and tab == "fire") else (),
             shots=shot_views(state) if tab == "fire" else (),
             arcs=arcs,
@@ -292,6 +292,10 @@ class QuickStartBody:
         ship = self.session.ship
         if ship:
             await self.frame.act(A.Step(ship=ship, step=step))
+
+    async def _choose(self, shot: int, location: str) -> None:
+        """The target's side picks the location a shot strikes (table rule: the target picks)."""
+        await self.frame.act(A.ChooseLocation(shot=shot, location=location))
 
     async def _end_move(self, ship_id: str) -> None:
         await self.frame.act(A.EndMove(ship=ship_id))
