@@ -41,3 +41,11 @@ def test_each_move_offered_is_one_the_rules_accept_now():
     assert pontbriand.status == "Turn declared: 0 of 2 hexes entered"
     state, _ = act(state, step("pontbriand"))
     assert house_moves(state, "pontbriand").status == "Turn declared: 1 of 2 hexes entered"
+
+
+def test_before_movement_a_ship_shows_its_chance_to_move_before_each_enemy():
+    from companion.app.house_model import initiative_chances
+
+    words = initiative_chances(table(), "raven")  # Type 1 (+0) against Type 2 (+3) and Type 1
+    assert words == " Chance HML Raven moves before: Pontbriand 22.5% (together 0.5%), Pelletier 49.5% (together 1.0%)."
+    assert initiative_chances(roll(TIE_STAYS)[0], "raven") == ""  # once the order is rolled, it is known

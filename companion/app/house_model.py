@@ -14,7 +14,7 @@ from ..engine.hexes import facing_name
 from ..engine.quick_start import QUICK_START
 from ..engine.secret_moves import BLANK_BOW
 from ..engine.state import GameState
-from .viewmodels import Banner
+from .viewmodels import Banner, percent
 
 
 @dataclass(frozen=True)
@@ -91,3 +91,17 @@ def _status(state: GameState, ship_id: str, holds_a_side: bool) -> str:
         side = f" to {ship.declared_side}" if ship.declared_side else ""
         return f"Turn declared{side}: {ship.entered_since_declared} of {need} hex{'es' if need != 1 else ''} entered"
     return ""
+
+
+def initiative_chances(state: GameState, ship_id: str) -> str:
+    """Under unit initiative, before movement: the exact chance this ship moves before each enemy
+    (house-rules.md 4.10: its d10 and modifier against the enemy's, one re-roll of a tie)."""
+    if not state.house_rules.unit_initiative or state.phase not in ("setup", "initiative"):
+        return ""
+    ship = state.ship(ship_id)
+    mine = H1.modifier(state, ship)
+    parts = []
+    for enemy in state.enemies_of(ship):
+        first, together, _ = H1.moves_before(mine, H1.modifier(state, enemy))
+        parts.append(f"{enemy.card.name} {percent(first)} (together {percent(together)})")
+    return f" Chance {ship.card.name} moves before: " + ", ".join(parts) + "." if parts else ""

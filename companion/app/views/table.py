@@ -15,7 +15,7 @@ from ...engine import actions as A
 from ...engine.combat import firing_solution
 from ...engine.hexes import Hex
 from ...engine.state import GameState
-from ..house_model import HouseMoves, house_moves
+from ..house_model import HouseMoves, house_moves, initiative_chances
 from ..session import Session
 from ..tasks import soon
 from ..panels import fire_panel, move_panel, shot_views, table_dice_fields
@@ -260,7 +260,7 @@ class QuickStartBody:
         if m.move is not None and (m.state.phase in ("setup", "movement") or self.placing):
             parts.append(self.moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state), m.house))
         elif m.move is not None:
-            self.moves_later.value = m.move.note
+            self.moves_later.value = m.move.note + initiative_chances(m.state, m.move.ship)
             parts.append(self.moves_later_row)
         return parts + [self.card.show(m.card) if m.card is not None else self.no_card]
 
