@@ -14,7 +14,7 @@ from fractions import Fraction
 from itertools import product
 
 from .odds import (
-    FACES, NO_EFFECT, TABLE_1, Attack, HitResult, Save, SuccessTable, box_of, damage_target,
+    FACES, NO_EFFECT, TABLE_1, Attack, HitResult, Save, SuccessTable, box_of, damage_result, damage_target,
     gives_bonus_roll, hit_damage_dice, hit_row, hit_strength, hits, row_armour, save_result, succeeds,
 )
 
@@ -46,13 +46,9 @@ def _hit(attack: Attack, row: int, table: SuccessTable) -> dict[tuple[int, int, 
     out: dict[tuple[int, int, bool], Fraction] = {}
     rolls = list(faces(1 if dice == 0 else 2 + dice))
     for roll in rolls:
-        if dice == 0:  # no save; 1 minor on a 5+ (003:65)
-            result = (0, 1 if roll[0] >= 5 else 0, False)
-        else:
-            save = save_result(roll[0], roll[1], armour, strength, table)
-            good = sum(face >= damage_target(attack) for face in roll[2:])
-            result = ((0, 0, False) if save is Save.CRITICAL else (0, good, False) if save is Save.SUCCESS
-                      else (good, dice - good, True))
+        save = None if dice == 0 else save_result(roll[0], roll[1], armour, strength, table)
+        hit = damage_result(save, roll if dice == 0 else roll[2:], damage_target(attack), (0, 0))
+        result = (hit.damage_points, hit.minor_damage, bool(hit.boxes))
         out[result] = out.get(result, Fraction(0)) + Fraction(1, len(rolls))
     return out
 

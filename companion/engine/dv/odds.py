@@ -10,7 +10,7 @@ and `brute_force.py` enumerates every die face to check them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -203,6 +203,28 @@ def hit_damage_odds(save: SaveOdds, dice: int, target: int, box: Box) -> dict[Hi
         _add(out, HitResult(0, k, frozenset()), save.success * p)
         _add(out, HitResult(k, dice - k, frozenset({box})), save.fail * p)
     return out
+
+
+def damage_result(save: Save | None, dice: Sequence[int], target: int, box: Box) -> HitResult:
+    """One hit from its dice as rolled (§9.3): `save` None for a damage-0 hit (one die, 5+ gives
+    1 minor, `003:65`); failed save: each `target`+ a damage point, each other die a minor, the
+    box marked (`003:61`); success: each `target`+ a minor (`003:63`); critical: nothing."""
+    if save is None:
+        return HitResult(0, 1 if dice[0] >= 5 else 0, frozenset())
+    good = sum(face >= target for face in dice)
+    if save is Save.CRITICAL:
+        return NO_EFFECT
+    if save is Save.SUCCESS:
+        return HitResult(0, good, frozenset())
+    return HitResult(good, len(dice) - good, frozenset({box}))
+
+
+def catastrophic_chance(damage_points: int, threshold: int) -> Fraction:
+    """P(sink) in maintenance step 1 (`003:137`, §11.1): roll one d6 per damage point when they
+    reach the threshold; it sinks if the 4+ count reaches the threshold."""
+    if damage_points < threshold:
+        return Fraction(0)
+    return sum((p for k, p in damage_dice_odds(damage_points).items() if k >= threshold), Fraction(0))
 
 
 def _add(into: dict[HitResult, Fraction], key: HitResult, p: Fraction) -> None:
