@@ -16,11 +16,12 @@ grid, "2-3" being one row [R-41]) and the 2nd die (1-6).
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, Self
+from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ..cards import Sources, Whole, validated
+from ..cards import Sources, Whole
+from .validate import dv_validated
 
 GRID_FORMAT: Final = "decisive-victory-hit-grid/1"
 #: The systems the effects name (`003:108-124`).
@@ -80,12 +81,13 @@ class HitGrid(_Strict):
     thresholds: Thresholds = Thresholds()
     sources: Sources | None = None
 
-    @model_validator(mode="after")
-    def _dice_cover_one_to_six(self) -> Self:
-        faces = [face for row in self.rows for face in row.dice]
+    @field_validator("rows")
+    @classmethod
+    def _dice_cover_one_to_six(cls, rows: list[GridRow]) -> list[GridRow]:
+        faces = [face for row in rows for face in row.dice]
         if faces != list(range(1, 7)):
             raise ValueError(f"the rows' dice are {faces}: they must cover 1 to 6, each once, in order")
-        return self
+        return rows
 
     # --- reading the grid ---------------------------------------------------
 
@@ -170,7 +172,7 @@ def system_status(grid: HitGrid, ship_class: ShipClass, boxes: frozenset[Box], s
 
 def load_hit_grid(data: Any) -> HitGrid:
     """A `decisive-victory-hit-grid/1` file, validated; FormatError naming the JSON path."""
-    return validated(HitGrid, data, GRID_FORMAT)
+    return dv_validated(HitGrid, data, GRID_FORMAT)
 
 
 def _row(dice: list[int], armor: Armor, cells: str, unverified: list[int] = []) -> GridRow:

@@ -13,9 +13,10 @@ from typing import Any, Final, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..cards import Sources, Whole, validated
+from ..cards import Sources, Whole
 from .grid import HitGrid, ShipClass
 from .inches import Inches
+from .validate import dv_validated
 
 SHIP_FORMAT: Final = "decisive-victory-ship/1"
 FLEET_FORMAT: Final = "decisive-victory-fleet/1"
@@ -173,12 +174,12 @@ def _unique(ids: list[str], noun: str) -> None:
 
 def load_ship(data: Any) -> ShipRecord:
     """A `decisive-victory-ship/1` file, validated; FormatError naming the JSON path."""
-    return validated(ShipRecord, data, SHIP_FORMAT)
+    return dv_validated(ShipRecord, data, SHIP_FORMAT)
 
 
 def load_ship_fleet(data: Any) -> ShipFleet:
-    return validated(ShipFleet, data, FLEET_FORMAT)
+    return dv_validated(ShipFleet, data, FLEET_FORMAT)
 
 
 def load_flight(data: Any) -> FlightRecord:
-    return validated(FlightRecord, data)
+    return dv_validated(FlightRecord, data)

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from ..cards import FormatError, Sources, Whole, validated
+from ..cards import FormatError, Sources, Whole
 from ..roller import Roller
 from ..state import check_ship_count
 from .grid import HitGrid
@@ -23,6 +23,7 @@ from .records import COMMAND_SCORE, FlightRecord, Rank, ShipRecord
 from .state import (RULESET, Base, Conditions, DVShip, DVState, Flight, Plot, Rudder, SpeedMode, Stage, Table,
                     marked_boxes)
 from .table1 import SuccessTable
+from .validate import dv_validated
 
 SCENARIO_FORMAT: Final = "decisive-victory-scenario/1"
 
@@ -85,7 +86,7 @@ class DVScenario(_Strict):
 
 def load_dv_scenario(data: Any) -> DVScenario:
     """Validate a Decisive Victory scenario; FormatError naming the JSON path."""
-    return validated(DVScenario, data, SCENARIO_FORMAT)
+    return dv_validated(DVScenario, data, SCENARIO_FORMAT)
 
 
 def dump_dv_scenario(scenario: DVScenario) -> dict[str, Any]:

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from ..cards import Sources, Whole, validated
+from ..cards import Sources, Whole
+from .validate import dv_validated
 
 TABLE_FORMAT: Final = "decisive-victory-success-table/1"
 LOWEST, HIGHEST = 0, 9
@@ -65,12 +66,13 @@ class SuccessTable(BaseModel):
     bands: list[Band]
     sources: Sources | None = None
 
-    @model_validator(mode="after")
-    def _one_band_per_modifier(self) -> Self:
-        found = [band.modifier for band in self.bands]
+    @field_validator("bands")
+    @classmethod
+    def _one_band_per_modifier(cls, bands: list[Band]) -> list[Band]:
+        found = [band.modifier for band in bands]
         if found != list(range(LOWEST, HIGHEST + 1)):
             raise ValueError(f"the bands' modifiers are {found}: they must be 0 to 9, each once, in order")
-        return self
+        return bands
 
     def band(self, modifier: int) -> Band:
         """The band of a sum of modifiers, clamped to 0..9 [R-6]."""
@@ -101,7 +103,7 @@ def clamp(modifier: int) -> int:
 
 def load_success_table(data: Any) -> SuccessTable:
     """A `decisive-victory-success-table/1` file, validated; FormatError naming the JSON path."""
-    return validated(SuccessTable, data, TABLE_FORMAT)
+    return dv_validated(SuccessTable, data, TABLE_FORMAT)
 
 
 def _reconstructed() -> SuccessTable:
