@@ -12,9 +12,10 @@ from hypothesis import given, settings, strategies as st
 from companion.commands import main
 from companion.engine.cards import FormatError
 from companion.engine.dv import brute_force
+from companion.engine.dv.table1 import Band
 from companion.engine.dv.modifiers import AttackFacts, attack_modifier, fire_control, hit_chance_with_radar
 from companion.engine.dv.odds import (
-    NO_EFFECT, PAIRS, TABLE_1, HitResult, Save, SaveOdds, SuccessTable, attack_from, attack_odds, box_of,
+    GRID, NO_EFFECT, PAIRS, TABLE_1, HitResult, Save, SaveOdds, SuccessTable, attack_from, attack_odds, box_of,
     catastrophic_chance, damage_dice_odds, damage_result, gives_bonus_roll, half, hit_damage_dice,
     hit_damage_odds, hit_row, hit_strength, hits, save_odds, save_result, succeeds, success_chance,
 )
@@ -54,11 +55,16 @@ def test_dv1_success_chances_for_every_modifier():
     assert [brute_force.chance_of_success(m) for m in range(-2, 12)] == [success_chance(m) for m in range(-2, 12)]
 
 
-def test_a_groups_own_table_1_replaces_the_reconstruction():
-    own = SuccessTable(bands=(None,) + ((6, 8),) * 9, verified=True)
+def test_a_groups_own_table_1_and_grid_replace_the_reconstructions():
+    own = SuccessTable(bands=[Band(modifier=0, totals=None)] + [Band(modifier=m, totals=(6, 8)) for m in range(1, 10)])
     assert success_chance(1, own) == F(16, 36) and success_chance(1) == F(1, 6)
-    with pytest.raises(ValueError, match="one band for each modifier"):
-        SuccessTable(bands=((7, 7),))
+    gun = attack(1, 6, 2, 20)
+    assert attack_odds(gun, own).hit == F(16, 36)
+    assert brute_force.attack_outcomes(gun, own) == attack_odds(gun, own).outcomes
+    rows = GRID.model_dump()["rows"]
+    rows[3]["armor"] = "belt"  # a group whose bottom row is belt armour
+    grid = GRID.model_validate({**GRID.model_dump(), "rows": rows})
+    assert attack_odds(attack(3, 6, 2, 10), grid=grid).armour == {"deck": 0, "belt": F(4, 9), "underwater": 0}
 
 
 def test_halving_rounds_up():

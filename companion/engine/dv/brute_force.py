@@ -13,8 +13,9 @@ from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 
+from .grid import HitGrid
 from .odds import (
-    FACES, NO_EFFECT, TABLE_1, Attack, HitResult, Save, SuccessTable, box_of, damage_result, damage_target,
+    FACES, GRID, NO_EFFECT, TABLE_1, Attack, HitResult, Save, SuccessTable, box_of, damage_result, damage_target,
     gives_bonus_roll, hit_damage_dice, hit_row, hit_strength, hits, row_armour, save_result, succeeds,
 )
 
@@ -37,12 +38,12 @@ def save_chances(armour: int, strength: int, table: SuccessTable = TABLE_1) -> d
     return out
 
 
-def _hit(attack: Attack, row: int, table: SuccessTable) -> dict[tuple[int, int, bool], Fraction]:
+def _hit(attack: Attack, row: int, table: SuccessTable, grid: HitGrid) -> dict[tuple[int, int, bool], Fraction]:
     """One hit in `row`: every save pair and every damage die, face by face (`003:60-65`);
     (damage points, minor damage, box marked)."""
     dice = hit_damage_dice(attack)
-    armour: int = getattr(attack.armour, row_armour(row))
-    strength = hit_strength(attack, row)
+    armour: int = getattr(attack.armour, row_armour(row, grid))
+    strength = hit_strength(attack, row, grid)
     out: dict[tuple[int, int, bool], Fraction] = {}
     rolls = list(faces(1 if dice == 0 else 2 + dice))
     for roll in rolls:
@@ -53,7 +54,7 @@ def _hit(attack: Attack, row: int, table: SuccessTable) -> dict[tuple[int, int, 
     return out
 
 
-def _roll(attack: Attack, table: SuccessTable, bonus: bool,
+def _roll(attack: Attack, table: SuccessTable, grid: HitGrid, bonus: bool,
           by_row: dict[int, dict[tuple[int, int, bool], Fraction]]) -> dict[HitResult, Fraction]:
     """One attack roll (or the bonus roll) and everything its dice lead to."""
     out: dict[HitResult, Fraction] = {}
@@ -62,11 +63,11 @@ def _roll(attack: Attack, table: SuccessTable, bonus: bool,
         if hits(attack, first, second, table):
             row = hit_row(attack, first)
             if row not in by_row:
-                by_row[row] = _hit(attack, row, table)
-            branch = {HitResult(d, m, frozenset({box_of(row, second)}) if marked else frozenset()): p
+                by_row[row] = _hit(attack, row, table, grid)
+            branch = {HitResult(d, m, frozenset({box_of(row, second, grid)}) if marked else frozenset()): p
                       for (d, m, marked), p in by_row[row].items()}
             if not bonus and gives_bonus_roll(attack, first, second):
-                branch = _together(branch, _roll(attack, table, True, by_row))
+                branch = _together(branch, _roll(attack, table, grid, True, by_row))
         for result, p in branch.items():
             out[result] = out.get(result, Fraction(0)) + p / 36
     return out
@@ -81,6 +82,6 @@ def _together(one: dict[HitResult, Fraction], other: dict[HitResult, Fraction]) 
     return out
 
 
-def attack_outcomes(attack: Attack, table: SuccessTable = TABLE_1) -> dict[HitResult, Fraction]:
+def attack_outcomes(attack: Attack, table: SuccessTable = TABLE_1, grid: HitGrid = GRID) -> dict[HitResult, Fraction]:
     """The joint distribution of what one attack leaves, by enumerating its dice (§15.4)."""
-    return {k: p for k, p in _roll(attack, table, False, {}).items() if p}
+    return {k: p for k, p in _roll(attack, table, grid, False, {}).items() if p}

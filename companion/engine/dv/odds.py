@@ -14,14 +14,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from functools import lru_cache
 from itertools import product
 from math import comb
 from typing import Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..cards import validated
+from .grid import RECONSTRUCTED as RECONSTRUCTED_GRID, HitGrid
+from .table1 import RECONSTRUCTED, clamp
+from .table1 import SuccessTable as SuccessTable  # re-exported: the odds take a group's own table
 
 FACES = range(1, 7)
 #: the 36 ordered (1st die, 2nd die) pairs, equally likely (`003:54`, §2.4)
@@ -32,46 +34,20 @@ MOST_DAMAGE_DICE = 20  # a sanity bound on typed input, far above any weapon of 
 
 ArmourName = Literal["deck", "belt", "underwater"]
 Box = tuple[int, int]  # (row group 1-4, column 1-6), §10.1
-ROW_GROUPS = {1: 1, 2: 2, 3: 2, 4: 3, 5: 3, 6: 4}  # [R-41]: the grid's four printed rows
-ROW_GROUP_NAMES = {1: "1", 2: "2-3", 3: "4-5", 4: "6"}
 
 
 # --- the 2d6 test (§2.2) -------------------------------------------------------------
 
 
-class SuccessTable(BaseModel):
-    """Table 1 "2d6 Success Modifiers" (`003:11`, lost): for each clamped modifier 0..9 the
-    successful totals (low, high), or None where only a N7 succeeds.  Data, so a group can
-    put its printed table in its place (§2.2)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    bands: tuple[tuple[int, int] | None, ...]
-    verified: bool = False
-
-    @field_validator("bands")
-    @classmethod
-    def _ten_bands(cls, bands: tuple[tuple[int, int] | None, ...]) -> tuple[tuple[int, int] | None, ...]:
-        if len(bands) != HIGHEST_MODIFIER + 1:
-            raise ValueError(f"needs one band for each modifier 0 to {HIGHEST_MODIFIER} ({len(bands)} given)")
-        for m, band in enumerate(bands):
-            if band is not None and not 2 <= band[0] <= band[1] <= 12:
-                raise ValueError(f"the band of +{m} must be two totals from 2 to 12, low first ({band} given)")
-        return bands
-
-
-def _reconstructed_band(m: int) -> tuple[int, int] | None:
-    """[R-5]: 7; 7-8; 6-8; 6-9; ... 3-11, one total per +1, alternating up and down (§2.2)."""
-    return None if m == 0 else (7 - (m - 1) // 2, 7 + m // 2)
-
-
-#: the reconstruction of Table 1 [R-5] (§2.2), unverified: the printed table is lost
-TABLE_1 = SuccessTable(bands=tuple(_reconstructed_band(m) for m in range(HIGHEST_MODIFIER + 1)))
+#: Table 1 [R-5] and the hit grid [R-40] as `table1.py` and `grid.py` keep them (unverified
+#: reconstructions); every function takes a group's own in their place.
+TABLE_1: SuccessTable = RECONSTRUCTED
+GRID: HitGrid = RECONSTRUCTED_GRID
 
 
 def clamp_modifier(m: int) -> int:
     """The sum of all modifiers, kept within 0..9 (`003:9`, [R-6])."""
-    return max(0, min(HIGHEST_MODIFIER, m))
+    return clamp(m)
 
 
 def half(value: int) -> int:
@@ -86,25 +62,24 @@ def is_natural_seven(first: int, second: int) -> bool:
 
 def succeeds(first: int, second: int, m: int, table: SuccessTable = TABLE_1) -> bool:
     """The 2d6 test of §2.2 (`003:9`): 2 and 12 fail, a N7 succeeds, else the band of clamp(m)."""
-    total = first + second
-    if total in (2, 12):
-        return False
-    if is_natural_seven(first, second):
-        return True
-    band = table.bands[clamp_modifier(m)]
-    return band is not None and band[0] <= total <= band[1]
+    return table.succeeds(first, second, m)
 
 
-@lru_cache(maxsize=256)
+_CHANCES: dict[tuple[int, tuple[tuple[int, int] | None, ...]], Fraction] = {}
+
+
 def success_chance(m: int, table: SuccessTable = TABLE_1) -> Fraction:
-    """P(the 2d6 test succeeds at modifier m), over the 36 ordered pairs (§15.3)."""
-    return Fraction(sum(succeeds(a, b, m, table) for a, b in PAIRS), 36)
+    """P(the 2d6 test succeeds at modifier m), over the 36 ordered pairs, kept per band (§15.3)."""
+    key = (clamp(m), tuple(band.totals for band in table.bands))
+    if key not in _CHANCES:
+        _CHANCES[key] = Fraction(sum(succeeds(a, b, m, table) for a, b in PAIRS), 36)
+    return _CHANCES[key]
 
 
 def successful_totals(m: int, table: SuccessTable = TABLE_1) -> list[int]:
     """The totals that succeed at m besides the N7 (the table's band without 2 and 12)."""
-    band = table.bands[clamp_modifier(m)]
-    return [] if band is None else [t for t in range(band[0], band[1] + 1) if t not in (2, 12)]
+    totals = table.band(m).totals
+    return [] if totals is None else [t for t in range(totals[0], totals[1] + 1) if t not in (2, 12)]
 
 
 def one_die_chance(target: int) -> Fraction:
@@ -306,28 +281,30 @@ def hit_row(attack: Attack, first: int) -> int:
     return max(1, min(6, first + shift))
 
 
-def row_armour(row: int) -> ArmourName:
-    """Row 1 deck, 2-5 belt, 6 underwater: the grid's labels win over 3.4.1's text [R-35]."""
-    return "deck" if row == 1 else "underwater" if row == 6 else "belt"
+def row_armour(row: int, grid: HitGrid = GRID) -> ArmourName:
+    """The armour of a row as the grid labels it: 1 deck, 2-5 belt, 6 underwater on the printed
+    grid, whose labels win over 3.4.1's text [R-35]."""
+    return grid.armor_of(row)
 
 
-def box_of(row: int, second: int) -> Box:
+def box_of(row: int, second: int, grid: HitGrid = GRID) -> Box:
     """The grid box a hit aims at: its row group [R-41] and the 2nd die's column (§10.1)."""
-    return (ROW_GROUPS[row], second)
+    return (grid.group_of(row), second)
 
 
-def box_name(box: Box) -> str:
+def box_name(box: Box, grid: HitGrid = GRID) -> str:
     """A box as the spec writes it: "(2-3, 4)"."""
-    return f"({ROW_GROUP_NAMES[box[0]]}, {box[1]})"
+    dice = grid.rows[box[0] - 1].dice
+    return f"({dice[0]}{'-' + str(dice[-1]) if len(dice) > 1 else ''}, {box[1]})"
 
 
-def hit_strength(attack: Attack, row: int) -> int:
+def hit_strength(attack: Attack, row: int, grid: HitGrid = GRID) -> int:
     """S' of a hit (§9.2): guns −1 per full 8" (`003:72`), +2 in close action (`003:161`), then
     halved on underwater armour (`003:79`); never below 0."""
     strength = attack.strength
     if attack.weapon is Weapon.GUN:
         strength = max(0, strength - int(attack.distance // 8) + (2 if attack.close_action else 0))
-        if row_armour(row) == "underwater":
+        if row_armour(row, grid) == "underwater":
             strength = half(strength)
     return strength
 
@@ -349,19 +326,20 @@ def damage_target(attack: Attack) -> int:
     return 3 if attack.weapon in TORPEDO_LIKE else 4
 
 
-def hit_save_odds(attack: Attack, row: int, table: SuccessTable = TABLE_1) -> SaveOdds:
+def hit_save_odds(attack: Attack, row: int, table: SuccessTable = TABLE_1, grid: HitGrid = GRID) -> SaveOdds:
     """The save of a hit in `row`; a damage-0 hit has none (`003:65`)."""
     if hit_damage_dice(attack) == 0:
         return SaveOdds(Fraction(0), Fraction(1), Fraction(0))
-    armour: int = getattr(attack.armour, row_armour(row))
-    return save_odds(armour, hit_strength(attack, row), table)
+    armour: int = getattr(attack.armour, row_armour(row, grid))
+    return save_odds(armour, hit_strength(attack, row, grid), table)
 
 
-def one_hit_odds(attack: Attack, first: int, second: int, table: SuccessTable = TABLE_1) -> dict[HitResult, Fraction]:
+def one_hit_odds(attack: Attack, first: int, second: int, table: SuccessTable = TABLE_1,
+                 grid: HitGrid = GRID) -> dict[HitResult, Fraction]:
     """What a hit rolled as (first, second) does (§15.4 step 2)."""
     row = hit_row(attack, first)
-    save = hit_save_odds(attack, row, table)
-    return hit_damage_odds(save, hit_damage_dice(attack), damage_target(attack), box_of(row, second))
+    save = hit_save_odds(attack, row, table, grid)
+    return hit_damage_odds(save, hit_damage_dice(attack), damage_target(attack), box_of(row, second, grid))
 
 
 @dataclass(frozen=True)
@@ -410,7 +388,7 @@ class AttackOdds:
                 out[box] = out.get(box, Fraction(0)) + p
         return dict(sorted(out.items()))
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, grid: HitGrid = GRID) -> dict[str, Any]:
         """Exact fractions as strings, like `companion dist --json`."""
         def strings(d: Mapping[Any, Fraction]) -> dict[str, str]:
             return {str(k): str(v) for k, v in d.items()}
@@ -421,7 +399,7 @@ class AttackOdds:
             "damage_points": strings(self.damage_points), "minor_damage": strings(self.minor_damage),
             "expected_damage_points": str(self.expected_damage_points),
             "expected_minor_damage": str(self.expected_minor_damage),
-            "boxes": {box_name(b): str(p) for b, p in self.boxes.items()},
+            "boxes": {box_name(b, grid): str(p) for b, p in self.boxes.items()},
         }
 
 
@@ -443,19 +421,19 @@ def combine(one: Mapping[HitResult, Fraction], other: Mapping[HitResult, Fractio
     return out
 
 
-def bonus_roll_odds(attack: Attack, table: SuccessTable = TABLE_1) -> dict[HitResult, Fraction]:
+def bonus_roll_odds(attack: Attack, table: SuccessTable = TABLE_1, grid: HitGrid = GRID) -> dict[HitResult, Fraction]:
     """The N7 bonus roll (`003:77`, §9.4): same modifier, its own pair, location, save and damage."""
     out: dict[HitResult, Fraction] = {}
     for first, second in PAIRS:
         if not hits(attack, first, second, table):
             _add(out, NO_EFFECT, Fraction(1, 36))
             continue
-        for result, p in one_hit_odds(attack, first, second, table).items():
+        for result, p in one_hit_odds(attack, first, second, table, grid).items():
             _add(out, result, p / 36)
     return out
 
 
-def attack_odds(attack: Attack, table: SuccessTable = TABLE_1) -> AttackOdds:
+def attack_odds(attack: Attack, table: SuccessTable = TABLE_1, grid: HitGrid = GRID) -> AttackOdds:
     """§15.4: enumerate the 36 ordered pairs of the attack roll; a hit's row and column come
     from the same pair; a gun's N7 adds the bonus roll."""
     each = Fraction(1, 36)
@@ -471,12 +449,12 @@ def attack_odds(attack: Attack, table: SuccessTable = TABLE_1) -> AttackOdds:
             continue
         row = hit_row(attack, first)
         rows[row] += each
-        armour[row_armour(row)] += each
-        s = hit_save_odds(attack, row, table)
+        armour[row_armour(row, grid)] += each
+        s = hit_save_odds(attack, row, table, grid)
         save = [save[0] + each * s.critical, save[1] + each * s.success, save[2] + each * s.fail]
-        result = one_hit_odds(attack, first, second, table)
+        result = one_hit_odds(attack, first, second, table, grid)
         if gives_bonus_roll(attack, first, second):
-            bonus = bonus if bonus is not None else bonus_roll_odds(attack, table)
+            bonus = bonus if bonus is not None else bonus_roll_odds(attack, table, grid)
             bonus_hit += each * success_chance(attack.modifier, table)
             result = combine(result, bonus)
         for key, p in result.items():
