@@ -326,9 +326,9 @@ def test_dv_odds_attack_takes_a_decimal_distance_exactly(capsys):
     (("attack", "-m", 2, "--strength", 6, "--damage", 2, "--deck", 3, "--belt", 6, "--underwater", 4),
      "a gun attack needs --distance"),
     (("attack", "-m", 2, "--strength", 6, "--damage", 2, "--distance", "1,5", "--deck", 3, "--belt", 6,
-      "--underwater", 4), "--distance '1,5' is not a distance in inches"),
+      "--underwater", 4), "--distance: '1,5' is not a number of inches"),
     (("attack", "-m", 2, "--strength", 6, "--damage", 2, "--distance", "-3", "--deck", 3, "--belt", 6,
-      "--underwater", 4), "a distance cannot be negative"),
+      "--underwater", 4), "--distance: '-3' is below 0"),
     (("attack", "-m", 2, "--strength", -6, "--damage", 2, "--distance", 3, "--deck", 3, "--belt", 6,
       "--underwater", 4), "strength: input should be greater than or equal to 0"),
     (("attack", "-m", 2, "--strength", 6, "--damage", 40, "--distance", 3, "--deck", 3, "--belt", 6,
@@ -339,6 +339,25 @@ def test_bad_odds_input_is_one_plain_line_and_exit_1(args, message, capsys):
     code, out, err = run(capsys, "dv", "odds", *args)
     assert code == 1 and out == "" and message in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_dv_odds_read_a_groups_own_table_and_grid(capsys, tmp_path):
+    table = tmp_path / "table1.json"
+    table.write_text(json.dumps({"format": "decisive-victory-success-table/1", "bands": [
+        {"modifier": m, "totals": None if m == 0 else [6, 8]} for m in range(10)]}))
+    _, out, _ = run(capsys, "dv", "odds", "test", 1, "--table", table, "--json")
+    assert json.loads(out)["success"] == "4/9"
+    _, out, _ = run(capsys, "dv", "odds", "save", "--armour", 5, "--strength", 4, "--table", table, "--json")
+    assert json.loads(out)["fail"] == "5/9"
+    grid = GRID.dump()
+    grid["rows"][3]["armor"] = "belt"
+    (tmp_path / "grid.json").write_text(json.dumps(grid))
+    _, out, _ = run(capsys, "dv", "odds", "attack", "-m", 3, "--strength", 6, "--damage", 2, "--distance", 10,
+                    "--deck", 3, "--belt", 6, "--underwater", 4, "--grid", tmp_path / "grid.json", "--json")
+    assert json.loads(out)["armour"] == {"deck": "0", "belt": "4/9", "underwater": "0"}
+    table.write_text(json.dumps({"format": "decisive-victory-success-table/1", "bands": []}))
+    code, out, err = run(capsys, "dv", "odds", "test", 1, "--table", table)
+    assert code == 1 and out == "" and str(table) in err and "bands" in err and len(err.splitlines()) == 1
 
 
 @pytest.mark.parametrize("args, message", [

@@ -12,13 +12,15 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from ..engine.cards import FormatError
+from ..engine.dv.grid import HitGrid, load_hit_grid
+from ..engine.dv.inches import parse_inches
 from ..engine.dv.odds import (
-    Weapon, attack_from, attack_odds, box_name, clamp_modifier, save_is_rolled, save_odds, success_chance,
+    GRID, TABLE_1, SuccessTable, Weapon, attack_from, attack_odds, box_name, clamp_modifier, save_is_rolled, save_odds, success_chance,
     successful_totals,
 )
 from .common import CommandError, command, json_out, percent
-
-ARMOUR_ROWS = {1: "deck", 2: "belt", 3: "belt", 4: "belt", 5: "belt", 6: "underwater"}
+from ..engine.dv.table1 import load_success_table
 
 
 @command
@@ -37,6 +39,7 @@ def dv(sub) -> None:
 def _test_parser(rolls) -> None:
     p = rolls.add_parser("test", help="the 2d6 success test at modifier M (2 and 12 fail, a natural seven succeeds)")
     p.add_argument("modifier", type=int, metavar="M", help="the sum of all modifiers (kept within 0 to 9)")
+    _table_option(p)
     p.add_argument("--json", action="store_true", help="exact fractions as JSON")
     p.set_defaults(run=run_test)
 
@@ -45,6 +48,7 @@ def _save_parser(rolls) -> None:
     p = rolls.add_parser("save", help="an armour save: armour A against strength S")
     p.add_argument("--armour", "--armor", type=int, required=True, metavar="A", help="the struck armour value")
     p.add_argument("--strength", type=int, required=True, metavar="S", help="the hit's strength (after range)")
+    _table_option(p)
     p.add_argument("--json", action="store_true", help="exact fractions as JSON")
     p.set_defaults(run=run_save)
 
@@ -64,17 +68,43 @@ def _attack_parser(rolls) -> None:
     p.add_argument("--bow-on", action="store_true", help="the target's bow or stern points at the firer")
     p.add_argument("--close-action", action="store_true", help="the two ships were in close action")
     p.add_argument("--guns-damaged", action="store_true", help="the firer's gun system is damaged")
+    _table_option(p)
+    p.add_argument("--grid", metavar="FILE", help="a group's own hit grid (decisive-victory-hit-grid/1) "
+                                                  "in place of the spec's placeholder")
     p.add_argument("--json", action="store_true", help="exact fractions as JSON")
     p.set_defaults(run=run_attack)
+
+
+def _table_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--table", metavar="FILE", help="a group's own Table 1 (decisive-victory-success-table/1) "
+                                                   "in place of the spec's reconstruction")
+
+
+def _table(args: argparse.Namespace) -> SuccessTable:
+    return TABLE_1 if args.table is None else _load(args.table, load_success_table)
+
+
+def _grid(args: argparse.Namespace) -> HitGrid:
+    return GRID if args.grid is None else _load(args.grid, load_hit_grid)
+
+
+def _load(path: str, load: Any) -> Any:
+    from ..files import read_json
+
+    try:
+        return load(read_json(path))
+    except FormatError as exc:
+        raise exc.in_file(path) from None
 
 
 # --- test -------------------------------------------------------------------------------
 
 
 def run_test(args: argparse.Namespace) -> int:
+    table = _table(args)
     m = clamp_modifier(args.modifier)
-    p = success_chance(args.modifier)
-    totals = successful_totals(args.modifier)
+    p = success_chance(args.modifier, table)
+    totals = successful_totals(args.modifier, table)
     if args.json:
         json_out({"modifier": args.modifier, "clamped": m, "successful_totals": totals,
                   "success": str(p), "natural_seven": "1/18", "failure": str(1 - p)})
@@ -94,7 +124,7 @@ def run_save(args: argparse.Namespace) -> int:
     for name in ("armour", "strength"):
         if not 0 <= getattr(args, name) <= 99:
             raise CommandError(f"--{name} {getattr(args, name)}: must be a whole number from 0 to 99")
-    odds = save_odds(args.armour, args.strength)
+    odds = save_odds(args.armour, args.strength, _table(args))
     diff = args.armour - args.strength
     if args.json:
         json_out({"armour": args.armour, "strength": args.strength, "difference": diff,
@@ -125,9 +155,10 @@ def run_attack(args: argparse.Namespace) -> int:
         "bow_on": args.bow_on, "close_action": args.close_action, "guns_damaged": args.guns_damaged,
         "armour": {"deck": args.deck, "belt": args.belt, "underwater": args.underwater},
     })
-    odds = attack_odds(attack)
+    grid = _grid(args)
+    odds = attack_odds(attack, _table(args), grid)
     if args.json:
-        json_out({"attack": _attack_json(attack.model_dump(mode="json")), **odds.as_json()})
+        json_out({"attack": _attack_json(attack.model_dump(mode="json")), **odds.as_json(grid)})
         return 0
     where = f", {args.distance}\" away" if args.distance is not None else ""
     print(f"{args.weapon.replace('_', ' ').capitalize()} attack at {_signed(args.modifier)} (strength "
@@ -135,14 +166,14 @@ def run_attack(args: argparse.Namespace) -> int:
           f"underwater {args.underwater}")
     _rows([("hit", odds.hit), ("bonus hit (N7)", odds.bonus_hit)])
     print(f"{'expected hits':<24}  {str(odds.expected_hits):>16}")
-    _rows([(f"row {r} ({ARMOUR_ROWS[r]})", p) for r, p in odds.rows.items()])
+    _rows([(f"row {r} ({grid.armor_of(r)})", p) for r, p in odds.rows.items()])
     _rows([(f"first save {k}", v) for k, v in
            (("critical", odds.save.critical), ("success", odds.save.success), ("fail", odds.save.fail))])
     _rows([(f"{k} damage point{'s' if k != 1 else ''}", p) for k, p in odds.damage_points.items()])
     print(f"{'expected damage points':<24}  {str(odds.expected_damage_points):>16}")
     _rows([(f"{k} minor damage", p) for k, p in odds.minor_damage.items()])
     print(f"{'expected minor damage':<24}  {str(odds.expected_minor_damage):>16}")
-    _rows([(f"box {box_name(b)}", p) for b, p in odds.boxes.items()])
+    _rows([(f"box {box_name(b, grid)}", p) for b, p in odds.boxes.items()])
     return 0
 
 
@@ -153,12 +184,9 @@ def _attack_json(dumped: Mapping[str, Any]) -> dict[str, Any]:
 def _inches(text: str) -> Fraction:
     """A measured distance as an exact rational parsed from the text (spec §1.2), never a float."""
     try:
-        value = Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise CommandError(f"--distance {text!r} is not a distance in inches (write e.g. 17 or 17.5)") from None
-    if value < 0:
-        raise CommandError(f"--distance {text}: a distance cannot be negative")
-    return value
+        return parse_inches(text)
+    except ValueError as exc:
+        raise CommandError(f"--distance: {exc}") from None
 
 
 # --- output -----------------------------------------------------------------------------
