@@ -94,13 +94,13 @@ def test_h1_h2_h3_on_two_phones(tmp_path, browser):
 
         # initiative: each ship's d10 from the table, a tie re-rolled and tied again
         banner_says(british, "Each ship rolls 1d10")
-        tap(british, "enter-unit-initiative")
+        tap_until(british, "enter-unit-initiative", "d10-hertfordshire")  # a tap lost in a layout: tapped again
         for ship_id, faces in FACES.items():
             field = by_id(british, f"d10-{ship_id}")
             field.wait_for(timeout=20000)
             field.click()
             british.keyboard.type(faces, delay=20)
-        tap(british, "d10-roll")
+        tap_until(british, "d10-roll", "next-raven")
         for page in (british, french):
             banner_says(page, "Movement: HML Raven (initiative 10)")
         text = banner_says(french, "(simultaneously)")
@@ -112,15 +112,16 @@ def test_h1_h2_h3_on_two_phones(tmp_path, browser):
         tap(british, "step-forward")
         banner_says(french, "Movement: HML Raven")
         select(french, "pelletier", "seize-initiative")
-        tap(french, "seize-initiative")
+        tap_until(french, "seize-initiative", "end-move")
         banner_says(british, "Movement: Pelletier (initiative 3)")
-        tap_until(french, "step-forward", "end-move")
+        tap(french, "step-forward")
+        wait_for_text(lambda: text_of(by_id(french, "note")), "Pelletier moves forward", "the note", 30)
         tap(french, "end-move")
         banner_says(british, "Movement: HML Raven (initiative 10)")
 
         # the Raven resumes: a turn is declared, a hex entered, then the turn made
         select(british, "raven", "declare-turn")
-        tap(british, "declare-turn")
+        tap_until(british, "declare-turn", "cancel-turn")
         wait_for_text(lambda: text_of(by_id(british, "house-status")), "Turn declared: 0 of 1 hex entered",
                       "the Raven's status", 20)
         tap(british, "step-forward")
