@@ -68,6 +68,7 @@ def record(page, bow: str, facing: str) -> None:
     field = by_id(page, "place-hex")
     field.wait_for(timeout=20000)
     field.click()
+    page.wait_for_timeout(300)  # the field has the keyboard's focus (as the PIN field is typed into)
     page.keyboard.press("Control+A")
     page.keyboard.type(bow, delay=20)
     tap(page, f"face-{facing}")
@@ -99,6 +100,7 @@ def test_h1_h2_h3_on_two_phones(tmp_path, browser):
             field = by_id(british, f"d10-{ship_id}")
             field.wait_for(timeout=20000)
             field.click()
+            british.wait_for_timeout(300)
             british.keyboard.type(faces, delay=20)
         tap_until(british, "d10-roll", "next-raven")
         for page in (british, french):
