@@ -7,8 +7,11 @@ label and facing.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from companion.engine.board import Board
-from companion.engine.cards import Card
+from companion.engine.cards import Card, load_fleet
 from companion.engine.roller import Roller
 from companion.engine.state import GameState, ShipState, SlotStatus
 from companion.engine.footprint import locations_of
@@ -79,3 +82,15 @@ def position(*ships: ShipState, board: Board | None = None, phase="combat", seed
     sides = list(dict.fromkeys(s.side for s in ships))
     return GameState(board=board or Board(), ships=list(ships), sides=sides, phase=phase,
                      roller=Roller.from_seed(seed))
+
+
+FLEETS = Path(__file__).resolve().parents[1] / "fleets"
+
+
+def shipped(card_id: str) -> Card:
+    """A card of the shipped Quick-Start fleets (fleets/quick-start-*.json) by its id."""
+    for name in ("quick-start-british.json", "quick-start-french.json"):
+        for c in load_fleet(json.loads((FLEETS / name).read_text(encoding="utf-8"))).ships:
+            if c.id == card_id:
+                return c
+    raise KeyError(card_id)

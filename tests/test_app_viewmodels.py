@@ -9,7 +9,7 @@ import pytest
 
 from cards_for_tests import card, gun, location, miss, other, position, ship
 
-from companion.app import geometry, panels, viewmodels as vm
+from companion.app import banners, geometry, panels, viewmodels as vm
 from companion.app.session import Session, session_from_route
 from companion.app.setup import SetupError, build_setup, quick_start_picks
 from companion.engine import actions as A
@@ -44,7 +44,7 @@ def play_to_movement(state):
 def finish_movement(state):
     """Every ship ends its move where it stands, in the order the banner gives."""
     while state.phase == "movement":
-        banner = vm.banner(state)
+        banner = banners.banner(state)
         state = act(state, A.EndMove(ship=banner.next_ships[0]))
     return state
 
@@ -102,36 +102,36 @@ def test_set_up_without_a_seed_leaves_the_dice_to_the_store(catalogue):
 
 
 def test_banner_in_deployment_offers_the_start(quick_start):
-    b = vm.banner(quick_start)
+    b = banners.banner(quick_start)
     assert b.title == "Deployment" and b.actions == ("start_game",)
 
 
 def test_banner_at_initiative_offers_dice(quick_start):
-    b = vm.banner(act(quick_start, A.StartGame()))
+    b = banners.banner(act(quick_start, A.StartGame()))
     assert b.title == "Turn 1 · Initiative"
     assert "roll_initiative" in b.actions and "set_initiative" in b.actions
 
 
 def test_banner_in_movement_names_the_type_2_ships_of_the_initiative_loser_first(quick_start):
     state = act(quick_start, A.StartGame(), A.SetInitiative(side="French"))
-    b = vm.banner(state)
+    b = banners.banner(state)
     assert b.title == "Turn 1 · Movement: British Type 2"
     assert b.next_ships == ("hml-hertfordshire",)
     assert "French has the initiative" in b.detail
     state = act(state, A.EndMove(ship="hml-hertfordshire"))
-    assert vm.banner(state).next_ships == ("pontbriand",)
+    assert banners.banner(state).next_ships == ("pontbriand",)
     state = act(state, A.EndMove(ship="pontbriand"))
-    assert vm.banner(state).title == "Turn 1 · Movement: British Type 1"
+    assert banners.banner(state).title == "Turn 1 · Movement: British Type 1"
 
 
 def test_banner_in_combat_counts_declared_and_open_shots(quick_start):
     state = finish_movement(play_to_movement(quick_start))
-    b = vm.banner(state)
+    b = banners.banner(state)
     assert b.title == "Turn 1 · Fire" and "no shots declared yet" in b.detail
     state = act(state, A.DeclareShot(attacker="pontbriand", location="bow", slot=3, target="hml-hertfordshire",
                                      target_location="bow"))
-    assert "1 shot declared, 1 to resolve" in vm.banner(state).detail
-    assert vm.banner(state).actions == ("end_turn",)
+    assert "1 shot declared, 1 to resolve" in banners.banner(state).detail
+    assert banners.banner(state).actions == ("end_turn",)
 
 
 # --- movement panel ------------------------------------------------------------------
@@ -407,7 +407,8 @@ def test_a_reading_runs_over_its_continuation_lines_and_a_paragraph_is_an_intro(
 
 def test_a_tapped_hex_outside_the_deployment_zone_is_refused_in_the_engines_words():
     """Issue 14.7: the refusal uses the engine's words, and the banner says the same rule."""
-    from companion.app.viewmodels import banner, deployment_hexes, deployment_refusal
+    from companion.app.banners import banner
+    from companion.app.viewmodels import deployment_hexes, deployment_refusal
     from companion.engine.deployment import deployment_problem
     from companion.engine.footprint import Placement
 

@@ -1,8 +1,5 @@
 """House rule H3 "declared turns" (seed 002:32-34; shared/spec/house-rules.md 6, examples H3-1..H3-5)."""
 
-import json
-from pathlib import Path
-
 import pytest
 
 from companion.engine import apply
@@ -10,22 +7,12 @@ from companion.engine.actions import (
     CancelTurn, DeclareTurn, EndMove, EndTurn, Place, SetHouseRules, SetInitiative, Step,
 )
 from companion.engine.board import Board
-from companion.engine.cards import load_fleet
 from companion.engine.kernel import RefusalKind
 from companion.engine.quick_start import QUICK_START
 from companion.engine.table_rules import HouseRules
-from cards_for_tests import card, engine, filler, gun, location, position, ship
+from cards_for_tests import card, engine, filler, gun, location, position, ship, shipped
 
-ROOT = Path(__file__).resolve().parents[1]
 H3 = HouseRules(declared_turns=True)
-
-
-def shipped(card_id):
-    for name in ("quick-start-british.json", "quick-start-french.json"):
-        for c in load_fleet(json.loads((ROOT / "fleets" / name).read_text(encoding="utf-8"))).ships:
-            if c.id == card_id:
-                return c
-    raise KeyError(card_id)
 
 
 def moving(*ships, rules=H3):

@@ -1,8 +1,8 @@
 """The table screen's house-rule data (app/house_model.py): the H1 banner, each ship's
 house-rule moves as the rules offer them, and what a device shows of a sealed record."""
 
-from companion.app.house_model import house_banner, house_moves
-from companion.app.viewmodels import banner
+from companion.app.banners import banner, house_banner
+from companion.app.house_model import house_moves
 from companion.engine.quick_start import QUICK_START
 
 from test_house_unit_initiative import TIE_STAYS, act, record, roll, step, table

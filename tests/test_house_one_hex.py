@@ -15,26 +15,17 @@ from companion.commands import main
 from companion.engine import apply
 from companion.engine.actions import DeclareShot, EndMove, Place, SetHouseRules, Step
 from companion.engine.board import Board
-from companion.engine.cards import FormatError, load_fleet
+from companion.engine.cards import FormatError
 from companion.engine.combat import firing_solution, firing_solutions
 from companion.engine.footprint import Placement
 from companion.engine.hexes import Hex
 from companion.engine.house_rules import with_house_rules
 from companion.engine.scenario import build_state, load_scenario
 from companion.engine.table_rules import HouseRules
-from cards_for_tests import position, ship
+from cards_for_tests import position, ship, shipped
 from test_properties import SWAP, moved, positions, solution_table
 
-ROOT = Path(__file__).resolve().parents[1]
 H4 = HouseRules(one_hex_ships=True)
-
-
-def shipped(card_id):
-    for name in ("quick-start-british.json", "quick-start-french.json"):
-        for c in load_fleet(json.loads((ROOT / "fleets" / name).read_text(encoding="utf-8"))).ships:
-            if c.id == card_id:
-                return c
-    raise KeyError(card_id)
 
 
 def table(*ships, one_hex, phase="combat"):

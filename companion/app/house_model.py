@@ -1,5 +1,4 @@
-"""The house rules (seed 002) on the table screen, as plain data: the banner of a game played with
-unit initiative, and the selected ship's house-rule moves (declare or cancel a turn, seize the
+"""The house rules (seed 002) on the table screen, as plain data: the selected ship's house-rule moves (declare or cancel a turn, seize the
 initiative, record a secret end position).  Every answer is the engine's: each move offered is
 an action the rules accept now (tried through `QUICK_START.apply`), never a second copy of a rule.
 No flet imports."""
@@ -14,7 +13,7 @@ from ..engine.hexes import facing_name
 from ..engine.quick_start import QUICK_START
 from ..engine.secret_moves import BLANK_BOW
 from ..engine.state import GameState
-from .viewmodels import Banner, percent
+from .viewmodels import percent
 
 
 @dataclass(frozen=True)
@@ -31,29 +30,6 @@ class HouseMoves:
     moves: tuple[HouseMove, ...]
     recording: bool  # its end position is recorded in secret (H1: a simultaneous group of two sides)
     status: str  # "Turn declared: 1 of 2 hexes entered", "Recorded: 1011 facing N", "Recorded", ""
-
-
-def house_banner(state: GameState) -> Banner | None:
-    """The banner of a game with unit initiative (H1), in initiative and movement; else None."""
-    if not state.house_rules.unit_initiative or state.phase not in ("initiative", "movement"):
-        return None
-    turn = f"Turn {state.turn}"
-    if state.phase == "initiative":
-        return Banner("initiative", f"{turn} · Initiative",
-                      "Each ship rolls 1d10 + its class modifier (Type 1 +0, Types 2-3 +3, Type 4 +5); the "
-                      "highest moves first, ties re-rolled once, then move simultaneously.",
-                      ("roll_unit_initiative",))
-    group = H1.to_move(state)
-    if group is None:
-        return Banner("movement", f"{turn} · Movement", "Movement is over.", ("end_movement",))
-    who = H1.names(state, group)
-    recorded = [ship for ship in group if ship in state.sealed_moves]
-    how = ((" move simultaneously: each records its end position in secret"
-            + (f" ({H1.names(state, recorded)} recorded)" if recorded else ""))
-           if H1.needs_records(state, group) else (" move" if len(group) > 1 else " moves"))
-    order = H1.order_words(state, state.move_order)
-    return Banner("movement", f"{turn} · Movement: {who} ({H1.initiative_words(state, group[0])})",
-                  f"{who}{how}. Order: {order}.", ("end_movement",), tuple(group))
 
 
 def house_moves(state: GameState, ship_id: str, holds_a_side: bool = True) -> HouseMoves | None:
@@ -74,9 +50,7 @@ def house_moves(state: GameState, ship_id: str, holds_a_side: bool = True) -> Ho
           for side in (("port", "starboard") if rules.declare_direction else (None,))),
     ]
     moves = tuple(move for move in tried if QUICK_START.apply(state, move.action).ok)
-    group = H1.to_move(state) or [] if rules.unit_initiative else []
-    recording = ship_id in group and H1.needs_records(state, group) and not ship.move_done
-    return HouseMoves(moves, recording, _status(state, ship_id, holds_a_side))
+    return HouseMoves(moves, H1.records_end_position(state, ship), _status(state, ship_id, holds_a_side))
 
 
 def _status(state: GameState, ship_id: str, holds_a_side: bool) -> str:

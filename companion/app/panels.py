@@ -11,14 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..engine.combat import firing_solutions, shot_pool
-from ..engine.location_choice import waiting_words
+from ..engine.combat import firing_solutions
+from ..engine.location_choice import shot_pool_now, waiting_words
 from ..engine.dice import Colour
 from ..engine import unit_initiative as H1
 from ..engine.declared_turns import turn_problem
 from ..engine.movement import legal_steps
 from ..engine.state import GameState, ShipState
-from ..engine.turn import may_move_now
 from .viewmodels import PHASE_NAMES, dice_chips, location_name, percent, shot_dice, slot_view
 
 
@@ -59,7 +58,7 @@ def move_panel(state: GameState, ship_id: str) -> MovePanel:
         note = f"Ships move in the movement phase (now: {PHASE_NAMES.get(state.phase, state.phase).lower()})."
         can_move = False
     else:
-        why = (H1.may_move_now if state.house_rules.unit_initiative else may_move_now)(state, ship)
+        why = H1.move_order_problem(state, ship)
         note, can_move = (why[0].upper() + why[1:] + ".", False) if why else (
             f"Enter {ship.card.enter_hexes_before_turn} hex{'es' if ship.card.enter_hexes_before_turn != 1 else ''} "
             "before each turn; one hexside per hex.", True)
@@ -204,8 +203,7 @@ def shot_views(state: GameState, ship_id: str | None = None) -> tuple[ShotView, 
             continue
         attacker, target = state.ship(shot.attacker), state.ship(shot.target)
         gun = attacker.card.locations[shot.location].slot(shot.slot)
-        where = shot.target_location or shot.may_strike[0]  # still to decide (table rule): the first's dice
-        pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, where, state.table_rules)
+        pool = shot_pool_now(state, shot)
         aim = location_name(shot.target_location).lower() if shot.target_location else f"({waiting_words(state, shot)})"
         text = (f"{attacker.card.name} {gun.name} ({location_name(shot.location).lower()}) at "
                 f"{target.card.name} {aim}, {shot.band} range")
@@ -231,9 +229,7 @@ class FaceField:
 def table_dice_fields(state: GameState, shot_id: int) -> tuple[FaceField, ...]:
     """The faces to enter for a shot: its pool in order, then the slot die."""
     shot = next(s for s in state.shots if s.id == shot_id)
-    attacker, target = state.ship(shot.attacker), state.ship(shot.target)
-    where = shot.target_location or shot.may_strike[0]
-    pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, where, state.table_rules)
+    pool = shot_pool_now(state, shot)
     rolled = shot.target_location is None and state.table_rules.two_locations == "roll"
     fields = [FaceField("location", "D6", "Location die")] if rolled else []
     fields += [FaceField("pool", Colour(c).value, Colour(c).label) for c in pool]

@@ -15,7 +15,8 @@ from ..engine.table_play import LocationRoll
 from ..engine.hexes import Hex
 from ..engine.state import GameState
 from ..engine.turn import to_move
-from .viewmodels import banner, location_name, log_lines, movers, percent
+from .banners import banner, movers
+from .viewmodels import location_name, log_lines, percent
 
 
 @dataclass(frozen=True)

@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from ..engine.cards import NO_QUICK_START_RULE
 from ..engine.arcs import range_in_wedge
 from ..engine.table_play import location_wedge
-from ..engine.board import DEPLOYMENT_DEPTH
 from ..engine.combat import weapon_hex
 from ..engine.dice import Colour, Pool, distribution, parse_pool
 from ..engine.hexes import Hex
 from ..engine.state import GameState, ShipState
-from ..engine.table_rules import rules_in_words
-from ..engine.turn import movement_groups, to_move
+from ..engine.turn import to_move
 
 PHASE_NAMES = {
     "setup": "Deployment", "initiative": "Initiative", "movement": "Movement",
@@ -54,69 +52,6 @@ def dice_chips(pool: Pool | str) -> list[str]:
     if isinstance(pool, str):
         pool = parse_pool(pool)
     return [Colour(c).value for c in pool]
-
-
-# --- banner ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Banner:
-    """The line at the top of the table: the phase and who acts next."""
-
-    phase: str
-    title: str
-    detail: str
-    actions: tuple[str, ...] = ()
-    next_ships: tuple[str, ...] = ()
-
-
-def banner(state: GameState) -> Banner:
-    """The phase's banner; its detail names the house rules and the table rules the game changed."""
-    from .house_model import house_banner  # it builds on this module's Banner
-
-    told = house_banner(state) or _phase_banner(state)
-    return replace(told, detail=told.detail + rules_in_words(state.house_rules, state.table_rules))
-
-
-def _phase_banner(state: GameState) -> Banner:
-    turn = f"Turn {state.turn}"
-    phase = state.phase
-    if phase == "setup":
-        return Banner(phase, "Deployment",
-                      f"Deploy every ship within {DEPLOYMENT_DEPTH} hexes of a map edge, with the whole ship on "
-                      "the map and the sides on opposite edges, as on the table; then start the battle.",
-                      ("start_game",))
-    if phase == "initiative":
-        tie = " Last roll was a tie: roll again." if state.initiative_rolls else ""
-        return Banner(phase, f"{turn} · Initiative",
-                      f"Each side rolls 2DRed; the higher total wins.{tie}",
-                      ("roll_initiative", "enter_initiative", "set_initiative"))
-    if phase == "movement":
-        group = to_move(state)
-        if group is None:
-            return Banner(phase, f"{turn} · Movement", "Movement is over.", ("end_movement",))
-        side, ship_type = group
-        ships = movers(state, group)
-        names = ", ".join(s.card.name for s in ships)
-        order = ", then ".join(f"{sd} T{t}" for sd, t in movement_groups(state))
-        return Banner(phase, f"{turn} · Movement: {side} Type {ship_type}",
-                      f"{names} to move. Order: {order}. {state.initiative} has the initiative.",
-                      ("end_movement",), tuple(s.id for s in ships))
-    if phase == "combat":
-        declared = len(state.shots)
-        open_ = sum(1 for s in state.shots if s.result is None)
-        shots = (f"{declared} shot{'s' if declared != 1 else ''} declared"
-                 + (f", {open_} to resolve" if open_ else "")) if declared else "no shots declared yet"
-        return Banner(phase, f"{turn} · Fire",
-                      f"All fire is simultaneous: pick a ship, declare its shots, resolve them, "
-                      f"then end the turn ({shots}).", ("end_turn",))
-    return Banner(phase, "Game over", state.result or "The game is over.", ())
-
-
-def movers(state: GameState, group: tuple[str, int]) -> list[ShipState]:
-    """The ships of the group moving now (`to_move`: a side and a type) still to move."""
-    side, ship_type = group
-    return [s for s in state.active_ships if s.side == side and s.card.type == ship_type and not s.move_done]
 
 
 # --- ship list and ship card ---------------------------------------------------------

@@ -29,7 +29,7 @@ from .movement import (
 )
 from .roller import NeedDice
 from .state import GameState, InitiativeRoll, ShipState, Shot, ShotResult, SlotStatus
-from .turn import INITIATIVE_DICE, game_end, harden_damage, initiative_winner, may_move_now, to_move
+from .turn import INITIATIVE_DICE, game_end, harden_damage, initiative_winner, to_move
 
 
 #: Kinds still taken when the game is over: the ship cards can be corrected, the rule switch flipped.
@@ -77,10 +77,8 @@ def _set_initiative(work: Work[GameState], action: A.SetInitiative) -> None:
 
 def _movement_rule(work: Work[GameState], ship: ShipState) -> None:
     work.phase("movement", doing="ships move")
-    if work.state.phase == "movement" and work.state.house_rules.unit_initiative:
-        UI.movement_rule(work, ship)  # house rules H1, H2: the move order and the mover stack
-    elif work.state.phase == "movement":
-        work.rule(may_move_now(work.state, ship), RefusalKind.TURN)
+    if work.state.phase == "movement":
+        UI.movement_rule(work, ship)  # by type, or house rules H1, H2: the move order and the mover stack
 
 
 def _step(work: Work[GameState], action: A.Step) -> None:

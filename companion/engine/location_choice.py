@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from . import common as C
 from .combat import Strike, breach_odds, shot_pool
-from .dice import Colour
+from .dice import Colour, Pool
 from .kernel import Refusal, Work
 from .roller import DieRoll
 from .actions import ChooseLocation, TableFaces
@@ -89,6 +89,14 @@ def choose_location(work: Work[GameState], action: ChooseLocation) -> None:
     work.update(shots=[chosen if s.id == shot.id else s for s in work.state.shots])
     work.event("choose_location", f"{target.side} chooses the {action.location.replace('_', ' ')} of "
                f"{target.card.name} for shot {shot.id}.", shot=shot.id, location=action.location)
+
+
+def shot_pool_now(state: GameState, shot: Shot) -> Pool:
+    """The breach pool a declared shot rolls: at its location, or, while the table rules still have
+    that location to decide, at the first location it may strike (what a screen shows meanwhile)."""
+    attacker, target = state.ship(shot.attacker), state.ship(shot.target)
+    where = shot.target_location or shot.may_strike[0]
+    return shot_pool(attacker, shot.location, shot.slot, shot.band, target, where, state.table_rules)
 
 
 def shot_strikes(state: GameState, shot: Shot) -> list[Strike]:

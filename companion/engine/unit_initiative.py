@@ -23,6 +23,7 @@ from .dice import Colour, table_face
 from .kernel import Refusal, RefusalKind, Work
 from .roller import DieRoll, RollerDice, check_face
 from .state import GameState, ShipState, UnitInitiative
+from .turn import may_move_now as by_type
 
 D10 = Colour.D10
 MOVEMENT_OVER = "Movement is over: open fire. All fire is simultaneous."
@@ -250,6 +251,15 @@ def needs_records(state: GameState, group: list[str]) -> bool:
     return len(group) > 1 and _sides(state, group) > 1
 
 
+def records_end_position(state: GameState, ship: ShipState) -> bool:
+    """This ship, moving now in a simultaneous group of two sides, records its end position in
+    secret instead of stepping (R-H1.4)."""
+    if state.phase != "movement" or not state.house_rules.unit_initiative or ship.move_done:
+        return False
+    group = to_move(state) or []
+    return ship.id in group and needs_records(state, group)
+
+
 def may_move_now(state: GameState, ship: ShipState) -> str | None:
     """Why this ship may not step, turn, be placed or end its move now (None when it may)."""
     name = ship.card.name
@@ -275,14 +285,20 @@ def may_move_now(state: GameState, ship: ShipState) -> str | None:
     return None
 
 
+def move_order_problem(state: GameState, ship: ShipState) -> str | None:
+    """Why this ship may not move now in the game's move order: by unit initiative under house
+    rule H1 (`002:16`), else Quick-Start's by type, initiative loser first (seed 001 "Movement")."""
+    return may_move_now(state, ship) if state.house_rules.unit_initiative else by_type(state, ship)
+
+
 def _begun(ship: ShipState) -> bool:
     return ship.mp_spent > 0 or ship.moved
 
 
 def movement_rule(work: Work[GameState], ship: ShipState) -> None:
-    """The H1 order of `002:16` instead of Quick-Start's by type; under H2 a ship's first movement
-    action puts it on the mover stack (house-rules.md 5.3)."""
-    work.rule(may_move_now(work.state, ship), RefusalKind.TURN)
+    """The move order (`move_order_problem`); under H2 a ship's first movement action puts it on
+    the mover stack (house-rules.md 5.3)."""
+    work.rule(move_order_problem(work.state, ship), RefusalKind.TURN)
     state = work.state
     if state.house_rules.seize_initiative and ship.id not in state.movers and not ship.move_done:
         work.update(movers=[*state.movers, ship.id])

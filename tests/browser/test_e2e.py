@@ -50,7 +50,7 @@ class Expected:
 
 
 def play_in_engine() -> Expected:
-    from companion.app import panels, viewmodels as vm
+    from companion.app import banners, panels, viewmodels as vm
     from companion.app.setup import build_setup, quick_start_picks
     from companion.engine import actions as A
     from companion.engine.game import apply
@@ -65,8 +65,8 @@ def play_in_engine() -> Expected:
     state = build_setup(quick_start_picks(), load_catalogue(), seed=SEED)
     state, _ = act(state, A.StartGame())
     state, _ = act(state, A.RollInitiative())
-    while vm.banner(state).next_ships[0] != RAVEN:
-        ship = vm.banner(state).next_ships[0]
+    while banners.banner(state).next_ships[0] != RAVEN:
+        ship = banners.banner(state).next_ships[0]
         expected.before_raven.append(ship)
         state, _ = act(state, A.EndMove(ship=ship))
     for step in ("forward", "forward", "port"):
@@ -79,7 +79,7 @@ def play_in_engine() -> Expected:
     expected.refusal = refused.reason
     state, _ = act(state, A.EndMove(ship=RAVEN))
     while state.phase == "movement":
-        ship = vm.banner(state).next_ships[0]
+        ship = banners.banner(state).next_ships[0]
         expected.after_raven.append(ship)
         state, _ = act(state, A.EndMove(ship=ship))
     # the first shot the fire panel offers the Raven at the Pontbriand

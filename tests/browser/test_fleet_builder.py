@@ -23,7 +23,7 @@ SECOND = [("Paris", "paris-2025"), ("Pelletier", "pelletier-2025"), ("Pontbriand
 
 def in_engine():
     """The same fleets through the model and the engine: totals, move order, the Leviathan's shot."""
-    from companion.app import panels, viewmodels as vm
+    from companion.app import banners, panels, viewmodels as vm
     from companion.app.fleet_builder import FleetBuilder
     from companion.engine import actions as A
     from companion.engine.board import Board
@@ -45,7 +45,7 @@ def in_engine():
     state = act(act(state, A.StartGame()), A.RollInitiative())
     order = []
     while state.phase == "movement":
-        ship = vm.banner(state).next_ships[0]
+        ship = banners.banner(state).next_ships[0]
         order.append(ship)
         state = act(state, A.EndMove(ship=ship))
     gun, target, strike = next((g, t, s) for g in panels.fire_panel(state, LEVIATHAN) for t in g.targets

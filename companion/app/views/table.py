@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from ...engine import actions as A
+from ...engine import unit_initiative as H1
 from ...engine.combat import firing_solution
 from ...engine.hexes import Hex
 from ...engine.state import GameState
@@ -19,7 +20,8 @@ from ..house_model import HouseMoves, house_moves, initiative_chances
 from ..session import Session
 from ..tasks import soon
 from ..panels import fire_panel, move_panel, shot_views, table_dice_fields
-from ..viewmodels import Banner, arc_shades, banner, card_view, deployment_hexes, deployment_refusal, log_lines, ship_rows
+from ..banners import Banner, banner
+from ..viewmodels import arc_shades, card_view, deployment_hexes, deployment_refusal, log_lines, ship_rows
 from ..theme import side_colour
 from .fire import FirePanel, TableDiceEntry
 from .frame import on
@@ -307,8 +309,8 @@ class QuickStartBody:
             self.frame.message("Tap a hex on the map or type its label (like 0812) first.")
             await self.frame.refresh(force=True)
             return
-        house = house_moves(self.game.state, ship_id) if self.game.state.phase == "movement" else None
-        kind = A.RecordMove if house is not None and house.recording else A.Place
+        state = self.game.state
+        kind = A.RecordMove if H1.records_end_position(state, state.ship(ship_id)) else A.Place
         outcome = await self.frame.act(kind(ship=ship_id, bow=text, facing=facing))
         if outcome.ok:
             self.place_hex = None
