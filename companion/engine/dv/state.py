@@ -78,6 +78,9 @@ class DVShip(BaseModel):
     making_smoke: bool = False
     close_action_with: Names = frozenset()
     abandon_paid: bool = False
+    attacked: bool = Field(default=False, description="Its activation in this turn's attacks phase is over (§8.1)")
+    maintenance_done: Names = Field(default=frozenset(), description="Maintenance steps done this phase (§11)")
+    system_rolls_due: list[str] = Field(default=[], description="System rolls its boxes triggered, not yet rolled (§10.3)")
     removed: Removed | None = None
 
     @property
@@ -202,6 +205,7 @@ class Smoke(BaseModel):
 
 
 class StarShell(BaseModel):
+    drifted_turn: int = Field(default=0, description="The turn of its last maintenance drift roll (003:158)")
     """A star shell fired this turn (§8.8): its scatter roll; the ships lit are entered by the players."""
 
     model_config = ConfigDict(frozen=True)
