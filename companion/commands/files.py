@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import secrets
 from fractions import Fraction
+from pathlib import Path
 
 from ..engine.cards import Card, Fleet, FormatError
 from ..engine.dice import distribution, parse_pool
 from ..engine.roller import Roller, roll_pool
 from ..engine.ruleset import ruleset_for_format
 from ..engine.scenario import Scenario
-from ..files import load_catalogue, load_file
+from ..files import load_catalogue, load_file, read_json
 from .common import command, fleet_option, json_out, one_line, percent, plain_message, warn
 
 # --- validate ----------------------------------------------------------------
@@ -28,8 +29,10 @@ def run_validate(args) -> int:
     failures = 0
     for path in args.files:
         try:
-            loaded = load_file(path)
-            what = _check_loaded(loaded, path, args.fleet)
+            what = _check_dv(path, args.fleet)
+            if what is None:
+                loaded = load_file(path)
+                what = _check_loaded(loaded, path, args.fleet)
             print(f"ok: {path} ({what})")
         except FormatError as exc:
             failures += 1
@@ -58,18 +61,40 @@ def _check_loaded(loaded, path: str, fleets: list[str]) -> str:
     return ruleset.describe(state)
 
 
+def _check_dv(path: str, fleets: list[str]) -> str | None:
+    """A Decisive Victory file's one line (spec decisive-victory.md §17), or None for another format;
+    a scenario naming ship ids finds them in the DV ship and fleet files given by --fleet."""
+    from ..dv_files import describe, is_dv_data, load_dv_file, ship_records
+
+    if not is_dv_data(read_json(path)):
+        return None
+    loaded = load_dv_file(path)
+    extra = [load_dv_file(p) for p in fleets if is_dv_data(read_json(p))]
+    try:
+        return describe(loaded, {r.id: r for r in ship_records(extra)})
+    except FormatError as exc:
+        raise exc.in_file(Path(path).name) from None
+
+
 # --- schema --------------------------------------------------------------------
 
 
 @command
 def schema(sub) -> None:
-    p = sub.add_parser("schema", help="print the JSON Schema of a file format")
-    p.add_argument("kind", choices=["card", "fleet", "scenario"])
+    from ..dv_files import SCHEMAS
+
+    p = sub.add_parser("schema", help="print the JSON Schema of a file format",
+                       description="The JSON Schema of a file format: Leviathans cards, fleets and scenarios; "
+                                   "Decisive Victory (dv-) ships, fleets, flights, hit grids, Table 1 and "
+                                   "scenarios.")
+    p.add_argument("kind", choices=["card", "fleet", "scenario", *SCHEMAS])
     p.set_defaults(run=run_schema)
 
 
 def run_schema(args) -> int:
-    model = {"card": Card, "fleet": Fleet, "scenario": Scenario}[args.kind]
+    from ..dv_files import SCHEMAS
+
+    model = {"card": Card, "fleet": Fleet, "scenario": Scenario, **SCHEMAS}[args.kind]
     json_out(model.model_json_schema(by_alias=True))
     return 0
 

@@ -119,3 +119,93 @@ def migrate_fleet(data: Any) -> Any:
         if any(new is not old for new, old in zip(migrated, ships)):
             data = {**data, "ships": migrated}
     return data
+
+
+# --- Decisive Victory files (spec decisive-victory.md §17) ------------------------------------
+#
+# Every Decisive Victory file carries a `family/N` tag (§17: "unknown versions are refused in
+# plain words; older versions are upgraded").  Version 1 is the first the spec describes: there
+# is no version 0 to upgrade, so `DV_STEPS` is empty and a `/0` tag (or any version with no
+# step) is refused in plain words.  A file may hold others (a fleet its ships, a ship its own
+# grid, a scenario its records, inline ships, grid and Table 1): each one's tag is checked and
+# upgraded where it sits, and a refusal names its JSON path.
+
+DV_SHIP_FAMILY = "decisive-victory-ship"
+DV_FLEET_FAMILY = "decisive-victory-fleet"
+DV_GRID_FAMILY = "decisive-victory-hit-grid"
+DV_TABLE_FAMILY = "decisive-victory-success-table"
+DV_SCENARIO_FAMILY = "decisive-victory-scenario"
+#: The version of each Decisive Victory format this app reads.
+DV_VERSIONS: dict[str, int] = {DV_SHIP_FAMILY: 1, DV_FLEET_FAMILY: 1, DV_GRID_FAMILY: 1, DV_TABLE_FAMILY: 1,
+                               DV_SCENARIO_FAMILY: 1}
+#: family -> {version N -> the function that turns version N into N + 1}; none yet (spec §17).
+DV_STEPS: dict[str, dict[int, Callable[[JSONObject], JSONObject]]] = {family: {} for family in DV_VERSIONS}
+#: Where files of another format sit inside one: (JSON path with "*" for every list item, family).
+DV_NESTED: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
+    DV_SHIP_FAMILY: ((("hit_grid",), DV_GRID_FAMILY),),
+    DV_FLEET_FAMILY: ((("ships", "*"), DV_SHIP_FAMILY),),
+    DV_SCENARIO_FAMILY: ((("records", "*"), DV_SHIP_FAMILY), (("ships", "*", "ship"), DV_SHIP_FAMILY),
+                         (("hit_grid",), DV_GRID_FAMILY), (("success_table",), DV_TABLE_FAMILY)),
+}
+
+
+def dv_family_of(data: Any) -> str | None:
+    """The Decisive Victory family a file's tag names (`decisive-victory-ship/1` -> its family)."""
+    tag = data.get("format") if isinstance(data, dict) else None
+    family = tag.partition("/")[0] if isinstance(tag, str) else ""
+    return family if family in DV_VERSIONS else None
+
+
+def migrate_dv(data: Any, family: str, path: str = "") -> Any:
+    """A Decisive Victory file of `family` upgraded to the version this app reads, with every file
+    inside it; FormatError naming the JSON path for a version newer than the app or one with no
+    upgrade.  An untagged or foreign-tagged object is left for validation to name."""
+    version = version_of(data, family)
+    if version is not None:
+        current = DV_VERSIONS[family]
+        while version < current and version in DV_STEPS[family]:
+            data = DV_STEPS[family][version](data)
+            version = version_of(data, family) or current
+        if version != current:
+            _refuse_dv_version(f"{family}/{version}", family, path)
+    if not isinstance(data, dict):
+        return data
+    for where, inner in DV_NESTED.get(family, ()):
+        data = _migrate_at(data, where, inner, path)
+    return data
+
+
+def _refuse_dv_version(tag: str, family: str, path: str) -> None:
+    from .cards import FormatError  # cards imports this module
+
+    current = f"{family}/{DV_VERSIONS[family]}"
+    version = int(tag.rpartition("/")[2])
+    if version > DV_VERSIONS[family]:
+        problem = f"'{tag}' is newer than this app understands ({current}); update the app"
+    else:
+        problem = (f"'{tag}' is a version this app cannot upgrade: {current} is the first version of "
+                   f"this file (spec decisive-victory.md 17); write the file as {current}")
+    raise FormatError(problem, ".".join(part for part in (path, "format") if part))
+
+
+def _migrate_at(data: JSONObject, where: tuple[str, ...], family: str, path: str) -> JSONObject:
+    """`data` with the objects at `where` migrated (a copy only when one changed)."""
+    key, rest = where[0], where[1:]
+    value = data.get(key)
+    here = f"{path}.{key}" if path else key
+    if key == "*":  # never at the top: handled by the list case below
+        return data
+    if rest and rest[0] == "*":
+        if not isinstance(value, list):
+            return data
+        items = [_migrate_item(item, rest[1:], family, f"{here}.{i}") for i, item in enumerate(value)]
+        changed = any(new is not old for new, old in zip(items, value))
+        return {**data, key: items} if changed else data
+    new = _migrate_item(value, rest, family, here)
+    return {**data, key: new} if new is not value else data
+
+
+def _migrate_item(item: Any, rest: tuple[str, ...], family: str, path: str) -> Any:
+    if not rest:
+        return migrate_dv(item, family, path) if isinstance(item, dict) else item
+    return _migrate_at(item, rest, family, path) if isinstance(item, dict) else item
