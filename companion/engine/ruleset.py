@@ -198,8 +198,9 @@ def conceding_side(data: Mapping[str, Any], state: Any) -> str | None:
 
 def _registry() -> dict[str, Ruleset]:
     from .quick_start import QUICK_START
+    from .dv.ruleset import DECISIVE_VICTORY
     from .warfleet.ruleset import WAR_FLEET
-    return {ruleset.id: ruleset for ruleset in (QUICK_START, WAR_FLEET)}
+    return {ruleset.id: ruleset for ruleset in (QUICK_START, WAR_FLEET, DECISIVE_VICTORY)}
 
 
 def find_ruleset(ruleset_id: str) -> Ruleset:

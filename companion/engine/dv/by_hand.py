@@ -1,9 +1,112 @@
-"""Decisive Victory: by hand actions and their handlers (spec §16).  Being written."""
+"""Decisive Victory: corrections by hand (spec §16, "any" phase): the table is the truth.
+
+The players mark or clear a grid box, set damage points, minor damage or the
+rudder, take a ship off the table, switch the rule checks off, or concede.
+Nothing is rolled and no rule objects; a changed system status is told.
+"""
 
 from __future__ import annotations
 
-from ..common import _Action
-from ..kernel import Handler
+from typing import Literal
 
-ACTIONS: tuple[type[_Action], ...] = ()
-HANDLERS: dict[str, Handler] = {}
+from pydantic import Field
+
+from ..common import Concede, SetBookkeeping, _Action, concede, set_bookkeeping
+from ..kernel import Handler, Refusal, Work
+from .state import DVShip, DVState, Removed, Rudder
+
+
+class MarkBox(_Action):
+    """Mark (or clear, `marked` false) one box of a ship's grid: [row group, column] (§10.1)."""
+
+    kind: Literal["mark_box"] = "mark_box"
+    ship: str
+    box: tuple[int, int]
+    marked: bool = True
+
+
+class SetDamage(_Action):
+    kind: Literal["set_damage"] = "set_damage"
+    ship: str
+    points: int = Field(ge=0, le=999)
+
+
+class SetMinor(_Action):
+    kind: Literal["set_minor"] = "set_minor"
+    ship: str
+    minor: int = Field(ge=0, le=999)
+
+
+class SetRudder(_Action):
+    kind: Literal["set_rudder"] = "set_rudder"
+    ship: str
+    rudder: Rudder
+
+
+class RemoveShip(_Action):
+    """Take a ship off the table (sunk, abandoned, scuttled, or by hand)."""
+
+    kind: Literal["remove_ship"] = "remove_ship"
+    ship: str
+    how: Removed = "by_hand"
+
+
+def _put(work: Work[DVState], ship: DVShip) -> None:
+    work.update(ships=[ship if s.id == ship.id else s for s in work.state.ships])
+
+
+def _mark_box(work: Work[DVState], action: MarkBox) -> None:
+    ship: DVShip = work.ship(action.ship)
+    grid = work.state.grid_of(ship)
+    if action.box not in grid.all_boxes:
+        raise Refusal(f"the hit grid has no box {list(action.box)}: rows 1-{len(grid.rows)}, columns 1-6")
+    system = grid.cell(action.box)
+    before = work.state.status(ship, system)
+    boxes = ship.boxes | {action.box} if action.marked else ship.boxes - {action.box}
+    _put(work, ship.model_copy(update={"boxes": boxes}))
+    after = work.state.status(work.state.ship(ship.id), system)
+    work.event("box_marked" if action.marked else "box_cleared",
+               f"{ship.label}: box {list(action.box)} ({system}) {'marked' if action.marked else 'cleared'} by hand.",
+               ship=ship.id, box=list(action.box), system=system)
+    if after != before:
+        work.event("system_status", f"{ship.label}'s {system} is now {after}.", ship=ship.id, system=system,
+                   status=after)
+
+
+def _set_damage(work: Work[DVState], action: SetDamage) -> None:
+    ship: DVShip = work.ship(action.ship)
+    _put(work, ship.model_copy(update={"damage_points": action.points}))
+    work.event("set_damage", f"{ship.label} has {action.points} damage points (set by hand).", ship=ship.id,
+               points=action.points)
+
+
+def _set_minor(work: Work[DVState], action: SetMinor) -> None:
+    ship: DVShip = work.ship(action.ship)
+    _put(work, ship.model_copy(update={"minor_damage": action.minor}))
+    work.event("set_minor", f"{ship.label} has {action.minor} minor damage (set by hand).", ship=ship.id,
+               minor=action.minor)
+
+
+def _set_rudder(work: Work[DVState], action: SetRudder) -> None:
+    ship: DVShip = work.ship(action.ship)
+    _put(work, ship.model_copy(update={"rudder": action.rudder}))
+    work.event("set_rudder", f"{ship.label}'s rudder: {action.rudder} (set by hand).", ship=ship.id,
+               rudder=action.rudder)
+
+
+def _remove_ship(work: Work[DVState], action: RemoveShip) -> None:
+    from .turn import over_if_ended
+    ship: DVShip = work.ship(action.ship)
+    if not ship.in_play:
+        raise Refusal(f"{ship.label} is already off the table ({ship.removed})")
+    _put(work, ship.model_copy(update={"removed": action.how}))
+    work.event("ship_removed", f"{ship.label} is removed ({action.how.replace('_', ' ')}).", ship=ship.id,
+               how=action.how)
+    if work.state.phase not in ("setup", "over"):
+        over_if_ended(work)
+
+
+ACTIONS: tuple[type[_Action], ...] = (MarkBox, SetDamage, SetMinor, SetRudder, RemoveShip, SetBookkeeping, Concede)
+HANDLERS: dict[str, Handler] = {"mark_box": _mark_box, "set_damage": _set_damage, "set_minor": _set_minor,
+                                "set_rudder": _set_rudder, "remove_ship": _remove_ship,
+                                "set_bookkeeping": set_bookkeeping, "concede": concede}

@@ -1,0 +1,124 @@
+"""Decisive Victory (seed 003) as a `Ruleset` value: what the store, shared play, the app and the CLI
+need of it (spec §16, ruleset-design.md).  The handlers come from game.py, so every module it
+composes (turn, attacks, maintenance, aircraft, by hand) joins without an edit here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping
+
+from pydantic import TypeAdapter
+
+from ..roller import Roller
+from ..ruleset import Ruleset, SideOf, conceding_side, ship_side
+from . import game
+from .scenario import SCENARIO_FORMAT, DVScenario, build_dv_state, dump_dv_scenario, load_dv_scenario, scenario_of, summary
+from .state import RULESET, DVState
+
+#: The turn's steps, taken by the table rather than one side.
+TABLE_ACTIONS = frozenset({
+    "start_game", "end_command", "roll_initiative", "set_initiative", "resolve_attacking", "resolve_returning",
+    "end_aircraft", "end_movement", "end_activation", "end_attacks", "drift_smoke", "end_turn", "set_bookkeeping",
+})
+
+
+def _attack_side(data: Mapping[str, Any], state: Any) -> str | None:
+    """`roll_attack`: the side of the declared attack's ship."""
+    attack = next((a for a in state.attacks if a.id == data.get("attack")), None)
+    return ship_side("ship")({"ship": attack.ship}, state) if attack is not None else None
+
+
+def _flight_side(data: Mapping[str, Any], state: Any) -> str | None:
+    """The side of the flight an aircraft action names (`flight`, or the first of `attackers`, or `cap_flight`)."""
+    attackers = data.get("attackers")
+    named = data.get("flight") or data.get("cap_flight") or (attackers[0] if isinstance(attackers, list) and attackers else None)
+    flight = next((f for f in state.flights if f.id == named), None)
+    return flight.side if flight is not None else None
+
+
+def _mover_side(data: Mapping[str, Any], state: Any) -> str | None:
+    """`close_action`: the moving ship's side."""
+    return ship_side("ship")(data, state)
+
+
+SIDE_OF: dict[str, SideOf] = {
+    **{kind: ship_side("ship") for kind in (
+        "use_ability", "set_speed", "move", "end_move", "searchlight", "star_shell", "illuminate", "radar_roll",
+        "declare_attack", "aa_fire", "maintenance_roll", "trade_damage", "pay_abandon", "abandon",
+        "mark_box", "set_damage", "set_minor", "set_rudder", "remove_ship")},
+    "close_action": _mover_side,
+    "roll_attack": _attack_side,
+    **{kind: _flight_side for kind in ("air_attack", "air_strike", "launch_flight", "land_flight", "move_flight",
+                                       "place_flight", "intercept")},
+    "concede": conceding_side,
+}
+
+PHASES = {
+    "setup": "set-up: the ships are placed at the table",
+    "command": "command: declare abilities and pay their command points",
+    "initiative": "initiative: each side rolls 1d6 + its best command score",
+    "aircraft": "aircraft: flights move, fight and strike",
+    "movement": "movement: ships move in batches, initiative loser first",
+    "attacks": "attacks: ships fire in batches, initiative winner first",
+    "maintenance": "maintenance: damage, repairs and the end of the turn",
+    "over": "the game is over",
+}
+
+#: The table's step of each phase.
+STEPS = {"setup": "start_game", "command": "end_command", "initiative": "roll_initiative",
+         "aircraft": "end_aircraft", "movement": "end_movement", "attacks": "end_attacks", "maintenance": "end_turn"}
+
+
+def candidates(state: DVState, side: str | None) -> Iterator[dict[str, Any]]:
+    """The actions worth offering now: the turn's step; in movement each ship's speed changes and end of move; in
+    attacks each unrolled attack's roll."""
+    step = STEPS.get(state.phase)
+    if step:
+        yield {"kind": step}
+    ships = [s for s in state.ships if s.in_play and (side is None or s.side == side)]
+    if state.phase == "movement":
+        for ship in ships:
+            if not ship.move_done:
+                for mode in ("full", "half", "stop"):
+                    if mode != ship.speed_mode:
+                        yield {"kind": "set_speed", "ship": ship.id, "mode": mode}
+                yield {"kind": "end_move", "ship": ship.id}
+    if state.phase == "attacks":
+        mine = {s.id for s in ships}
+        for attack in state.attacks:
+            if not attack.rolled and attack.ship in mine:
+                yield {"kind": "roll_attack", "attack": attack.id}
+
+
+def build_state(scenario: DVScenario, catalogue: Mapping[str, Any] | None = None, roller: Roller | None = None) -> DVState:
+    """A game at the scenario's position; the catalogue's Decisive Victory records join the scenario's
+    (a Leviathans catalogue of cards adds nothing)."""
+    from .records import ShipRecord
+    records = {k: v for k, v in (catalogue or {}).items() if isinstance(v, ShipRecord)}
+    return build_dv_state(scenario, records, roller=roller)
+
+
+def _save(state: DVState, name: str) -> dict[str, Any]:
+    return dump_dv_scenario(scenario_of(state, name=name))
+
+
+DECISIVE_VICTORY = Ruleset(
+    id=RULESET,
+    name="Decisive Victory",
+    state_type=DVState,
+    actions=TypeAdapter(game.DVAction),
+    parse=game.parse_action,
+    handlers=game.HANDLERS,
+    after_over=game.AFTER_OVER,
+    table_actions=TABLE_ACTIONS,
+    side_of=SIDE_OF,
+    phases=PHASES,
+    scenario_format=SCENARIO_FORMAT,
+    load_scenario=load_dv_scenario,
+    build_state=build_state,
+    describe=summary,
+    candidates=candidates,
+    rule_errors=game.RULE_ERRORS,
+    save_scenario=_save,
+    readings="docs/rule-readings.md",
+)
