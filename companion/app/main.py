@@ -108,7 +108,7 @@ class App:
             self.role = role
             body = body_for(game.ruleset.id)
             if role.read_only and body.SHARED_SCREEN:
-                self.table = screen.ScreenView(self, game)
+                self.table = getattr(body, "SCREEN_VIEW", screen.ScreenView)(self, game)  # a ruleset's own TV view
                 self._set_screen(self.table.control)
                 await self.table.refresh(force=True)
             else:  # the ruleset's body in the one frame, under the role bar, drawn before its first paint
@@ -246,9 +246,10 @@ class App:
 def body_for(ruleset_id: str):
     """The body of a game's frame (views/frame.py) for its ruleset; a Quick-Start variant's is Quick-Start's."""
     from .views.table import QuickStartBody
+    from .views.dv import DecisiveVictoryBody
     from .views.warfleet import WarFleetBody
 
-    return {"war-fleet": WarFleetBody}.get(ruleset_id, QuickStartBody)
+    return {"war-fleet": WarFleetBody, "decisive-victory": DecisiveVictoryBody}.get(ruleset_id, QuickStartBody)
 
 
 def create_app(store, catalogue: Callable[[], dict[str, Card]] | None = None, seed: str | None = None,

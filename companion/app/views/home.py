@@ -11,6 +11,7 @@ from ...engine.ruleset import RULESETS
 from ..session import Session
 from ..tasks import soon
 from ..viewmodels import PHASE_NAMES, game_rows
+from ..dv_model import PHASES as DV_PHASES, RULESET as DV
 from ..warfleet_model import PHASES, WAR_FLEET
 from . import share
 from .frame import on
@@ -70,6 +71,11 @@ def build(app) -> ft.Control:
 
         await start_quick_start(app)
 
+    async def start_dv(e):
+        from .dv import start_sample
+
+        await start_sample(app)
+
     def go(screen):
         return on(app.navigate, Session(screen))
 
@@ -91,7 +97,7 @@ def build(app) -> ft.Control:
 
     async def fill_games():
         games = await asyncio.to_thread(app.store.games)
-        rows = [(game_rows([g], phases=PHASES if g.ruleset == WAR_FLEET else PHASE_NAMES)[0], g.ruleset) for g in games]
+        rows = [(game_rows([g], phases=PHASES if g.ruleset == WAR_FLEET else DV_PHASES if g.ruleset == DV else PHASE_NAMES)[0], g.ruleset) for g in games]
         damaged.controls = store_problems(app.store.problems)
         latest.controls = [game_tile(*rows[0], latest=True)] if rows else []
         saved.controls = [game_tile(*row) for row in rows[1:17]] or [
@@ -139,6 +145,7 @@ def build(app) -> ft.Control:
                 *([ft.Column([tile(ft.Icons.UPLOAD_FILE, "Load a scenario", "A leviathans-scenario/1 file", go("load"), "load-scenario")], col={"xs": 12, "md": 6})] if starts else []),
                 *([ft.Column([tile(ft.Icons.DIRECTIONS_BOAT, "Fleets", "Ship cards: the shipped fleets and your own; edit, import, print", go("fleets"), "fleets")], col={"xs": 12, "md": 6})] if edits_cards else []),
                 ft.Column([tile(ft.Icons.MENU_BOOK, "Rule readings", "What the app assumes where the text is silent", go("rules"), "rule-readings")], col={"xs": 12, "md": 6}),
+                *([ft.Column([tile(ft.Icons.ANCHOR, "Decisive Victory", "Naval battle with aircraft (seed 003): the sample scenario, a cruiser and two destroyers a side", start_dv, "decisive-victory")], col={"xs": 12, "md": 6})] if starts else []),
                 *([ft.Column([tile(ft.Icons.SAILING, "War Fleet", "Twenty against twenty, one hex per ship; pockets at Quick-Start scale", go("warfleet"), "war-fleet")], col={"xs": 12, "md": 6})] if starts else []),  # guests join from the saved games
             ], spacing=8, run_spacing=0),
             heading("Saved games"),

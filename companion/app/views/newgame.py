@@ -94,6 +94,9 @@ class NewGameView:
             tag("quick-start-setup", ft.FilledButton(
                 content="Quick-Start set-up: Hertfordshire & Raven vs Pontbriand & Pelletier",
                 icon=ft.Icons.BOLT, on_click=self._quick, height=56)),
+            tag("dv-sample-setup", ft.OutlinedButton(
+                content="Decisive Victory (seed 003): the sample scenario", icon=ft.Icons.ANCHOR,
+                on_click=self._decisive_victory, height=48)),
             heading("Board"),
             ft.Row([self.columns, ft.Text("×"), self.rows,
                     muted("33 × 19 is two Quick-Start maps, long sides together", 12)], wrap=True),
@@ -287,6 +290,11 @@ class NewGameView:
             self._say("The board needs at least 11 rows: two deployment zones of four hexes and room between.")
             return None
         return board
+
+    async def _decisive_victory(self, e) -> None:
+        from .dv import start_sample
+
+        await start_sample(self.app)
 
     async def _quick(self, e) -> None:
         board = self._board()

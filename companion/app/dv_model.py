@@ -1,0 +1,505 @@
+"""What the app shows of a Decisive Victory game, computed from the state (no Flet).
+
+The views (views/dv.py, views/dv_screen.py) draw these rows and send the actions
+they carry.  Actions are plain data in the spec's words (decisive-victory.md
+§16: kinds and fields exactly), so the server checks and applies them like any
+other; the odds come from engine/dv/odds.py and modifiers.py, exact fractions
+shown as percentages with the fraction beside them.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, Iterable
+
+from ..engine.dv import odds
+from ..engine.dv.batches import best_score, ships_in_play
+from ..engine.dv.command import COST, NAME, effective_status
+from ..engine.dv.inches import inches_text, parse_inches
+from ..engine.dv import attack_facts as F
+from ..engine.dv.movement import movement_limits
+from ..engine.dv.scenario import build_dv_state, load_dv_scenario
+from ..engine.dv.state import AttackFacts, DVAttack, DVShip, DVState
+from ..engine.roller import Roller
+
+RULESET = "decisive-victory"
+SAMPLE_FILE = "decisive-victory/sample.json"
+PHASES = {"setup": "Set-up", "command": "Command", "initiative": "Initiative", "aircraft": "Aircraft",
+          "movement": "Movement", "attacks": "Attacks", "maintenance": "Maintenance", "over": "Game over"}
+#: The turn's steps in order (§4): the banner's chips.
+STEPS = ("command", "initiative", "aircraft", "movement", "attacks", "maintenance")
+#: The abilities declared in the command phase (§5.3): id -> (name, cost).  Close Action is paid in movement.
+ABILITIES = {a: (NAME[a], COST[a]) for a in ("make_smoke", "evasive", "scuttle", "concentrate_fire", "damage_control")}
+SPEED_WORDS = {"full": "Full speed", "half": "Half speed", "stop": "Complete stop"}
+
+
+def sample_game(fleets_dir, seed: str | None = None) -> DVState:
+    """The shipped sample scenario (fleets/decisive-victory/sample.json), ready to start, with its dice seed."""
+    from ..files import read_json
+
+    scenario = load_dv_scenario(read_json(fleets_dir / SAMPLE_FILE))
+    return build_dv_state(scenario, roller=Roller.from_seed(seed or secrets.token_hex(16)))
+
+
+def percent(p: Fraction) -> str:
+    """An exact chance as the table reads it: "44.4% (4/9)"."""
+    shown = f"{float(p) * 100:.1f}".rstrip("0").rstrip(".")
+    return f"{shown}% ({p})" if p.denominator != 1 else f"{shown}%"
+
+
+# --- a ship and its grid ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SystemLine:
+    name: str
+    status: str  # working, damaged, disabled
+    marked: int
+    boxes: int
+
+
+@dataclass(frozen=True)
+class Cell:
+    box: tuple[int, int]
+    system: str
+    marked: bool
+    unverified: bool
+
+
+@dataclass(frozen=True)
+class GridLine:
+    label: str  # "1 (deck)", "2-3 (belt)"
+    cells: tuple[Cell, ...]
+    reconstructed: bool  # a cell of this row is the spec's placeholder [R-40]
+
+
+@dataclass(frozen=True)
+class ShipRow:
+    id: str
+    name: str
+    side: str
+    head: str  # class, speed, commander
+    speed: str  # the speed mode and the move made
+    damage: str  # "Damage 2 (CDT 5) · minor 1"
+    cp: int
+    abilities: tuple[str, ...]
+    systems: tuple[SystemLine, ...]
+    notes: tuple[str, ...]  # rudder, salvoes, smoke, close action, lost
+    removed: str | None
+    grid: tuple[GridLine, ...]
+
+
+def grid_lines(state: DVState, ship: DVShip) -> tuple[GridLine, ...]:
+    """The ship's hit grid as 4 rows of 6 boxes (§10.1), marked boxes and reconstructed cells shown."""
+    grid = state.grid_of(ship)
+    lines = []
+    for g, row in enumerate(grid.rows, start=1):
+        dice = f"{row.dice[0]}-{row.dice[-1]}" if len(row.dice) > 1 else str(row.dice[0])
+        cells = tuple(Cell((g, c), row.cells[c - 1], (g, c) in ship.boxes, c in row.unverified) for c in range(1, 7))
+        lines.append(GridLine(f"{dice} ({row.armor})", cells, bool(row.unverified)))
+    return tuple(lines)
+
+
+def ship_row(state: DVState, ship: DVShip) -> ShipRow:
+    rec = ship.record
+    systems = tuple(SystemLine(s.system, s.status, s.marked, s.boxes) for s in state.systems(ship) if s.boxes)
+    notes = []
+    if ship.rudder != "free":
+        notes.append(f"Rudder locked {ship.rudder}")
+    for system, left in ship.salvoes_left.items():
+        notes.append(f"{_weapon_name(ship, system)}: {left} salvo{'es' if left != 1 else ''} left")
+    if ship.making_smoke:
+        notes.append("Making smoke")
+    if ship.close_action_with:
+        notes.append("In close action with " + ", ".join(_label(state, s) for s in sorted(ship.close_action_with)))
+    if ship.illuminated:
+        notes.append("Illuminated")
+    if ship.systems_fired:
+        notes.append("Fired: " + ", ".join(_weapon_name(ship, s) for s in sorted(ship.systems_fired)))
+    moved = f" · moved {inches_text(ship.inches_moved)}\", {ship.turns_made} turn{'s' if ship.turns_made != 1 else ''}" \
+        if ship.move_done or ship.inches_moved else ""
+    return ShipRow(
+        ship.id, ship.label, ship.side,
+        f"{rec.ship_class.capitalize()} · speed {rec.speed}\" · turning class {rec.turning_class} · "
+        f"{ship.commander.replace('_', ' ').capitalize()}{' · flagship' if ship.flagship else ''}",
+        SPEED_WORDS[ship.speed_mode] + moved,
+        f"Damage {ship.damage_points} (CDT {rec.critical_damage_threshold}) · minor {ship.minor_damage}",
+        ship.cp, tuple(NAME.get(a, a.replace('_', ' ')) for a in ship.abilities), systems,
+        tuple(notes), ship.removed, grid_lines(state, ship))
+
+
+def ship_rows(state: DVState) -> tuple[ShipRow, ...]:
+    return tuple(ship_row(state, s) for s in state.ships)
+
+
+def _label(state: DVState, ship_id: str) -> str:
+    return state.ship(ship_id).label if state.has_ship(ship_id) else ship_id
+
+
+def _weapon_name(ship: DVShip, system: str) -> str:
+    try:
+        return ship.record.weapon(system).name or system
+    except KeyError:
+        return system
+
+
+# --- the banner -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    ident: str
+    label: str
+    action: dict[str, Any]
+    confirm: str = ""
+
+
+@dataclass(frozen=True)
+class Banner:
+    title: str
+    detail: str
+    steps: tuple[Step, ...]
+    phase: str
+
+
+def banner(state: DVState) -> Banner:
+    """Turn and phase, who acts, and the phase's own buttons (§4, §16)."""
+    title = f"Turn {state.turn} · {PHASES.get(state.phase, state.phase)}"
+    phase = state.phase
+    if phase == "over":
+        return Banner("Game over", state.result or "", (), phase)
+    if phase == "setup":
+        return Banner(title, "The ships are set up as the scenario says.",
+                      (Step("dv-start", "Start the game", {"kind": "start_game"}),), phase)
+    if phase == "command":
+        return Banner(title, "Command points generated; declare abilities, then end the command phase.",
+                      (Step("dv-end-command", "End command", {"kind": "end_command"}),), phase)
+    if phase == "initiative":
+        scores = ", ".join(f"{side} d6+{best_score(state, side)}" for side in state.sides)
+        return Banner(title, f"Each side rolls: {scores}; ties roll again.",
+                      (Step("dv-roll-initiative", "Roll initiative", {"kind": "roll_initiative"}),), phase)
+    whose = f"{state.batch.side}'s batch ({state.batch.left} more)" if state.batch else ""
+    lead = f"Initiative: {state.initiative}. " if state.initiative else ""
+    if phase == "aircraft":
+        return Banner(title, lead + "Flights act before ships move.",
+                      (Step("dv-end-aircraft", "End aircraft", {"kind": "end_aircraft"}),), phase)
+    if phase == "movement":
+        return Banner(title, lead + (whose + " moves. " if whose else "") + "The initiative loser moves first.",
+                      (Step("dv-end-movement", "End movement", {"kind": "end_movement"}, _unmoved(state)),), phase)
+    if phase == "attacks":
+        return Banner(title, lead + (whose + " attacks. " if whose else "") + "The initiative winner attacks first.",
+                      (Step("dv-end-activation", "End activation", {"kind": "end_activation"}),
+                       Step("dv-end-attacks", "End attacks", {"kind": "end_attacks"})), phase)
+    return Banner(title, "Damage takes effect: catastrophic damage, minor damage, damage control, abandon ship.",
+                  (Step("dv-end-turn", "End turn", {"kind": "end_turn"}),), phase)
+
+
+def _unmoved(state: DVState) -> str:
+    names = [s.label for s in state.ships if s.in_play and not s.move_done]
+    return f"{', '.join(names)} ha{'ve' if len(names) > 1 else 's'} not moved: they stay where they are." if names else ""
+
+
+# --- command phase ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Choice:
+    ident: str
+    label: str
+    action: dict[str, Any]
+    problem: str | None = None
+
+
+def ability_choices(state: DVState, ship_id: str) -> tuple[Choice, ...]:
+    """The abilities a ship may declare (§5.3), paid from its own CP or its flagship's (003:154)."""
+    ship = state.ship(ship_id)
+    flagship = state.flagship_of(ship.side)
+    out = []
+    for ability, (name, cost) in ABILITIES.items():
+        problem = f"{name} is already declared this turn" if ability in ship.abilities else None
+        action = {"kind": "use_ability", "ship": ship.id, "ability": ability}
+        if ability == "damage_control":
+            continue  # needs a system and a mode: see damage_control_choices
+        out.append(Choice(f"dv-ability-{ability}", f"{name} ({cost} CP)", action, problem))
+        if flagship is not None and flagship.id != ship.id:
+            out.append(Choice(f"dv-ability-{ability}-flagship", f"{name}, paid by {flagship.label}",
+                              {**action, "payer": flagship.id}, problem))
+    return tuple(out)
+
+
+def damage_control_choices(state: DVState, ship_id: str) -> tuple[Choice, ...]:
+    """Damage Control (§5.3): one damaged system ignored, or one disabled system treated as damaged."""
+    ship = state.ship(ship_id)
+    out = []
+    for s in state.systems(ship):
+        mode = {"damaged": "ignore_damaged", "disabled": "disabled_as_damaged"}.get(s.status)
+        if mode and s.system not in ship.damage_control:
+            words = "ignore its damage" if mode == "ignore_damaged" else "treat as damaged"
+            out.append(Choice(f"dv-damage-control-{s.system}", f"Damage Control: {s.system}, {words} (1 CP)",
+                              {"kind": "use_ability", "ship": ship.id, "ability": "damage_control",
+                               "system": s.system, "mode": mode}))
+    return tuple(out)
+
+
+# --- movement ---------------------------------------------------------------------------------
+
+
+def movement_words(state: DVState, ship_id: str) -> str:
+    """What the ship may do this move (§7.5, the engine's movement_limits): the allowance of its mode,
+    the minimum at full speed, the cost and angle of a turn.  A reminder; the engine checks the move."""
+    ship = state.ship(ship_id)
+    lim = movement_limits(state, ship)
+    if lim.speed == 0:
+        return "Engines destroyed: the ship cannot move."
+    band = {"full": f"{lim.minimum}\" to {lim.allowance}\"", "half": f"0\" to {lim.allowance}\"",
+            "stop": "0\""}[lim.mode]
+    rudder = {"ahead": " Rudder locked ahead: no turns.",
+              "port": " Rudder locked to port: turn 45° to port whenever possible.",
+              "starboard": " Rudder locked to starboard: turn 45° to starboard whenever possible."}.get(lim.rudder, "")
+    carried = " May turn before moving (carried turn)." if lim.carried else ""
+    spent = f" Spent {inches_text(lim.spent)}\", {inches_text(lim.left)}\" left." if lim.spent else ""
+    return (f"{SPEED_WORDS[lim.mode]}: {band} (each turn costs {lim.turn_cost}\"). "
+            f"One turn per 2\" moved, up to {lim.angle}° each.{spent}{carried}{rudder}")
+
+
+def speed_choices(state: DVState, ship_id: str) -> tuple[Choice, ...]:
+    ship = state.ship(ship_id)
+    return tuple(Choice(f"dv-speed-{mode}", SPEED_WORDS[mode], {"kind": "set_speed", "ship": ship.id, "mode": mode})
+                 for mode in ("full", "half", "stop") if mode != ship.speed_mode)
+
+
+def move_action(ship_id: str, inches: str, turns: str, carried: bool = False) -> dict[str, Any] | str:
+    """The move action from the numbers typed (inches exact, e.g. "7.5"), or what is wrong with them."""
+    try:
+        distance = parse_inches(inches.strip() or "0", what="inches moved")
+    except ValueError as exc:
+        return str(exc)
+    text = turns.strip() or "0"
+    if not text.isdigit():
+        return f"turns must be a whole number, not {text!r}"
+    action: dict[str, Any] = {"kind": "move", "ship": ship_id, "inches": str(distance), "turns": int(text)}
+    if carried:
+        action["use_carried_turn"] = True
+    return action
+
+
+# --- attacks ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A declared (or to be declared) attack with its exact odds before any die is rolled (§15.4)."""
+
+    title: str
+    modifiers: tuple[tuple[str, int], ...]
+    modifier: int
+    hit: Fraction
+    lines: tuple[str, ...]  # hit, N7 bonus, save, damage
+    action: dict[str, Any] | None
+    problem: str | None = None
+
+    @property
+    def odds_text(self) -> str:
+        return " · ".join(self.lines)
+
+
+def targets(state: DVState, ship_id: str) -> list[DVShip]:
+    ship = state.ship(ship_id)
+    return [s for s in state.ships if s.in_play and s.side != ship.side]
+
+
+def weapons(state: DVState, ship_id: str) -> list[tuple[str, str]]:
+    """(system id, words) of the ship's weapon systems: its guns and torpedoes (§3.2)."""
+    ship = state.ship(ship_id)
+    out = []
+    for w in ship.record.weapons:
+        extra = f", {ship.salvoes_left.get(w.id, 0)} salvoes" if w.kind == "torpedo" else ""
+        out.append((w.id, f"{w.name or w.id} (FC {w.fire_control}, S{w.strength}, D{w.damage}{extra})"))
+    return out
+
+
+def _odds_preview(state: DVState, attack: DVAttack) -> Preview:
+    """The engine's modifiers and exact chain for an attack of `state` (attack_facts, odds §15.4)."""
+    ship, target = state.ship(attack.ship), state.ship(attack.target)
+    title = f"{ship.label} {_weapon_name(ship, attack.system)} at {target.label}"
+    mods = tuple(F.modifiers(state, attack))
+    chance = F.odds_attack(state, attack)
+    chain = odds.attack_odds(chance, state.success_table, state.grid_of(target))
+    lines = [f"Hit {percent(chain.hit)} at {chance.modifier:+d}"]
+    if chance.weapon is odds.Weapon.GUN:
+        lines.append(f"N7 bonus hit {percent(chain.bonus_hit)}")
+    lines += [f"Save fails {percent(chain.save_fail)}",
+              f"Damage points expected {float(chain.expected_damage_points):.2f} ({chain.expected_damage_points})",
+              f"Minor expected {float(chain.expected_minor_damage):.2f}"]
+    return Preview(title, mods, chance.modifier, chain.hit, tuple(lines), None)
+
+
+def preview(state: DVState, ship_id: str, system: str, target_id: str, distance_text: str,
+            in_arc: bool = True, bow_on: bool = False, smoke: bool = False, full_fc: bool = True,
+            spotter_text: str = "") -> Preview:
+    """The declare_attack action with the exact odds of the whole chain (§15.4) before rolling, as
+    the engine will read the attack once declared; a problem in words when the numbers typed are not usable."""
+    ship, target = state.ship(ship_id), state.ship(target_id)
+    try:
+        distance = parse_inches(distance_text.strip(), what="distance")
+        spotter = parse_inches(spotter_text.strip(), what="spotter distance") if spotter_text.strip() else None
+    except ValueError as exc:
+        return Preview(f"{ship.label} {_weapon_name(ship, system)} at {target.label}", (), 0, Fraction(0), (), None,
+                       str(exc))
+    facts = AttackFacts(in_arc=in_arc, bow_on=bow_on, smoke=smoke, spotter_distance=spotter)
+    probe = DVAttack(id=max((a.id for a in state.attacks), default=0) + 1, ship=ship.id, system=system,
+                     target=target.id, distance=distance, facts=facts, full_fc=full_fc)
+    shown = _odds_preview(state.model_copy(update={"attacks": [*state.attacks, probe]}), probe)
+    facts_data: dict[str, Any] = {"in_arc": in_arc, "bow_on": bow_on, "smoke": smoke}
+    if spotter is not None:
+        facts_data["spotter_distance"] = str(spotter)
+    action = {"kind": "declare_attack", "ship": ship.id, "system": system, "target": target.id,
+              "distance": str(distance), "facts": facts_data, "full_fc": full_fc}
+    return replace(shown, action=action)
+
+
+def declared_previews(state: DVState) -> tuple[tuple[DVAttack, Preview], ...]:
+    """The attacks declared this turn with their odds as the ships stand now (rolled ones too)."""
+    out = []
+    for a in state.attacks:
+        if not (state.has_ship(a.ship) and state.has_ship(a.target)):
+            continue
+        out.append((a, _odds_preview(state, a)))
+    return tuple(out)
+
+
+# --- table dice -------------------------------------------------------------------------------
+
+
+def faces(text: str) -> list[int]:
+    """Die faces typed at the table ("3 4", "3,4", "34"); ValueError in words for anything but 1-6."""
+    digits = re.findall(r"\S", text.replace(",", " ").replace("/", " "))
+    bad = [d for d in digits if d not in "123456"]
+    if bad:
+        raise ValueError(f"{bad[0]!r} is not a face of a d6 (1 to 6)")
+    return [int(d) for d in digits]
+
+
+def groups(text: str) -> list[list[int]]:
+    """Groups of faces separated by "/" (one group per hit): "1 1 / 2 5" -> [[1, 1], [2, 5]]."""
+    return [faces(part) for part in text.split("/") if part.strip()]
+
+
+def attack_table(attack: str = "", bonus: str = "", saves: str = "", damage: str = "", minor: str = "") -> dict[str, Any]:
+    """roll_attack's `table` (§16) from the fields typed: the attack pair (1st die, 2nd die), the
+    N7 bonus pair, each hit's save pair and damage dice ("/" between hits), the damage-0 minor dice."""
+    table: dict[str, Any] = {}
+    for key, text in (("attack", attack), ("bonus", bonus)):
+        if text.strip():
+            pair = faces(text)
+            if len(pair) != 2:
+                raise ValueError(f"the {key} roll is two dice, 1st then 2nd: {len(pair)} were typed")
+            table[key] = pair
+    if saves.strip():
+        table["saves"] = groups(saves)
+    if damage.strip():
+        table["damage"] = groups(damage)
+    if minor.strip():
+        table["minor"] = faces(minor)
+    return table
+
+
+def initiative_faces(typed: dict[str, str]) -> dict[str, list[int]]:
+    """roll_initiative's `faces` (§16): each side's d6, re-roll faces after it."""
+    return {side: faces(text) for side, text in typed.items() if text.strip()}
+
+
+# --- maintenance ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MaintenanceRow:
+    ship: str
+    name: str
+    lines: tuple[str, ...]
+    steps: tuple[Choice, ...]
+
+
+def maintenance_rows(state: DVState) -> tuple[MaintenanceRow, ...]:
+    """Per ship in play, what maintenance asks of it (§11) with the odds, and the rolls to make."""
+    rows = []
+    for ship in state.ships:
+        if not ship.in_play:
+            continue
+        cdt = ship.record.critical_damage_threshold
+        lines, steps = [], []
+        struct = state.status(ship, "Struct") == "disabled"
+        if struct:
+            lines.append("Structure disabled: +2 damage points")
+        damage = ship.damage_points + (2 if struct else 0)
+        if damage >= cdt:
+            lines.append(f"Catastrophic test: {damage} dice, sinks on {cdt}+ fours: "
+                         f"{percent(odds.catastrophic_chance(damage, cdt))}")
+        if ship.minor_damage >= 3:
+            lines.append(f"Minor damage {ship.minor_damage}: {ship.minor_damage // 3} grid roll(s)")
+        if damage >= 2 * cdt and not ship.abandon_paid:
+            lines.append(f"Damage {damage} ≥ {2 * cdt}: pay 2 CP or the crew abandons ship")
+        for step, words in ((1, "Catastrophic damage"), (2, "Minor damage")):
+            steps.append(Choice(f"dv-maintenance-{ship.id}-{step}", words,
+                                {"kind": "maintenance_roll", "ship": ship.id, "step": step}))
+        if lines:
+            rows.append(MaintenanceRow(ship.id, ship.label, tuple(lines), tuple(steps)))
+    return tuple(rows)
+
+
+# --- the log and the TV -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LastRoll:
+    title: str
+    text: str
+    dice: tuple[tuple[str, int], ...]  # (role or colour, face)
+
+
+def dice_of(data: dict[str, Any]) -> list[tuple[str, int]]:
+    """Every die an event carries (§16: {"colour": "D6", "face": n, "role": ...}), in order, wherever it is."""
+    found: list[tuple[str, int]] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            if "face" in value and isinstance(value.get("face"), int) and value.get("colour", "D6") == "D6":
+                found.append((str(value.get("role", "D6")), value["face"]))
+                return
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+    walk(data)
+    return found
+
+
+def last_roll(history: Iterable[Any]) -> LastRoll | None:
+    """The newest event with dice (an attack, a save, initiative, a maintenance roll), or None."""
+    for event in reversed(list(history)):
+        dice = dice_of(event.data)
+        if dice:
+            return LastRoll(event.kind.replace("_", " ").capitalize(), event.text, tuple(dice))
+    return None
+
+
+def log_lines(history: Iterable[Any]) -> tuple[str, ...]:
+    return tuple(e.text for e in history if e.kind != "warning") or ("Nothing yet.",)
+
+
+@dataclass(frozen=True)
+class SideLine:
+    side: str
+    afloat: int
+    ships: int
+    acting: bool
+
+
+def side_lines(state: DVState) -> tuple[SideLine, ...]:
+    acting = state.batch.side if state.batch else state.initiative
+    return tuple(SideLine(side, len(ships_in_play(state, side)), sum(1 for s in state.ships if s.side == side),
+                          side == acting) for side in state.sides)

@@ -1,0 +1,282 @@
+"""A Decisive Victory game, the body `frame.GameFrame` shows for it: the fleets, the selected
+ship (damage, systems, its hit grid as a 4×6 table), the phase's own controls (abilities,
+initiative, speed and moves typed as numbers, attacks with their exact odds before rolling,
+table dice, maintenance) and the log.  Undo, redo and the note come from the frame.
+
+Thin: reads `dv_model` rows, draws them, sends the actions they carry (spec §16 data); the
+server checks each for this device's side and the rules answer in their own words.
+"""
+
+from __future__ import annotations
+
+import flet as ft
+
+from .. import dv_model as M
+from ..theme import side_colour
+from .dv_attack import AttackPanel
+from .dv_screen import DVScreenView
+from .dv_ship import ship_card, ship_line
+from .frame import on
+from .widgets import TOUCH, heading, muted, tag
+
+TABS = (("ship", ft.Icons.DIRECTIONS_BOAT_OUTLINED, ft.Icons.DIRECTIONS_BOAT, "Ships"),
+        ("attacks", ft.Icons.GPS_NOT_FIXED, ft.Icons.GPS_FIXED, "Attacks"),
+        ("maintenance", ft.Icons.BUILD_OUTLINED, ft.Icons.BUILD, "Repair"),
+        ("log", ft.Icons.LIST, ft.Icons.LIST, "Log"))
+
+
+def button(ident: str, text: str, handler, filled: bool = False, icon=None, disabled: bool = False,
+           tooltip: str | None = None) -> ft.Control:
+    kind = ft.FilledButton if filled else ft.OutlinedButton
+    return tag(ident, kind(content=text, icon=icon, on_click=handler, height=TOUCH, disabled=disabled, tooltip=tooltip))
+
+
+def field(label: str, width: int = 110, value: str = "") -> ft.TextField:
+    return ft.TextField(label=label, value=value, width=width, dense=True, keyboard_type=ft.KeyboardType.NUMBER)
+
+
+class FleetView:
+    """What a DV game shows where a hex game shows its map: every ship, one line each (tap to select)."""
+
+    def __init__(self, body):
+        self.body = body
+        self.list = ft.Column(spacing=6, scroll=ft.ScrollMode.AUTO, expand=True)
+        self.control = tag("dv-fleets", ft.Container(self.list, padding=10, expand=True))
+        self.grid = self.labels = self.control  # what the frame updates on a theme change
+
+    def remounted(self) -> None:
+        pass
+
+    def retheme(self, dark: bool) -> None:
+        pass
+
+    def show(self, state, rows) -> None:
+        self.list.controls = [heading("Fleets", 15)] + [tag(f"dv-fleet-{r.id}", ft.Container(ft.Column([
+            ft.Text(r.name, weight=ft.FontWeight.BOLD, color=side_colour(state.sides, r.side)),
+            ft.Text(ship_line(r), size=12)], spacing=0, tight=True), padding=8, border_radius=8,
+            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, on_click=on(self.body.select, r.id))) for r in rows]
+
+
+class DecisiveVictoryBody:
+    """A Decisive Victory game inside the game frame."""
+
+    PREFIX = "dv-"
+    SHARED_SCREEN = True
+    SCREEN_VIEW = DVScreenView  # the shared screen: views/dv_screen.py
+
+    def __init__(self, frame):
+        self.frame, self.app, self.game = frame, frame.app, frame.game
+        self.read_only = frame.read_only
+        self.selected: str | None = None
+        self.tab = "ship"
+        self.map = FleetView(self)
+        self.inches, self.turns = field("Inches"), field("Turns", 90)
+        self.carried = ft.Checkbox(label="Use carried turn", value=False)
+        self.initiative = {side: field(f"{side} d6", 130) for side in self.game.state.sides}
+        self.attacks = AttackPanel(self)
+
+    @property
+    def state(self):
+        return self.game.state
+
+    @property
+    def my_side(self) -> str | None:
+        role = self.app.role
+        return getattr(role, "side", None)
+
+    def mine(self, ship_id: str) -> bool:
+        side = self.my_side
+        return not self.read_only and (side is None or self.state.ship(ship_id).side == side)
+
+    def go_tab(self, key: str) -> None:
+        self.tab = key
+
+    def tabs(self) -> list[tuple]:
+        return list(TABS)
+
+    def top_actions(self) -> list[ft.Control]:
+        return []
+
+    def compute(self, state):
+        if self.selected and not state.has_ship(self.selected):
+            self.selected = None
+        return state, M.banner(state), M.ship_rows(state)
+
+    def banner(self, models) -> tuple:
+        state, banner, _ = models
+        chips = [tag(f"dv-step-{step}", ft.Container(
+            ft.Text(M.PHASES[step], size=12, weight=ft.FontWeight.BOLD if step == banner.phase else None,
+                    color=ft.Colors.ON_PRIMARY if step == banner.phase else None),
+            padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=12,
+            bgcolor=ft.Colors.PRIMARY if step == banner.phase else ft.Colors.SURFACE_CONTAINER_HIGHEST))
+            for step in M.STEPS if step != "aircraft" or state.flights]
+        actions = [] if self.read_only else [button(s.ident, s.label, on(self.step, s), filled=True)
+                                             for s in banner.steps]
+        return banner.title, banner.detail, chips, actions
+
+    def render(self, models) -> list[ft.Control]:
+        state, _, rows = models
+        self.map.show(state, rows)
+        return [self.map.control]
+
+    def panel(self, models) -> list[ft.Control]:
+        state, banner, rows = models
+        tab = self.frame.tab
+        if tab == "attacks":
+            return self.attacks.controls(state)
+        if tab == "maintenance":
+            return self._maintenance(state)
+        if tab == "log":
+            return [tag("dv-log", ft.Column([ft.Text(line, size=12) for line in M.log_lines(self.game.history())[-80:]],
+                                            spacing=4, tight=True))]
+        return self._ships(state, rows)
+
+    def strip(self, models):
+        return None
+
+    def sent(self) -> None:
+        pass
+
+    # --- the ships tab ------------------------------------------------------------------------
+
+    def _chips(self, state, rows) -> ft.Control:
+        return ft.Row([tag(f"dv-ship-{r.id}", ft.Chip(label=ft.Text(r.name), selected=r.id == self.selected,
+                                                      on_click=on(self.select, r.id), height=TOUCH))
+                       for r in rows if not r.removed], wrap=True, spacing=6, run_spacing=6)
+
+    def _ships(self, state, rows) -> list[ft.Control]:
+        out: list[ft.Control] = []
+        if state.phase == "initiative" and not self.read_only:
+            out += self._initiative(state)
+        out.append(self._chips(state, rows))
+        if self.selected is None:
+            out.append(muted("Select a ship: its damage, systems, hit grid and what it may do now."))
+            return out
+        ship = state.ship(self.selected)
+        row = next(r for r in rows if r.id == ship.id)
+        out += self._orders(state, ship)
+        out.append(ship_card(row))
+        return out
+
+    def _initiative(self, state) -> list[ft.Control]:
+        return [tag("dv-initiative", ft.Container(ft.Column([
+            heading("Initiative with table dice", 14),
+            muted("Each side's d6 (a re-roll's face after it, for a tie). Or tap Roll initiative above.", 12),
+            ft.Row([tag(f"dv-initiative-{side}", f) for side, f in self.initiative.items()], wrap=True, spacing=8),
+            button("dv-initiative-table", "Roll with these faces", on(self._initiative_table), filled=True),
+        ], spacing=6, tight=True), padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))]
+
+    def _orders(self, state, ship) -> list[ft.Control]:
+        """The phase's own controls for the selected ship, on a device that holds its side."""
+        if not self.mine(ship.id) or not ship.in_play:
+            return []
+        out: list[ft.Control] = []
+        if state.phase == "command":
+            choices = M.ability_choices(state, ship.id) + M.damage_control_choices(state, ship.id)
+            out += [heading(f"Abilities ({ship.label} has {ship.cp} CP)", 14),
+                    ft.Row([button(c.ident, c.label, on(self.send, c.action), disabled=c.problem is not None,
+                                   tooltip=c.problem) for c in choices], wrap=True, spacing=6, run_spacing=6)]
+        if state.phase == "movement":
+            out += [heading("Move", 14), tag("dv-move-limits", muted(M.movement_words(state, ship.id), 12)),
+                    ft.Row([button(c.ident, c.label, on(self.send, c.action)) for c in M.speed_choices(state, ship.id)],
+                           wrap=True, spacing=6),
+                    ft.Row([tag("dv-inches", self.inches), tag("dv-turns", self.turns), self.carried], wrap=True,
+                           spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                    ft.Row([button("dv-move", "Move", on(self._move, ship.id), filled=True),
+                            button("dv-end-move", "End move", on(self.send, {"kind": "end_move", "ship": ship.id}))],
+                           spacing=6)]
+        if state.phase == "attacks":
+            out.append(button("dv-open-attacks", "Attacks of this ship", on(self.frame.go_tab, "attacks")))
+        return out
+
+    # --- maintenance ---------------------------------------------------------------------------
+
+    def _maintenance(self, state) -> list[ft.Control]:
+        if state.phase != "maintenance":
+            return [muted("Maintenance comes after the attacks: catastrophic damage, minor damage, "
+                          "damage control and abandon ship, in that order.")]
+        rows = M.maintenance_rows(state)
+        out: list[ft.Control] = [heading("Maintenance", 15)]
+        if not rows:
+            out.append(muted("No ship has anything to roll: end the turn."))
+        for row in rows:
+            steps = [] if not self.mine(row.ship) else [button(c.ident, c.label, on(self.send, c.action))
+                                                          for c in row.steps]
+            out.append(tag(f"dv-maint-{row.ship}", ft.Container(ft.Column([
+                ft.Text(row.name, weight=ft.FontWeight.BOLD), *[ft.Text(t, size=13) for t in row.lines],
+                ft.Row(steps, wrap=True, spacing=6)], spacing=4, tight=True), padding=10, border_radius=10,
+                bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)))
+        return out
+
+    # --- handlers ------------------------------------------------------------------------------
+
+    async def select(self, ship_id: str) -> None:
+        self.selected = ship_id
+        self.attacks.ship_changed()
+        if self.frame.tab not in ("ship", "attacks"):
+            await self.frame.go_tab("ship")
+        else:
+            await self.frame.refresh(force=True)
+
+    async def step(self, step: M.Step) -> None:
+        if step.confirm:
+            page = self.app.page
+
+            async def go(e) -> None:
+                page.pop_dialog()
+                await self.send(step.action)
+            page.show_dialog(ft.AlertDialog(
+                title=ft.Text(f"{step.label}?"), content=ft.Text(step.confirm),
+                actions=[ft.TextButton(content="Not yet", on_click=lambda _: page.pop_dialog()),
+                         tag(f"{step.ident}-confirm", ft.FilledButton(content=step.label, on_click=go))]))
+            return
+        await self.send(step.action)
+
+    async def send(self, action) -> None:
+        before = self.state.phase
+        outcome = await self.frame.act(action)
+        if outcome.ok and self.state.phase != before:
+            tab = {"attacks": "attacks", "maintenance": "maintenance"}.get(self.state.phase, "ship")
+            if tab != self.frame.tab:
+                await self.frame.go_tab(tab)
+
+    async def say(self, problem: str) -> None:
+        self.frame.message(problem)
+        await self.frame.refresh(force=True)
+
+    async def _move(self, ship_id: str) -> None:
+        action = M.move_action(ship_id, self.inches.value or "", self.turns.value or "", bool(self.carried.value))
+        if isinstance(action, str):
+            await self.say(action)
+            return
+        await self.send(action)
+
+    async def _initiative_table(self) -> None:
+        try:
+            faces = M.initiative_faces({side: f.value or "" for side, f in self.initiative.items()})
+        except ValueError as exc:
+            await self.say(str(exc))
+            return
+        await self.send({"kind": "roll_initiative", "faces": faces})
+
+
+async def start_sample(app) -> None:
+    """New game: Decisive Victory's shipped sample scenario (fleets/decisive-victory/sample.json),
+    stored like any game; only the host starts games."""
+    import asyncio
+    import time
+
+    from ...files import shipped_fleets_dir
+    from ..session import Session
+    from .home import may_start
+
+    refused = may_start(app)
+    if refused:
+        await app.navigate(Session(message=refused))
+        return
+    try:
+        state = await asyncio.to_thread(M.sample_game, shipped_fleets_dir(), app.seed)
+    except (OSError, ValueError) as exc:
+        await app.navigate(Session(message=f"The Decisive Victory sample could not be read: {exc}"))
+        return
+    await app.create_game(state, "Decisive Victory " + time.strftime("%d %b %H:%M"))

@@ -1,0 +1,167 @@
+"""The Decisive Victory screen model (companion/app/dv_model.py): what a DV game's screens show,
+computed from the state, with the spec's worked examples (decisive-victory.md §20) read through it."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from companion.app import dv_model as M
+from companion.engine.dv.state import AttackFacts, DVAttack
+from companion.engine.kernel import Event
+from companion.files import shipped_fleets_dir
+
+
+@pytest.fixture
+def sample():
+    return M.sample_game(shipped_fleets_dir(), "dv-model")
+
+
+def with_ship(state, ship_id, **changes):
+    return state.model_copy(update={"ships": [s.model_copy(update=changes) if s.id == ship_id else s
+                                              for s in state.ships]})
+
+
+def test_the_sample_scenario_starts_in_setup_with_its_six_ships(sample):
+    banner = M.banner(sample)
+    assert banner.title == "Turn 1 · Set-up"
+    assert [s.action for s in banner.steps] == [{"kind": "start_game"}]
+    rows = M.ship_rows(sample)
+    assert [r.name for r in rows] == ["HMS Sample", "HMS Dash", "HMS Dart", "IJN Mihon", "IJN Kaze", "IJN Nami"]
+    cruiser = rows[0]
+    assert cruiser.head == "Cruiser · speed 15\" · turning class 2 · Admiral · flagship"
+    assert cruiser.damage == "Damage 0 (CDT 5) · minor 0"
+    assert "21 in tubes: 2 salvoes left" in cruiser.notes
+
+
+def test_the_grid_is_four_rows_of_six_with_the_reconstructed_cells_marked(sample):
+    ship = with_ship(sample, "hms-sample", boxes=frozenset({(2, 2), (4, 6)})).ship("hms-sample")
+    state = with_ship(sample, "hms-sample", boxes=frozenset({(2, 2), (4, 6)}))
+    lines = M.grid_lines(state, ship)
+    assert [line.label for line in lines] == ["1 (deck)", "2-3 (belt)", "4-5 (belt)", "6 (underwater)"]
+    assert [[c.system for c in line.cells] for line in lines] == [
+        ["AA", "AA", "Com", "Com", "AA", "AA"], ["AA", "Guns", "Guns", "Flight", "Guns", "AA"],
+        ["Turn", "Struct", "Struct", "Torp", "Struct", "Turn"], ["Turn", "Speed", "Speed", "Speed", "Speed", "Turn"]]
+    assert [line.reconstructed for line in lines] == [False, True, True, False]
+    assert [c.box for line in lines for c in line.cells if c.unverified] == [
+        (2, 3), (2, 4), (2, 5), (2, 6), (3, 4), (3, 5), (3, 6)]
+    assert [c.box for line in lines for c in line.cells if c.marked] == [(2, 2), (4, 6)]
+
+
+def test_a_cruiser_with_two_guns_boxes_has_its_guns_damaged(sample):
+    state = with_ship(sample, "hms-sample", boxes=frozenset({(2, 2), (2, 3)}))
+    row = M.ship_row(state, state.ship("hms-sample"))
+    guns = next(s for s in row.systems if s.name == "Guns")
+    assert (guns.status, guns.marked, guns.boxes) == ("damaged", 2, 3)
+
+
+def test_phase_banners_carry_the_spec_action_kinds(sample):
+    kinds = {phase: [s.action["kind"] for s in M.banner(sample.model_copy(update={"phase": phase})).steps]
+             for phase in ("command", "initiative", "movement", "attacks", "maintenance")}
+    assert kinds == {"command": ["end_command"], "initiative": ["roll_initiative"], "movement": ["end_movement"],
+                     "attacks": ["end_activation", "end_attacks"], "maintenance": ["end_turn"]}
+    assert "British d6+3, Japanese d6+3" in M.banner(sample.model_copy(update={"phase": "initiative"})).detail
+
+
+def test_abilities_offer_the_flagship_as_payer_for_another_ship(sample):
+    choices = {c.ident: c.action for c in M.ability_choices(sample, "hms-dash")}
+    assert choices["dv-ability-scuttle"] == {"kind": "use_ability", "ship": "hms-dash", "ability": "scuttle"}
+    assert choices["dv-ability-concentrate_fire-flagship"]["payer"] == "hms-sample"
+    assert not any(i.endswith("-flagship") for i in (c.ident for c in M.ability_choices(sample, "hms-sample")))
+
+
+def test_dv15_movement_limits_in_words(sample):
+    """DV-15: cruiser speed 15, turning class 2: full 8-15", a turn 1" and 90 degrees."""
+    assert M.movement_words(sample, "hms-sample").startswith(
+        "Full speed: 8\" to 15\" (each turn costs 1\"). One turn per 2\" moved, up to 90° each.")
+    damaged = with_ship(sample, "hms-sample", boxes=frozenset({(3, 1), (3, 6)}), speed_mode="half")
+    assert M.movement_words(damaged, "hms-sample").startswith(
+        "Half speed: 0\" to 8\" (each turn costs 2\"). One turn per 2\" moved, up to 45° each.")
+
+
+def test_a_move_is_typed_as_exact_inches_and_whole_turns():
+    assert M.move_action("hms-dash", "7.5", "2") == {"kind": "move", "ship": "hms-dash", "inches": "15/2", "turns": 2}
+    assert M.move_action("hms-dash", "10", "", carried=True)["use_carried_turn"] is True
+    assert "whole number" in M.move_action("hms-dash", "10", "1.5")
+
+
+def test_dv3_the_odds_before_rolling(sample):
+    """DV-3: cruiser main (FC 4) at 17": m = 2 -> 11/36; at 16" -2 as well; at 15.9" m = 3 -> 4/9;
+    a target at a complete stop: m = 7 -> 5/6."""
+    p = M.preview(sample, "hms-sample", "main", "ijn-mihon", "17")
+    assert (p.modifier, p.hit) == (2, Fraction(11, 36))
+    assert p.modifiers == (("fire control", 4), ("range (every full 8\")", -2))
+    assert p.action == {"kind": "declare_attack", "ship": "hms-sample", "system": "main", "target": "ijn-mihon",
+                        "distance": "17", "facts": {"in_arc": True, "bow_on": False, "smoke": False}, "full_fc": True}
+    assert M.preview(sample, "hms-sample", "main", "ijn-mihon", "16").modifier == 2
+    assert M.preview(sample, "hms-sample", "main", "ijn-mihon", "15.9").hit == Fraction(4, 9)
+    stopped = with_ship(sample, "ijn-mihon", speed_mode="stop")
+    assert M.preview(stopped, "hms-sample", "main", "ijn-mihon", "17").hit == Fraction(5, 6)
+    assert M.preview(sample, "hms-sample", "main", "ijn-mihon", "seventeen").problem
+
+
+def test_dv9_a_full_gun_attack_in_the_preview_lines(sample):
+    """DV-9: cruiser main at 17" on the cruiser: hit 11/36, first save fails 71/324, bonus 11/648,
+    E[damage points] 1349/5832."""
+    p = M.preview(sample, "hms-sample", "main", "ijn-mihon", "17")
+    assert p.lines[0] == "Hit 30.6% (11/36) at +2"
+    assert p.lines[1] == "N7 bonus hit 1.7% (11/648)"
+    assert p.lines[2] == "Save fails 21.9% (71/324)"
+    assert p.lines[3] == "Damage points expected 0.23 (1349/5832)"
+
+
+def test_dv10_torpedoes_in_the_preview(sample):
+    """DV-10: destroyer torpedoes (FC 3) at 7" on the cruiser: m = 1, hit 1/6, E[damage] 17/54; no N7 bonus."""
+    p = M.preview(sample, "ijn-kaze", "torpedoes", "hms-sample", "7")
+    assert (p.modifier, p.hit) == (1, Fraction(1, 6))
+    assert p.lines[0] == "Hit 16.7% (1/6) at +1"
+    assert not any("N7" in line for line in p.lines)
+    assert "(17/54)" in p.lines[2]
+
+
+def test_declared_attacks_keep_their_odds(sample):
+    attack = DVAttack(id=1, ship="hms-sample", system="main", target="ijn-mihon", distance=Fraction(17),
+                      facts=AttackFacts())
+    state = sample.model_copy(update={"phase": "attacks", "attacks": [attack]})
+    ((shown, p),) = M.declared_previews(state)
+    assert shown is attack and p.hit == Fraction(11, 36) and p.action is None
+
+
+def test_table_dice_for_an_attack_in_the_spec_shape():
+    assert M.attack_table("3 4", "4,3", "1 1 / 2 5", "4 2 / 6 6", "") == {
+        "attack": [3, 4], "bonus": [4, 3], "saves": [[1, 1], [2, 5]], "damage": [[4, 2], [6, 6]]}
+    assert M.attack_table("34") == {"attack": [3, 4]}
+    with pytest.raises(ValueError, match="two dice"):
+        M.attack_table("3")
+    with pytest.raises(ValueError, match="not a face"):
+        M.attack_table("3 7")
+    assert M.initiative_faces({"British": "5", "Japanese": "2 6", "Other": ""}) == {"British": [5], "Japanese": [2, 6]}
+
+
+def test_dv13_maintenance_rows(sample):
+    """DV-13: a cruiser (CDT 5) with 6 damage points and 8 minor: P(sink) 7/64, 2 grid rolls; a
+    destroyer with 6 points must pay 2 CP or be abandoned (DV-14)."""
+    state = with_ship(sample, "hms-sample", damage_points=6, minor_damage=8)
+    state = with_ship(state, "hms-dash", damage_points=6)
+    rows = {r.ship: r for r in M.maintenance_rows(state.model_copy(update={"phase": "maintenance"}))}
+    assert rows["hms-sample"].lines == ("Catastrophic test: 6 dice, sinks on 5+ fours: 10.9% (7/64)",
+                                        "Minor damage 8: 2 grid roll(s)")
+    assert "pay 2 CP or the crew abandons ship" in rows["hms-dash"].lines[-1]
+    assert set(rows) == {"hms-sample", "hms-dash"}
+
+
+def test_the_last_roll_reads_the_dice_of_the_newest_event():
+    history = [Event(kind="phase", text="Turn 1: command phase."),
+               Event(kind="attack", text="HMS Sample hits with a N7", data={"dice": [
+                   {"colour": "D6", "face": 3, "role": "first"}, {"colour": "D6", "face": 4, "role": "second"}]}),
+               Event(kind="box_marked", text="Box (2-3, 4) marked")]
+    roll = M.last_roll(history)
+    assert roll == M.LastRoll("Attack", "HMS Sample hits with a N7", (("first", 3), ("second", 4)))
+    assert M.last_roll(history[:1]) is None
+    assert M.log_lines(history)[0] == "Turn 1: command phase."
+
+
+def test_percent_is_exact_beside_the_rounded():
+    assert M.percent(Fraction(4, 9)) == "44.4% (4/9)"
+    assert M.percent(Fraction(1)) == "100%"
