@@ -16,11 +16,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ..common import EndMove, EndMovement, _Action
+from ..common import EndMove, EndMovement, _Action, rolled
 from ..dice import Colour
 from ..kernel import Handler, Refusal, Work
-from ..roller import DieRoll, DiceSource
-from ..common import rolled
+from ..roller import DiceSource, DieRoll
 from .batches import batch_problem, next_batch, opening_batch
 from .command import effective_status, pay
 from .inches import Inches, inches_text
@@ -107,7 +106,7 @@ def _mover(work: Work[DVState], ship_id: str, doing: str) -> DVShip:
         raise Refusal(f"{ship.label} is no longer in play")
     if ship.move_done:
         work.rule(f"{ship.label} has finished its move this turn")
-    work.rule(batch_problem(work.state, work.state.batch, ship, "moving"), )
+    work.rule(batch_problem(work.state, work.state.batch, ship, "moving"))
     return ship
 
 
