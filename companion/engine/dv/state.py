@@ -111,6 +111,9 @@ class Flight(BaseModel):
     entered_stage_turn: int = 0
     target: str | None = None
     on_table: bool = False
+    moved_turn: int = Field(default=0, description="The turn it was last placed, moved or sent to intercept (§12.3)")
+    attacked_turn: int = Field(default=0, description="The turn it last made an attack (§12.6, §12.7.2)")
+    fired_on: dict[str, int] = Field(default={}, description="Ship or base -> the turn it last fired AA at it (§12.7.1 [R-60])")
 
 
 class Base(BaseModel):
@@ -258,6 +261,8 @@ class DVState(BaseModel, Ships[DVShip]):
     smoke: list[Smoke] = []
     star_shells: list[StarShell] = []
     maintenance_step: int = 0
+    attacking_resolved: int = Field(default=0, description="The turn whose aircraft attacking stage was resolved (§12.1)")
+    returning_resolved: int = Field(default=0, description="The turn whose aircraft returning stage was resolved (§12.1)")
     roller: Roller = Roller(seed="00")
     settings: Settings = Settings()
     result: str | None = None
