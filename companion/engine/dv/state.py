@@ -205,10 +205,10 @@ class Smoke(BaseModel):
     ship: str
     turn: int
     drifted: Inches = Fraction(0)
+    drifted_turn: int = Field(default=0, description="The turn of its last maintenance drift roll (003:158)")
 
 
 class StarShell(BaseModel):
-    drifted_turn: int = Field(default=0, description="The turn of its last maintenance drift roll (003:158)")
     """A star shell fired this turn (§8.8): its scatter roll; the ships lit are entered by the players."""
 
     model_config = ConfigDict(frozen=True)
