@@ -491,3 +491,11 @@ def test_a_whole_aircraft_phase_through_apply_from_initiative_to_movement():
     assert next_step(state) == "end_aircraft"
     state, events = ok(state, {"kind": "end_aircraft"})
     assert state.phase == "movement" and state.batch is not None and events[0].data == {"phase": "movement"}
+
+
+def test_a_dual_purpose_battery_that_fired_aa_cannot_attack_surface_targets():
+    from companion.engine.dv.attacks import _system_problem
+    state = game([])
+    red = state.ship("red").model_copy(update={"dp_used_for_aa": frozenset({"dp"})})
+    assert "fired at aircraft this turn" in _system_problem(state, red, red.record.weapon("dp"))
+    assert _system_problem(state, red, red.record.weapon("main")) is None
