@@ -13,6 +13,7 @@ from ..kernel import Handler, Work
 from . import command, initiative, movement
 from .batches import ships_in_play
 from .command import begin_command
+from .maintenance import maintenance_left
 from .state import DVShip, DVState
 
 
@@ -61,6 +62,9 @@ def cleared(ship: DVShip) -> DVShip:
 
 def _end_turn(work: Work[DVState], action: EndTurn) -> None:
     work.phase("maintenance", doing="the turn ends")
+    left = maintenance_left(work.state)
+    if left:
+        work.rule(f"maintenance is not done: {left}")
     state = work.state
     work.update(ships=[cleared(s) for s in state.ships], bases=[b.model_copy(update={"aa_spent": 0}) for b in state.bases],
                 attacks=[], star_shells=[], initiative=None, initiative_rolls=[], batch=None, maintenance_step=0)
