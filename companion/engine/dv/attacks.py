@@ -105,6 +105,8 @@ def _system_problem(state: DVState, ship: DVShip, weapon: Weapon) -> str | None:
     name = weapon.name or weapon.id
     if weapon.kind == "gun" and effective_status(state, ship, "Guns") == "disabled":
         return f"{ship.label}'s gun system is disabled: it cannot make gun attacks"
+    if weapon.id in ship.dp_used_for_aa:
+        return f"the {name} fired at aircraft this turn: it cannot attack surface targets (003:215)"
     if weapon.kind == "torpedo":
         if effective_status(state, ship, "Torp") == "disabled":
             return f"{ship.label}'s torpedo system is disabled"
