@@ -1,0 +1,63 @@
+"""The movement planner's command (issue 17): `companion reach SCENARIO --ship SHIP [--json]`."""
+
+from __future__ import annotations
+
+from ..engine.board import Board
+from ..engine.hexes import facing_name
+from ..engine.kernel import Refusal
+from ..engine.reach import Action, Reach, reach as quick_start_reach
+from ..engine.warfleet.reach import reach as war_fleet_reach
+from ..engine.warfleet.state import WarFleetState
+from .common import CommandError, command, fleet_option, json_out, scenario_state
+
+
+@command
+def reach(sub) -> None:
+    p = sub.add_parser("reach", help="every end position a ship can reach this turn, with its cheapest MP")
+    p.add_argument("scenario", metavar="SCENARIO", help="a Quick-Start or War Fleet scenario file")
+    p.add_argument("--ship", required=True, metavar="SHIP", help="the id of the ship that moves")
+    fleet_option(p)
+    p.add_argument("--json", action="store_true",
+                   help="[{bow, facing, mp_cost, moved}, ...], one per end position, cheapest first")
+    p.set_defaults(run=run_reach)
+
+
+def run_reach(args) -> int:
+    _, _, state = scenario_state(args.scenario, args.fleet, "is not a Quick-Start or War Fleet scenario",
+                                 attacker=args.ship)
+    try:
+        if isinstance(state, WarFleetState):
+            found, name = war_fleet_reach(state, args.ship), state.ship(args.ship).name
+        elif getattr(state, "ruleset", None) == "quick-start":
+            found, name = quick_start_reach(state, args.ship), state.ship(args.ship).card.name
+        else:
+            raise CommandError(f"{args.scenario}: the movement planner knows Quick-Start and War Fleet scenarios")
+    except Refusal as refusal:
+        raise CommandError(f"{args.scenario}: {refusal}") from None
+    if args.json:
+        json_out(found.as_json(state.board))
+        return 0
+    _print_reach(found, name, state.board)
+    return 0
+
+
+def _print_reach(found: Reach, name: str, board: Board) -> None:
+    count = len(found.positions)
+    print(f"{name}: {found.mp_left} MP left, {count} end position{'s' if count != 1 else ''}")
+    for reached in found.positions:
+        where = reached.position
+        marks = [m for m, on in (("moved", where.moved), ("half-hexes: destroyed", reached.half_hexes)) if on]
+        extra = f" ({', '.join(marks)})" if marks else ""
+        path = ", ".join(_words(action) for action in reached.path) or "stay"
+        print(f"  {reached.mp_cost:>2} MP  {board.label(where.bow)} facing {facing_name(where.facing)}{extra}: {path}")
+
+
+def _words(action: Action) -> str:
+    kind = action["kind"]
+    if kind == "step":
+        return str(action["step"])
+    if kind == "pivot":
+        return f"pivot to {facing_name(action['facing'])}"
+    if kind == "declare_turn":
+        return "declare turn" + (f" to {action['side']}" if action.get("side") else "")
+    return kind.replace("_", " ")

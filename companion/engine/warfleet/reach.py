@@ -1,0 +1,71 @@
+"""The War Fleet movement planner: every end position a ship can reach this turn (issue 17).
+
+Seed 004 "Movement" (docs/rule-readings.md, War Fleet "Movement"): 1 MP moves
+one hex forward or turns one hexside, with no limit on turning; a ship that has
+spent no MP may spend all of them (at least 1) to face any way (`pivot`); any
+number of ships may share a hex, so every hex on the map is an end; a step
+beyond the labelled hexes loses the ship, so none is planned.
+
+The rules are the engine's own: `turn.step_problem` before every step and
+`turn.pivot_problem` before the pivot, and the search, the result (`Reach`,
+`Reached`, `Position`) and its JSON are the Quick-Start planner's
+(engine/reach.py), so the app shows both alike.  A War Fleet ship keeps no
+"moved" mark; a position's `moved` says whether the path enters a new hex.
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Iterator
+
+from ..hexes import Hex
+from ..kernel import Refusal
+from ..reach import Action, Moves, Position, Reach, Reached, cheapest_positions, search
+from .state import WarFleetState, WarShip
+from .turn import pivot_problem, step_problem
+
+#: A node of the search: the ship's hex, its facing, and whether it has entered a new hex.
+Mover = tuple[Hex, int, bool]
+TURNS = {"port": -1, "starboard": +1}
+
+
+def reach(state: WarFleetState, ship_id: str) -> Reach:
+    """Every end position of a War Fleet ship this turn, from where it stands with the MP it has
+    left; Refusal in plain words for a ship not on the map or out of play."""
+    ship = state.ship(ship_id)
+    if ship.removed:
+        raise Refusal(f"{ship.name} has left play")
+    if not ship.placed:
+        raise Refusal(f"{ship.name} is not on the map")
+    if ship.pocket is not None:
+        raise Refusal(f"{ship.name} is away fighting a pocket battle")
+    start: Mover = (ship.hex, ship.facing, False)
+    budget = 0 if ship.move_done else ship.mp_left
+    found = [Reached(Position(cell, facing, moved), cost, path)
+             for (cell, facing, moved), cost, path in search(start, _same, _moves(state, ship, start), budget)]
+    return Reach(ship.id, budget, cheapest_positions(found))
+
+
+def _same(node: Mover) -> Hashable:
+    return node
+
+
+def _moves(state: WarFleetState, ship: WarShip, start: Mover) -> Moves[Mover]:
+    board = state.board
+    may_step = step_problem(ship) is None
+    may_pivot = pivot_problem(ship) is None and not ship.move_done
+
+    def moves(node: Mover) -> Iterator[tuple[int, Action, Mover]]:
+        cell, facing, moved = node
+        if may_step:
+            ahead = cell.neighbour(facing)
+            if board.contains(ahead):  # beyond the map the ship is lost: no end position
+                yield 1, {"kind": "step", "ship": ship.id, "step": "forward"}, (ahead, facing, True)
+            for side, turn in TURNS.items():
+                yield 1, {"kind": "step", "ship": ship.id, "step": side}, (cell, (facing + turn) % 6, moved)
+        if may_pivot and node == start:  # only a ship that has spent no MP: the start of its move
+            for face in range(6):
+                if face != facing:
+                    yield ship.mp, {"kind": "pivot", "ship": ship.id, "facing": face}, (cell, face, moved)
+
+    return moves
+
