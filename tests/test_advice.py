@@ -157,3 +157,9 @@ def test_companion_plan_text_and_side(tmp_path, capsys):
     assert "no ship of side 'C'" in capsys.readouterr().err
     assert main(["plan", path, "--ship", "zz"]) == 1
     assert "no ship 'zz'" in capsys.readouterr().err
+
+
+def test_a_ship_that_left_play_has_no_advice():
+    state = abeam()
+    state = state.with_ship(state.ship("a").model_copy(update={"removed": True}))
+    assert advise(state, "a") == ()

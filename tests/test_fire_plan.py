@@ -300,3 +300,34 @@ def test_refusals_in_plain_words():
     with pytest.raises(Refusal, match="no working gun"):
         aimed(state, PlannedShot("a", "bow", 5, "t", "bow"))
     assert isinstance(fire_plan(state, []), FirePlan) and fire_plan(state, []).targets == ()
+
+
+def test_a_gun_planned_twice_is_refused():
+    with pytest.raises(Refusal, match="planned twice: one breach roll per gun"):
+        fire_plan(head_on(), [*bow_guns(2), bow_guns(1)[0]])
+
+
+@pytest.mark.parametrize("damage", [
+    {},
+    {("bow", 2): "destroyed", ("bow", 3): "destroyed_this_turn"},
+    {("bow", 2): "destroyed", ("bow", 3): "destroyed", ("bow", 4): "destroyed", ("bow", 5): "destroyed_this_turn",
+     ("starboard", 1): "destroyed"},  # the bow's last live slot (slot 1 is a miss): its loss wrecks the bow
+])
+def test_one_shot_plans_agree_with_every_option_of_the_advisor(damage):
+    """Shipped cards: a plan of one shot gives the shot's own exact odds (combat.breach_odds and
+    its ship-destroyed reading agree with ShipState.destruction)."""
+    from cards_for_tests import shipped
+    from companion.engine.advice import advise
+
+    state = position(ship("h", "A", shipped("hml-hertfordshire"), "1710", "N"),
+                     ship("p", "B", shipped("pontbriand"), "1706", "S", damage=damage),
+                     ship("l", "B", shipped("pelletier"), "2106", "SW", moved=True))
+    options = [o for g in advise(state, "h") for o in g.options]
+    assert len(options) >= 3
+    for o in options:
+        plan = fire_plan(state, [o.shot]).targets[0]
+        assert plan.exact
+        assert (plan.any_slot.value, plan.expected_slots.value, plan.keel_break.value, plan.ship_destroyed.value) == (
+            o.value.slot, o.value.expected_slots, o.value.keel_break, o.value.ship_destroyed)
+    if len(damage) == 5:
+        assert any(o.value.ship_destroyed > o.value.keel_break for o in options if o.target == "p")

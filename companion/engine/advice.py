@@ -138,8 +138,10 @@ def ranked(options: list[Option]) -> tuple[Option, ...]:
 
 
 def advise(state: GameState, ship_id: str) -> tuple[GunAdvice, ...]:
-    """Every working gun of a ship with its options ranked, in the card's order."""
+    """Every working gun of a ship with its options ranked, in the card's order (none once it left play)."""
     attacker = state.ship(ship_id)
+    if attacker.removed:
+        return ()
     solutions = firing_solutions(state, ship_id)
     fired = {(s.location, s.slot) for s in state.shots if s.attacker == ship_id}
     return tuple(

@@ -305,6 +305,11 @@ def fire_plan(state: GameState, shots: Sequence[PlannedShot], roller: Roller | N
 
     Exact while at most `bound` cards are reachable for the target, else sampled with the
     injected `roller` (default: a fixed seed, so the same plan gives the same figures)."""
+    guns = [(s.attacker, s.location, s.slot) for s in shots]
+    twice = next((g for n, g in enumerate(guns) if g in guns[:n]), None)
+    if twice is not None:
+        raise Refusal(f"{twice[0]}'s gun in {twice[1]} slot {twice[2]} is planned twice: one breach roll per gun "
+                      "(seed 001 \"Combat\")")
     plans = []
     for target_id, group in by_target(shots).items():
         base = state.ship(target_id)
