@@ -110,7 +110,7 @@ class Reach:
             found = self.find(bow, facing)
         if found is None:
             raise ValueError(f"{self.ship} cannot reach {bow} facing {facing_name(facing)} this turn")
-        return list(found.path)
+        return [dict(action) for action in found.path]
 
     def at(self, bow: Hex) -> list[Reached]:
         """The end positions with their bow in this hex (one per facing, and moved or not)."""
@@ -213,11 +213,11 @@ def reach(state: GameState, ship_id: str) -> Reach:
         position = Position(placement.bow, placement.facing, counters[2])
         if position in found:
             continue
-        cells = placement.hexes
+        cells = places.hexes[number]
         if held.isdisjoint(cells):
             half = any(board.in_half_hex_ring(c) for c in cells)  # movement.ends_in_half_hexes
             found[position] = Reached(position, cost, path, half)
-    return Reach(ship.id, ship.mp_left, cheapest_positions(found.values()))
+    return Reach(ship.id, 0 if ship.move_done else ship.mp_left, cheapest_positions(found.values()))
 
 
 def ship_after(state: GameState, ship_id: str, path: Iterable[Action]) -> ShipState:
@@ -281,6 +281,7 @@ class _Places:
     def __init__(self, board: Board, start: Placement):
         self.board = board
         self.placements = [start]
+        self.hexes = [start.hexes]
         self.numbers = {start: 0}
         self.steps: dict[tuple[int, str], int] = {}
 
@@ -288,16 +289,20 @@ class _Places:
         found = self.steps.get((number, step))
         if found is None:
             placement = self.placements[number]
-            moved = placement.forward() if step == "forward" else placement.turned(TURNS[step])
-            found = self._number(moved) if all(self.board.contains(c) for c in moved.hexes) else -1
+            found = self._number(placement.forward() if step == "forward" else placement.turned(TURNS[step]))
             self.steps[number, step] = found
         return found
 
     def _number(self, placement: Placement) -> int:
-        if placement not in self.numbers:
-            self.numbers[placement] = len(self.placements)
-            self.placements.append(placement)
-        return self.numbers[placement]
+        number = self.numbers.get(placement)
+        if number is None:
+            cells = placement.hexes
+            number = len(self.placements) if all(self.board.contains(c) for c in cells) else -1
+            self.numbers[placement] = number
+            if number >= 0:
+                self.placements.append(placement)
+                self.hexes.append(cells)
+        return number
 
 
 def _quick_start_moves(state: GameState, ship: ShipState, need: int, places: _Places) -> Moves[Mover]:
@@ -306,20 +311,25 @@ def _quick_start_moves(state: GameState, ship: ShipState, need: int, places: _Pl
     `Placement.turned`) checked against the board's edge as `step_problem` checks it."""
     rules = _rules_state(state, ship)
     actions = _actions(state, ship.id)
-    known: dict[Counters, list[tuple[int, Action, Counters]]] = {}
+    known: dict[Counters, list[tuple[int, Action, Counters, str | None]]] = {}
 
-    def allowed(counters: Counters) -> list[tuple[int, Action, Counters]]:
-        if counters not in known:
-            known[counters] = [_transition(rules, ship.id, counters, action, need) for action in actions]
-        return [t for t in known[counters] if t[0] >= 0]
+    def allowed(counters: Counters) -> list[tuple[int, Action, Counters, str | None]]:
+        """The actions the rules allow with these counters: (MP, action, counters after, step)."""
+        found = known.get(counters)
+        if found is None:
+            found = known[counters] = [
+                (mp, action, after, action.get("step"))
+                for mp, action, after in (_transition(rules, ship.id, counters, action, need) for action in actions)
+                if mp >= 0]
+        return found
 
     def moves(node: Mover) -> Iterator[tuple[int, Action, Mover]]:
         number, counters = node
-        for mp, action, after in allowed(counters):
-            if action["kind"] != "step":
+        for mp, action, after, step in allowed(counters):
+            if step is None:
                 yield mp, action, (number, after)
                 continue
-            moved = places.stepped(number, action["step"])
+            moved = places.stepped(number, step)
             if moved >= 0:
                 yield mp, action, (moved, after)
 

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from typing import Hashable, Iterator
 
-from ..hexes import Hex
+from ..hexes import DIRECTIONS, Hex
 from ..kernel import Refusal
 from ..reach import Action, Moves, Position, Reach, Reached, cheapest_positions, search
 from .state import WarFleetState, WarShip
 from .turn import pivot_problem, step_problem
 
-#: A node of the search: the ship's hex, its facing, and whether it has entered a new hex.
-Mover = tuple[Hex, int, bool]
+#: A node of the search: the ship's hex (axial q, r), its facing, and whether it has entered a new hex.
+Mover = tuple[int, int, int, bool]
 TURNS = {"port": -1, "starboard": +1}
 
 
@@ -38,10 +38,10 @@ def reach(state: WarFleetState, ship_id: str) -> Reach:
         raise Refusal(f"{ship.name} is not on the map")
     if ship.pocket is not None:
         raise Refusal(f"{ship.name} is away fighting a pocket battle")
-    start: Mover = (ship.hex, ship.facing, False)
+    start: Mover = (ship.hex.q, ship.hex.r, ship.facing, False)
     budget = 0 if ship.move_done else ship.mp_left
-    found = [Reached(Position(cell, facing, moved), cost, path)
-             for (cell, facing, moved), cost, path in search(start, _same, _moves(state, ship, start), budget)]
+    found = [Reached(Position(Hex(q, r), facing, moved), cost, path)
+             for (q, r, facing, moved), cost, path in search(start, _same, _moves(state, ship, start), budget)]
     return Reach(ship.id, budget, cheapest_positions(found))
 
 
@@ -53,19 +53,27 @@ def _moves(state: WarFleetState, ship: WarShip, start: Mover) -> Moves[Mover]:
     board = state.board
     may_step = step_problem(ship) is None
     may_pivot = pivot_problem(ship) is None and not ship.move_done
+    forward: Action = {"kind": "step", "ship": ship.id, "step": "forward"}
+    turns = [({"kind": "step", "ship": ship.id, "step": side}, turn) for side, turn in TURNS.items()]
+    pivots = [{"kind": "pivot", "ship": ship.id, "facing": face} for face in range(6)]
+    inside: dict[tuple[int, int], bool] = {}
+
+    def on_map(q: int, r: int) -> bool:  # beyond the map the ship is lost: no end position
+        if (q, r) not in inside:
+            inside[q, r] = board.contains(Hex(q, r))
+        return inside[q, r]
 
     def moves(node: Mover) -> Iterator[tuple[int, Action, Mover]]:
-        cell, facing, moved = node
+        q, r, facing, moved = node
         if may_step:
-            ahead = cell.neighbour(facing)
-            if board.contains(ahead):  # beyond the map the ship is lost: no end position
-                yield 1, {"kind": "step", "ship": ship.id, "step": "forward"}, (ahead, facing, True)
-            for side, turn in TURNS.items():
-                yield 1, {"kind": "step", "ship": ship.id, "step": side}, (cell, (facing + turn) % 6, moved)
+            dq, dr = DIRECTIONS[facing]
+            if on_map(q + dq, r + dr):
+                yield 1, forward, (q + dq, r + dr, facing, True)
+            for action, turn in turns:
+                yield 1, action, (q, r, (facing + turn) % 6, moved)
         if may_pivot and node == start:  # only a ship that has spent no MP: the start of its move
             for face in range(6):
                 if face != facing:
-                    yield ship.mp, {"kind": "pivot", "ship": ship.id, "facing": face}, (cell, face, moved)
+                    yield ship.mp, pivots[face], (q, r, face, moved)
 
     return moves
-
