@@ -226,3 +226,38 @@ def test_minor_damage_under_3_is_cleared_without_a_roll():
     result = roll(state, "hms-dart", "minor")
     assert result.state.ship("hms-dart").minor_damage == 0 and not of_kind(result, "grid_roll")
     assert result.state.roller.counter == 0
+
+
+@pytest.mark.parametrize("seed", ["a1", "b2", "c3"])
+def test_a_seeded_attacks_phase_then_maintenance_until_the_turn_may_end(seed):
+    """Every ship fires every system at close range with the roller, then each ship's maintenance is
+    rolled as `next_due` asks until `maintenance_left` is None; end_turn refuses before, takes after."""
+    from companion.engine.dv.activation import current_batch
+    from companion.engine.dv.attacks import attack_options
+    from companion.engine.dv.maintenance import next_due
+    from companion.engine.roller import Roller
+    state = sample_game().model_copy(update={"roller": Roller(seed=seed)})
+    while (batch := current_batch(state)) is not None:
+        ship = next(s for s in state.ships if s.side == batch.side and s.in_play and not s.attacked)
+        enemies = [s for s in state.ships if s.side != ship.side and s.in_play]
+        for option in attack_options(state, ship).systems:
+            if enemies[0].id in option.targets:
+                state = act(state, kind="declare_attack", ship=ship.id, system=option.system, target=enemies[0].id,
+                            distance="2").state
+        for attack in [a for a in state.attacks if a.ship == ship.id]:
+            state = act(state, kind="roll_attack", attack=attack.id).state
+        state = act(state, kind="end_activation", ship=ship.id).state
+    state = act(state, kind="end_attacks").state
+    assert any(s.damage_points or s.minor_damage for s in state.ships)
+    for _ in range(200):
+        due = next((s, d) for s in state.ships if s.in_play for d in [next_due(state, s)] if d) \
+            if maintenance_left(state) else None
+        if due is None:
+            break
+        assert refused(state, kind="end_turn").startswith("maintenance is not done: ")
+        ship, (step, _) = due
+        state = act(state, kind="abandon", ship=ship.id).state if step == "abandon" else \
+            roll(state, ship.id, step).state
+    assert maintenance_left(state) is None
+    after = act(state, kind="end_turn").state
+    assert after.phase in ("command", "over")
