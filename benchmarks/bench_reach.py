@@ -4,7 +4,8 @@ The board is bench_solutions.py's: 20 against 20 random printed cards on the
 Quick-Start board, none overlapping, every ship with all its MP (Type 1 ships
 of 12 MP reach about 500 end positions).  Each ship's reach is timed `REPEATS`
 times; printed: the median over every ship of its median time, and the
-slowest ship's median (CPU time, so that other jobs on the machine count less).  Also the War Fleet 20-against-20 battle as it opens.
+slowest ship's median (CPU time, so that other jobs on the machine count
+less).  Also the War Fleet 20-against-20 battle as it opens.
 Aim: under 20 ms for one ship.  Run: `python benchmarks/bench_reach.py`.
 """
 

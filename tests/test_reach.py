@@ -18,7 +18,8 @@ from companion.engine import apply
 from companion.engine.actions import EndMove
 from companion.engine.board import Board
 from companion.engine.hexes import Hex
-from companion.engine.reach import Position, reach, ship_after
+from companion.engine.combat import firing_solutions
+from companion.engine.reach import Position, reach, ship_after, state_after
 from companion.engine.table_rules import HouseRules
 from companion.engine.warfleet import game as wf_game
 from companion.engine.warfleet.reach import reach as wf_reach
@@ -190,6 +191,14 @@ def test_a_ship_whose_move_is_done_stays_where_it_stands():
     state = moving(ship("o", "French", HERTS, "0505", "N"), raven)
     found = reach(state, "s")
     assert [(r.position, r.mp_cost, r.path) for r in found.positions] == [(Position(Hex.at(17, 10), 0, False), 0, ())]
+
+
+def test_a_ship_out_of_play_is_refused_in_plain_words():
+    from companion.engine.kernel import Refusal
+
+    gone = ship("s", "British", RAVEN, "1710", "N").model_copy(update={"removed": True, "keel_broken": True})
+    with pytest.raises(Refusal, match="HML Raven has left play \\(its keel broke\\)"):
+        reach(moving(ship("o", "French", HERTS, "0505", "N"), gone), "s")
 
 
 def test_path_to_a_position_out_of_reach_says_so():
@@ -374,8 +383,9 @@ def test_companion_reach_json_is_every_end_position(tmp_path, capsys):
 
 def test_companion_reach_bad_ship_and_bad_file_are_plain_words(tmp_path, capsys):
     path = tmp_path / "s.json"
+    raven = {"id": "r", "side": "A", "card": "hml-raven", "bow": "1010", "facing": "N"}
     path.write_text(json.dumps({"format": "leviathans-scenario/1", "ruleset": "quick-start", "turn": 1,
-                                "ships": [{"id": "r", "side": "A", "card": "hml-raven", "bow": "1010", "facing": "N"}]}))
+                                "ships": [raven]}))
     assert main(["reach", str(path), "--ship", "nope"]) == 1
     assert "no ship 'nope' (ships: r)" in capsys.readouterr().err
     assert main(["reach", str(tmp_path / "missing.json"), "--ship", "r"]) == 1
@@ -390,3 +400,42 @@ def test_companion_reach_war_fleet_scenario(capsys):
     assert main(["reach", scenario, "--ship", "hml-leviathan", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data[0]["mp_cost"] == 0 and all(set(d) == {"bow", "facing", "mp_cost", "moved"} for d in data)
+
+
+@pytest.mark.parametrize("ship_type", (1, 2))
+@pytest.mark.parametrize("facing", FACINGS)
+def test_companion_reach_agrees_with_the_search(ship_type, facing, tmp_path, capsys):
+    """Issue 17's check: the command's JSON is the exhaustive search's answer, for both types and
+    every facing (a 6 MP card of each type, enter 1 and 2, with a ship in the way)."""
+    engines = location([gun(), engine(3), engine(3)] + filler()[:3])
+    the_card = card(f"t{ship_type}", ship_type=ship_type, enter=ship_type, stern=engines)
+    moving_ship = ship("s", "British", the_card, "1710", facing)
+    other = ship("o", "French", HERTS, "1808", "S")
+    scenario = {"format": "leviathans-scenario/1", "ruleset": "quick-start", "board": {"columns": 33, "rows": 19},
+                "turn": 1, "ships": [
+                    {"id": "s", "side": "British", "card": the_card.model_dump(mode="json", by_alias=True,
+                                                                               exclude_none=True),
+                     "bow": "1710", "facing": facing},
+                    {"id": "o", "side": "French", "card": "hml-hertfordshire", "bow": "1808", "facing": "S"}]}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scenario))
+    assert main(["reach", str(path), "--ship", "s", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    board = Board()
+    said = {(board.parse(d["bow"]), d["facing"], d["moved"]): (d["mp_cost"], d.get("half_hexes", False))
+            for d in data}
+    assert len(said) == len(data)
+    assert said == exhaustive(moving(moving_ship, other), "s")
+
+
+def test_the_guns_from_an_end_position():
+    """Tapping an end position: each gun's targets in arc and range there, with the odds."""
+    herts = ship("s", "British", HERTS, "1710", "N")
+    pont = ship("p", "French", PONT, "1704", "S")
+    state = moving(herts, pont)
+    found = reach(state, "s")
+    there = state_after(state, "s", found.path_to((Hex.at(17, 8), 0)))
+    assert there.ship("s").bow == Hex.at(17, 8) and there.ship("s").moved
+    bow_gun = [s for s in firing_solutions(there, "s") if s.location == "bow"]
+    assert bow_gun and all(s.in_arc and s.range == 4 for s in bow_gun)
+    assert [s.range for s in firing_solutions(state, "s") if s.location == "bow"][0] == 6

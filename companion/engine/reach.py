@@ -230,6 +230,13 @@ def ship_after(state: GameState, ship_id: str, path: Iterable[Action]) -> ShipSt
     return ship
 
 
+def state_after(state: GameState, ship_id: str, path: Iterable[Action]) -> GameState:
+    """The game with the ship where a path leaves it: `combat.firing_solutions(state_after(...),
+    ship_id)` is what each of its guns could then do, with the odds (the "Move there" preview)."""
+    moved: GameState = state.with_ship(ship_after(state, ship_id, path))
+    return moved
+
+
 def _same(node: Mover) -> Hashable:
     return node
 
