@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from . import prints
+from . import offline, prints
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,8 @@ MAX_SOCKETS_PER_ADDRESS = 24  # open at once: a host's tabs, a table of phones (
 MAX_FRAME = 4 * 1024 * 1024  # bytes: a fleet file read from disk (about 125 KB) fits many times over
 CRASHED_MESSAGE = ("Something went wrong on the computer running the table. Reload the page to carry on: "
                    "the game is saved.")
+APP_NAME, APP_SHORT_NAME = "Leviathans Table Companion", "Leviathans"  # as in assets/manifest.json
+APP_DESCRIPTION = "Beside the table for Leviathans air-fleet battles: ship cards, arcs, odds and dice."
 CLIENT_ONLY = frozenset({"client_ip", "client_user_agent", "web"})  # page facts the client may not rewrite
 
 # Wire actions (flet.messaging.protocol.MessageAction)
@@ -372,7 +374,10 @@ class CompanionServer:
         self.port = port
         self.allowed = allowed_origins(served_host, port, join_address)
         self.app_manager = app_manager
-        self.flet = flet_fastapi.app(main, assets_dir=assets_dir, no_cdn=True)
+        # The page title, iOS home-screen title and description of Flet's index.html, and the names of
+        # its manifest (assets/manifest.json, served in place of Flet's, holds the icons and colours)
+        self.flet = flet_fastapi.app(main, assets_dir=assets_dir, no_cdn=True, app_name=APP_NAME,
+                                     app_short_name=APP_SHORT_NAME, app_description=APP_DESCRIPTION)
         self.flet_app_class = _guarded_flet_app_class()
         self.open: dict[str, int] = {}  # sockets open per peer address
 
@@ -387,7 +392,7 @@ class CompanionServer:
             response = HTMLResponse(page) if page else PlainTextResponse("No such print page (they last ten minutes).", 404)
             await response(scope, receive, send)
             return
-        await self.flet(scope, receive, send)
+        await self.flet(scope, receive, offline.with_policy(scope, send))  # pages load only from here
 
     async def websocket(self, scope, receive, send) -> None:
         from starlette.websockets import WebSocket

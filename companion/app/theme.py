@@ -36,7 +36,13 @@ def side_colour(sides: list[str], side: str) -> str:
 #: The printed cards' gun marks (▲, ■): no font of the offline web app has them, so the texts that
 #: show marks fall back on this one (assets/fonts/card-marks.ttf, made by tools/card_marks_font.py).
 MARKS_FONT = "CardMarks"
-FONTS = {MARKS_FONT: "fonts/card-marks.ttf"}
+#: The app's own faces (issue 18), shipped in assets/fonts/ with their licences and loaded from the
+#: app's server, never from the internet: Old Standard TT (bold), a face of the 1900s printed page,
+#: for headings; Lato for the rest, plain and readable on a phone.  Both under the SIL Open Font Licence.
+DISPLAY_FONT = "Old Standard"
+BODY_FONT = "Lato"
+FONTS = {MARKS_FONT: "fonts/card-marks.ttf", DISPLAY_FONT: "fonts/OldStandard-Bold.ttf",
+         BODY_FONT: "fonts/Lato-Regular.ttf"}
 
 
 def marks_style(struck: bool = False) -> ft.TextStyle:
@@ -48,9 +54,23 @@ def marks_style(struck: bool = False) -> ft.TextStyle:
 
 
 def themes() -> tuple[ft.Theme, ft.Theme]:
-    light = ft.Theme(color_scheme_seed=SEED_COLOUR, use_material3=True)
-    dark = ft.Theme(color_scheme_seed=SEED_COLOUR, use_material3=True)
+    light = ft.Theme(color_scheme_seed=SEED_COLOUR, use_material3=True, font_family=BODY_FONT,
+                     text_theme=_text_theme())
+    dark = ft.Theme(color_scheme_seed=SEED_COLOUR, use_material3=True, font_family=BODY_FONT,
+                    text_theme=_text_theme())
     return light, dark
+
+
+def _text_theme() -> ft.TextTheme:
+    """The theme's display, headline and title styles (app bar and dialog titles) in the display font,
+    the body and label styles in the body font (`views.widgets.heading` uses the display font too).
+    A character either lacks is drawn from Flet's own Roboto, then the card marks' font: Flutter
+    would otherwise ask for a Noto font the offline app does not have."""
+    fallback = ["Roboto", MARKS_FONT]
+    styles = {f"{kind}_{size}": ft.TextStyle(font_family=DISPLAY_FONT if kind in ("display", "headline", "title")
+                                             else BODY_FONT, font_family_fallback=fallback)
+              for kind in ("display", "headline", "title", "body", "label") for size in ("large", "medium", "small")}
+    return ft.TextTheme(**styles)
 
 
 def map_colours(dark: bool) -> dict[str, str]:

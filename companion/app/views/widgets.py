@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from ..theme import DICE
+from ..theme import DICE, DISPLAY_FONT
 
 DIE_LABEL = {"Green": "DGreen", "Blue": "DBlue", "Yellow": "DYellow", "Red": "DRed",
              "Black": "DBlack", "D6": "D6"}
@@ -129,7 +129,7 @@ def faces(dice, size: int = 30) -> ft.Row:
 
 
 def heading(text: str, size: int = 16) -> ft.Text:
-    return ft.Text(text, size=size, weight=ft.FontWeight.W_600)
+    return ft.Text(text, size=size, weight=ft.FontWeight.W_600, font_family=DISPLAY_FONT)
 
 
 def pill(text: ft.Text, bgcolor, tooltip: str | None = None) -> ft.Container:
