@@ -89,3 +89,19 @@ def describe(loaded: DVFile, catalogue: dict[str, ShipRecord] | None = None) -> 
         mark = "" if loaded.verified else ", reconstructed bands (unverified)"
         return f"Decisive Victory Table 1 {loaded.name or '(no name)'}{mark}"
     return summary(build_dv_state(loaded, catalogue or {}))
+
+
+def shipped_records() -> list[ShipRecord]:
+    """The ship records of the shipped Decisive Victory files (`fleets/decisive-victory/`), each id
+    once: the samples a group's new record may start from.  A broken file is passed over."""
+    from .files import shipped_fleets_dir
+
+    records: dict[str, ShipRecord] = {}
+    for path in sorted((shipped_fleets_dir() / "decisive-victory").glob("*.json")):
+        try:
+            loaded = load_dv_file(path)
+        except FormatError:
+            continue
+        for record in ship_records([loaded]):
+            records.setdefault(record.id, record)
+    return list(records.values())
