@@ -86,7 +86,7 @@ class App:
             await self.table.follow_session()
             return
         self._leave_game()
-        from .views import dice, editor, fleets, home, info, join, newgame, screen, warfleet_start
+        from .views import dice, dv_editor, editor, fleets, home, info, join, newgame, screen, warfleet_start
         from .views.frame import GameFrame
 
         if not self.device.may_enter:  # a device on the network: the join PIN first
@@ -120,6 +120,7 @@ class App:
             "home": home.build, "new": newgame.build, "dice": dice.build,
             "fleets": fleets.build, "editor": editor.build, "rules": info.build_rules, "load": info.build_load,
             "warfleet": warfleet_start.build,
+            "dv-editor": dv_editor.build,
         }
         self._set_screen(builders.get(session.screen, home.build)(self))
 

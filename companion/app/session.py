@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
-SCREENS = ("home", "new", "game", "dice", "fleets", "editor", "rules", "load", "warfleet")
+SCREENS = ("home", "new", "game", "dice", "fleets", "editor", "rules", "load", "warfleet", "dv-editor")
 TABS = ("map", "ship", "fire", "log")
 
 

@@ -95,6 +95,8 @@ class FleetsView:
                                               on_click=on(self._open, CardEditor.new), height=44)),
             tag("fleets-import", ft.OutlinedButton(content="Import JSON", icon=ft.Icons.FILE_OPEN,
                                                    on_click=self._import_dialog, height=44)),
+            tag("fleets-dv-editor", ft.OutlinedButton(content="Decisive Victory records", icon=ft.Icons.DIRECTIONS_BOAT,
+                                                      on_click=on(app.navigate, Session("dv-editor")), height=44)),
         ], wrap=True, spacing=8, run_spacing=8)
         body = ft.Column([
             ft.Row([back, heading("Fleets", 22)]),
