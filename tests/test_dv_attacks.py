@@ -10,6 +10,8 @@ from fractions import Fraction as F
 import pytest
 
 from companion.engine.dv.attacks import attack_options
+from companion.engine.dv.command import generated_points, payer_problem
+from companion.engine.dv.movement import max_speed
 from companion.engine.dv.damage import mark_box
 from companion.engine.dv.state import DVState
 from companion.engine.roller import Roller
@@ -177,12 +179,18 @@ def test_dv12_grid_marking_spill_and_systems():
     assert ev == [("box_marked", "Guns", [2, 3])]  # spills down the column
     ship, ev = hit(ship, (1, 4))
     assert ev == [("box_marked", "Com", [1, 4]), ("system_damaged", "Com", None), ("system_disabled", "Com", None)]
+    assert generated_points(state, ship) == 0  # next command phase: 0 CP
+    escort = state.ship("ijn-kaze").model_copy(update={"boxes": frozenset({(1, 3), (1, 4)})})  # its Com disabled
+    flagship = state.ship("ijn-mihon").model_copy(update={"cp": 3})
+    assert "its flagship cannot pay for it" in payer_problem(state, escort, flagship, 1, "Concentrate Fire")
     ship, ev = hit(ship, (4, 2))
     ship, ev = hit(ship, (4, 3))
     assert ev[-1] == ("system_damaged", "Speed", None)
+    assert max_speed(state, ship) == 8  # ⌈15/2⌉
     ship, ev = hit(ship, (4, 4))
     ship, ev = hit(ship, (4, 5))
     assert ev[-1] == ("system_disabled", "Speed", None)
+    assert max_speed(state, ship) == 0
     before = ship.damage_points
     ship, ev = hit(ship, (4, 3))
     assert ev == [("box_marked", None, None)] and ship.damage_points == before + 1
@@ -333,6 +341,9 @@ def test_dv11_gunnery_radar_drops_the_negatives():
     failed = act(state, kind="radar_roll", ship="hms-sample", system="main", target="ijn-mihon",
                  distance="30", table={"radar": [6, 6]}).state
     assert declared(failed, distance="30")[1]["odds"]["modifier"] == 4 - 3 - 4
+    split, _ = declared(state, distance="30")
+    assert "on the first target it fires at, IJN Mihon" in refused(split, kind="radar_roll", ship="hms-sample",
+                                                                    system="main", target="ijn-kaze", distance="30")
     assert "already rolled for radar" in refused(failed, kind="radar_roll", ship="hms-sample", system="main",
                                                  target="ijn-mihon", distance="30")
 

@@ -187,6 +187,10 @@ def _radar(work: Work[DVState], action: RadarRoll) -> None:
     weapon = weapon_named(ship, action.system)
     begin(work, ship, "a radar roll is made")
     work.rule(radar_problem(work.state, ship, weapon))
+    aimed = next((a for a in work.state.attacks if a.ship == ship.id and a.system == weapon.id), None)
+    if aimed is not None and aimed.target != target.id:
+        work.rule(f"the {weapon.name or weapon.id} rolls for radar on the first target it fires at, "
+                  f"{work.state.ship(aimed.target).label} [R-28]")
     distance = action.distance if action.distance is not None else next(
         (a.distance for a in work.state.attacks if a.ship == ship.id and a.target == target.id), 0)
     m = radar_roll_modifier(work.state, ship, weapon.id, target, distance)
