@@ -117,7 +117,7 @@ class DVEditorView:
                    wrap=True, spacing=10, run_spacing=10),
             ft.Row([self._number(("armor", a), f"{a.capitalize()} armour") for a in ARMORS], wrap=True, spacing=10),
             self._verified(s, "Every value checked against our own records"),
-            self._text(("sources", "notes"), "Notes (where the values come from)", setter=s.set_notes),
+            self._text(("sources", "notes"), "Notes (where the values come from)", width=600, setter=s.set_notes),
         ])
         weapons = [self._weapon(i) for i in range(len(s.data.get("weapons", [])))]
         add = ft.Row([tag("dv-add-gun", ft.TextButton(content="Add a gun battery", icon=ft.Icons.ADD,
@@ -212,7 +212,7 @@ class DVEditorView:
             ft.Row([self._number(("thresholds", c), f"{CLASSES[c]}: boxes to damage") for c in CLASSES], wrap=True,
                    spacing=10),
             self._verified(g, "Every cell read from our printed rules"),
-            self._text(("sources", "notes"), "Notes", setter=g.set_notes),
+            self._text(("sources", "notes"), "Notes", width=600, setter=g.set_notes),
             tag("dv-grid-reset", ft.TextButton(content="Use the reconstructed grid", icon=ft.Icons.RESTORE,
                                                on_click=lambda ev: self._changed(e.reset_grid, True))),
         ])
