@@ -53,7 +53,8 @@ INTACT: CardState = (frozenset(), False)
 @dataclass(frozen=True)
 class PlannedShot:
     """One gun of one ship at one target: `target_location` None when a d6 picks the location at
-    the roll (table rule two_locations "roll"), or when the shot can strike only one."""
+    the roll (table rule two_locations "roll"), or when the shot can strike only one.  A named
+    location is planned as named, whoever picks it at the table (a "what if it strikes there")."""
 
     attacker: str
     location: str
