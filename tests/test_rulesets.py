@@ -141,6 +141,52 @@ EXAMPLES = {
         {"kind": "concede", "side": "X"},
         {"kind": "set_bookkeeping", "on": False},
     ],
+    "decisive-victory": [
+        {"kind": "start_game"},
+        {"kind": "use_ability", "ship": "hms-dash", "ability": "damage_control", "payer": "hms-sample",
+         "system": "Guns", "mode": "ignore_damaged"},
+        {"kind": "end_command"},
+        {"kind": "roll_initiative", "faces": {"British": [2, 1], "Japanese": [2, 5]}},
+        {"kind": "set_initiative", "side": "British"},
+        {"kind": "resolve_attacking"},
+        {"kind": "place_flight", "flight": "f1"},
+        {"kind": "move_flight", "flight": "f1"},
+        {"kind": "intercept", "cap_flight": "f1", "flight": "f2"},
+        {"kind": "air_attack", "attackers": ["f1"], "target": "f2"},
+        {"kind": "aa_fire", "ship": "hms-dash", "flight": "f2", "points": 1},
+        {"kind": "air_strike", "flight": "f2", "target": "hms-dash"},
+        {"kind": "resolve_returning"},
+        {"kind": "land_flight", "flight": "f1", "base": "hms-sample"},
+        {"kind": "launch_flight", "flight": "f1"},
+        {"kind": "end_aircraft"},
+        {"kind": "set_speed", "ship": "hms-dash", "mode": "half"},
+        {"kind": "move", "ship": "hms-dash", "inches": "7/2", "turns": 1, "use_carried_turn": False},
+        {"kind": "close_action", "ship": "hms-dash", "other": "ijn-kaze", "paid_by": None,
+         "table": {"ship": [4, 1], "other": [6, 6]}},
+        {"kind": "end_move", "ship": "hms-dash"},
+        {"kind": "end_movement"},
+        {"kind": "searchlight", "ship": "hms-dash", "target": "ijn-kaze", "distance": 5},
+        {"kind": "star_shell", "ship": "hms-dash", "system": "secondary"},
+        {"kind": "illuminate", "ships": ["ijn-kaze"]},
+        {"kind": "radar_roll", "ship": "hms-dash", "system": "main", "target": "ijn-kaze"},
+        {"kind": "declare_attack", "ship": "hms-dash", "system": "main", "target": "ijn-kaze", "distance": 12},
+        {"kind": "roll_attack", "attack": 1},
+        {"kind": "end_activation"},
+        {"kind": "end_attacks"},
+        {"kind": "maintenance_roll", "ship": "hms-dash", "step": "catastrophic"},
+        {"kind": "trade_damage", "ship": "hms-dash", "blocks": 1},
+        {"kind": "pay_abandon", "ship": "hms-dash"},
+        {"kind": "abandon", "ship": "hms-dash"},
+        {"kind": "drift_smoke", "smoke": "smoke-1-hms-dash"},
+        {"kind": "end_turn"},
+        {"kind": "mark_box", "ship": "hms-dash", "box": [2, 3], "marked": True},
+        {"kind": "set_damage", "ship": "hms-dash", "points": 3},
+        {"kind": "set_minor", "ship": "hms-dash", "minor": 1},
+        {"kind": "set_rudder", "ship": "hms-dash", "rudder": "ahead"},
+        {"kind": "remove_ship", "ship": "hms-dash", "how": "sunk"},
+        {"kind": "concede", "side": "Japanese"},
+        {"kind": "set_bookkeeping", "on": True},
+    ],
 }
 
 
@@ -158,6 +204,18 @@ def _war_fleet_start(seed: int):
              warship("c", "Y", armed("c", 2), hex_="0307", facing="N"),
              warship("d", "Y", armed("d", 3), hex_="0607", facing="N")]
     return table(*ships, phase="initiative", seed=f"conformance {seed}", board=Board(columns=12, rows=10))
+
+
+def _dv_start(seed: int):
+    """The Decisive Victory sample scenario (three ships a side), dice seeded."""
+    from pathlib import Path
+
+    from companion.engine.roller import Roller
+
+    ruleset = find_ruleset("decisive-victory")
+    sample = Path(__file__).resolve().parent.parent / "fleets" / "decisive-victory" / "sample.json"
+    return ruleset.build_state(ruleset.load_scenario(json.loads(sample.read_text())), None,
+                               Roller.from_seed(f"conformance {seed}"))
 
 
 def _options_log(ruleset: Ruleset, initial, seed: int, length: int):
@@ -178,7 +236,7 @@ def _random_game(ruleset: Ruleset, seed: int):
     if ruleset.id == "quick-start":
         initial, log = random_log(seed, length=150)  # tests/random_games.py plays Quick-Start
         return initial, log, ruleset.replay(initial, log)
-    initial = _war_fleet_start(seed)
+    initial = _war_fleet_start(seed) if ruleset.id == "war-fleet" else _dv_start(seed)
     end, log = _options_log(ruleset, initial, seed, length=150)
     return initial, log, end
 
@@ -196,12 +254,12 @@ def _union_kinds(ruleset: Ruleset) -> set[str]:
 
 
 def test_the_registry_finds_each_ruleset_by_id_and_names_the_known_ids_otherwise():
-    assert set(RULESETS) == {"quick-start", "war-fleet"}
+    assert set(RULESETS) == {"quick-start", "war-fleet", "decisive-victory"}
     for ruleset_id, ruleset in RULESETS.items():
         assert find_ruleset(ruleset_id) is ruleset and ruleset.id == ruleset_id
         assert ruleset_for_format(ruleset.scenario_format) is ruleset
-    with pytest.raises(ValueError, match="quick-start, war-fleet"):
-        find_ruleset("decisive-victory")
+    with pytest.raises(ValueError, match="quick-start, war-fleet, decisive-victory"):
+        find_ruleset("chess")
     assert ruleset_for_format("leviathans-card/1") is None
 
 

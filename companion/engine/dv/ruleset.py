@@ -12,6 +12,8 @@ from pydantic import TypeAdapter
 from ..roller import Roller
 from ..ruleset import Ruleset, SideOf, conceding_side, ship_side
 from . import game
+from .inches import inches_text
+from .movement import movement_limits
 from .scenario import SCENARIO_FORMAT, DVScenario, build_dv_state, dump_dv_scenario, load_dv_scenario, scenario_of, summary
 from .state import RULESET, DVState
 
@@ -70,7 +72,7 @@ STEPS = {"setup": "start_game", "command": "end_command", "initiative": "roll_in
 
 
 def candidates(state: DVState, side: str | None) -> Iterator[dict[str, Any]]:
-    """The actions worth offering now: the turn's step; in movement each ship's speed changes and end of move; in
+    """The actions worth offering now: the turn's step; in movement each ship's least full-speed move, speed changes and end of move; in
     attacks each unrolled attack's roll."""
     step = STEPS.get(state.phase)
     if step:
@@ -79,6 +81,9 @@ def candidates(state: DVState, side: str | None) -> Iterator[dict[str, Any]]:
     if state.phase == "movement":
         for ship in ships:
             if not ship.move_done:
+                limits = movement_limits(state, ship)
+                if limits.mode == "full" and limits.spent < limits.minimum:
+                    yield {"kind": "move", "ship": ship.id, "inches": inches_text(limits.minimum - limits.spent)}
                 for mode in ("full", "half", "stop"):
                     if mode != ship.speed_mode:
                         yield {"kind": "set_speed", "ship": ship.id, "mode": mode}
