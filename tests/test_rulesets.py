@@ -114,6 +114,8 @@ EXAMPLES = {
         {"kind": "record_move", "ship": "raven", "bow": "0405", "facing": "N", "moved": None},
         {"kind": "seize_initiative", "ship": "pelletier"},
         {"kind": "set_house_rules", "house_rules": {"declared_turns": True, "one_hex_ships": True}},
+        {"kind": "move_along", "ship": "raven", "steps": [{"kind": "step", "ship": "raven", "step": "forward"},
+                                                           {"kind": "declare_turn", "ship": "raven", "side": None}]},
     ],
     "war-fleet": [
         {"kind": "roll_placement", "faces": {"X": [3], "Y": [5]}},
@@ -140,6 +142,8 @@ EXAMPLES = {
         {"kind": "set_casualty", "ship": "b", "casualty": False},
         {"kind": "concede", "side": "X"},
         {"kind": "set_bookkeeping", "on": False},
+        {"kind": "move_along", "ship": "a", "steps": [{"kind": "pivot", "ship": "a", "facing": 3},
+                                                       {"kind": "step", "ship": "a", "step": "forward"}]},
     ],
     "decisive-victory": [
         {"kind": "start_game"},

@@ -155,11 +155,22 @@ class CancelTurn(_Action):
     ship: str
 
 
+class MoveAlong(_Action):
+    """Issue 17, the movement planner's "Move there": a path of moves (steps, and under H3 declared
+    or cancelled turns), each made by its own rules, taken as one action: one log entry, one undo."""
+
+    kind: Literal["move_along"] = "move_along"
+    ship: str
+    steps: list[Annotated[Union[Step, DeclareTurn, CancelTurn], Field(discriminator="kind")]] = Field(
+        min_length=1, max_length=200)
+
+
 Action = Annotated[
     Union[
         RollInitiative, SetInitiative, Step, Place, EndMove, EndMovement, DeclareShot,
         CancelShot, ResolveShot, ChooseLocation, MarkSlot, SetKeel, StartGame, EndTurn, Concede, SetBookkeeping,
         SetHouseRules, RollUnitInitiative, SetMoveOrder, RecordMove, SeizeInitiative, DeclareTurn, CancelTurn,
+        MoveAlong,
     ],
     Field(discriminator="kind"),
 ]

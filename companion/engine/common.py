@@ -281,3 +281,36 @@ def set_bookkeeping(work: Work[Any], action: SetBookkeeping) -> None:
     work.update(settings=work.state.settings.model_copy(update={"bookkeeping": action.on}))
     work.event("settings", "Bookkeeping mode on: rule checks give warnings, not refusals." if action.on
                else "Rule checks on.")
+
+
+# --- a planned path as one action (issue 17: the movement planner's "Move there") ---------------
+
+
+def move_along(moves: dict[str, Callable[[Work[Any], Any], None]],
+               errors: tuple[type[Exception], ...] = ()) -> Callable[[Work[Any], Any], None]:
+    """A ruleset's `move_along` handler: a path the movement planner found (engine/reach.py), taken
+    as one action, so the log holds one entry and one undo takes the whole path back (issue 17:
+    "'Move there' applies the path's steps as one undoable action").  Each step goes through the
+    ruleset's own handler of its kind (`moves`), in order, with every rule it checks; at the first
+    step the rules refuse, the whole action is refused, naming that step, and nothing is made.
+    `errors`: the ruleset's own rule exceptions, refusals too."""
+    def handle(work: Work[Any], action: Any) -> None:
+        total = len(action.steps)
+        for number, step in enumerate(action.steps, 1):
+            where = f"step {number} of {total} ({step_words(step)})"
+            if step.ship != action.ship:
+                raise Refusal(f"{where} moves {step.ship}, not {action.ship}")
+            try:
+                moves[step.kind](work, step)
+            except Refusal as refusal:
+                raise Refusal(f"{where}: {refusal}", refusal.kind) from None
+            except errors as exc:
+                raise Refusal(f"{where}: {exc}") from None
+    return handle
+
+
+def step_words(step: Any) -> str:
+    """One move of a path in words: "forward", "turn to port", "declare turn", "pivot"."""
+    if step.kind == "step":
+        return "forward" if step.step == "forward" else f"turn to {step.step}"
+    return str(step.kind).replace("_", " ")

@@ -393,6 +393,8 @@ HANDLERS: dict[str, Callable[[Work[GameState], Any], None]] = {
     "set_move_order": UI.set_move_order,
     "record_move": SM.record_move,
     "seize_initiative": UI.seize_initiative,
+    "move_along": C.move_along({"step": _step, "declare_turn": partial(H3.declare_turn, movement_rule=_movement_rule),
+                                "cancel_turn": partial(H3.cancel_turn, movement_rule=_movement_rule)}, RULE_ERRORS),
 }
 
 parse_action = C.action_parser(A.ActionEnvelope, HANDLERS, "not an action")

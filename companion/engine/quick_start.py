@@ -38,7 +38,7 @@ def target_side(data: Mapping[str, Any], state: GameState) -> str | None:
 
 SIDE_OF = {
     **{kind: ship_side("ship") for kind in ("step", "place", "end_move", "mark_slot", "set_keel", "record_move",
-                                            "seize_initiative", "declare_turn", "cancel_turn")},
+                                            "seize_initiative", "declare_turn", "cancel_turn", "move_along")},
     "declare_shot": ship_side("attacker"),
     "resolve_shot": attacker_side("shots", "shot"),
     "cancel_shot": attacker_side("shots", "shot"),

@@ -139,11 +139,20 @@ class SetCasualty(_Action):
     casualty: bool = True
 
 
+class MoveAlong(_Action):
+    """Issue 17, the movement planner's "Move there": a path of steps and a pivot, each made by its
+    own rules, taken as one action: one log entry, one undo."""
+
+    kind: Literal["move_along"] = "move_along"
+    ship: str
+    steps: list[Annotated[Union[Step, Pivot], Field(discriminator="kind")]] = Field(min_length=1, max_length=200)
+
+
 WarFleetAction = Annotated[
     Union[
         RollPlacement, SetPlacementFirst, Place, RollInitiative, SetInitiative, Step, Pivot, EndMove,
         EndGroup, EndMovement, DeclareAttack, CancelAttack, RollAttack, OpenPocket, ResolvePocket, EndCombat,
-        EndTurn, MarkLocation, SetStats, SetCasualty, Concede, SetBookkeeping,
+        EndTurn, MarkLocation, SetStats, SetCasualty, Concede, SetBookkeeping, MoveAlong,
     ],
     Field(discriminator="kind"),
 ]

@@ -33,7 +33,7 @@ TABLE_ACTIONS = frozenset({
 
 SIDE_OF = {
     **{kind: ship_side("ship") for kind in
-       ("place", "step", "pivot", "end_move", "mark_location", "set_stats", "set_casualty")},
+       ("place", "step", "pivot", "end_move", "mark_location", "set_stats", "set_casualty", "move_along")},
     "declare_attack": ship_side("attacker"),
     "cancel_attack": attacker_side("attacks", "attack"),
     "roll_attack": attacker_side("attacks", "attack"),
