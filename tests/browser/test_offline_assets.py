@@ -7,13 +7,15 @@ shows them and of the home screen in the app's fonts."""
 from __future__ import annotations
 
 import base64
-import re
+import os
+import subprocess
 import time
+from unittest import mock
 from urllib.parse import urlsplit
 
 import pytest
 
-from .conftest import PHONE, SCREENSHOTS, by_id, open_app, tap_until
+from .conftest import PHONE, SCREENSHOTS, Server, by_id, open_app, tap_until
 
 pytestmark = pytest.mark.browser
 
@@ -74,6 +76,9 @@ def test_the_app_fetches_nothing_from_the_internet(server, browser):
     by_id(page, "quick-start").wait_for(timeout=30000)
     assert page.title().startswith("Leviathans")
     shoot(page, "identity-home-phone", settle=3)
+    tap_until(page, "dice-roller", "roll-dice")  # a screen of headings: the display font
+    shoot(page, "identity-dice-phone", settle=3)
+    by_id(page, "back").click()
     tap_until(page, "quick-start", "start-game")
     shoot(page, "identity-game-phone", settle=3)
     refused = page.evaluate("window.__refused")
@@ -151,4 +156,33 @@ def test_the_manifest_and_icons_are_ours(server, browser):
     page.wait_for_function("() => [...document.images].every(i => i.complete && i.naturalWidth)")
     shoot(page, "identity-icons", settle=0.5)
     context.close()
-    assert re.fullmatch(r"Leviathans.*", facts["name"])
+
+
+def test_the_default_renderer_starts_under_the_pages_policy(tmp_path, browser):
+    """The other tests force CanvasKit (dart2js); a phone's Chrome picks skwasm (dart2wasm, drawing in
+    a worker) when Flet's renderer is left on auto: the home screen comes up under the same policy
+    and nothing is fetched elsewhere.  (Headless screenshots of skwasm are blank, so none is taken.)"""
+    def popen(args, env=None, **kw):  # the test server's command, with Flet's renderer left on auto
+        return real_popen(args, env={k: v for k, v in (env or os.environ).items() if k != "FLET_WEB_RENDERER"}, **kw)
+
+    real_popen = subprocess.Popen
+    srv = Server(tmp_path / "data")
+    with mock.patch("subprocess.Popen", popen):
+        srv.start()
+    try:
+        traffic = Traffic(f"127.0.0.1:{srv.port}")
+        context = browser.new_context(viewport=PHONE)
+        context.route("**/*", traffic.route)
+        page = context.new_page()
+        traffic.watch(context, page)
+        open_app(page, srv.url)
+        by_id(page, "quick-start").wait_for(timeout=30000)
+        renderer = page.evaluate("() => window._flutter_skwasmInstance ? 'skwasm' : 'canvaskit'")
+        refused = page.evaluate("window.__refused")
+        context.close()
+    finally:
+        srv.stop()
+    assert renderer == "skwasm"
+    assert traffic.elsewhere == [] and traffic.failed == [] and traffic.bad == [], \
+        (traffic.elsewhere, traffic.failed, traffic.bad)
+    assert all(u.startswith(RIVE_RUNTIME) for u in refused + traffic.refused), refused + traffic.refused

@@ -9,6 +9,7 @@ import flet as ft
 
 from ...engine.ruleset import RULESETS
 from ..session import Session
+from ..theme import DISPLAY_FONT
 from ..tasks import soon
 from ..viewmodels import PHASE_NAMES, game_rows
 from ..dv_model import PHASES as DV_PHASES, RULESET as DV
@@ -129,7 +130,7 @@ def build(app) -> ft.Control:
         [
             ft.Container(height=8),
             ft.Row([ft.Icon(ft.Icons.AIRPLANEMODE_ACTIVE, size=34, color=ft.Colors.PRIMARY),
-                    ft.Column([ft.Text("Leviathans", size=28, weight=ft.FontWeight.BOLD),
+                    ft.Column([ft.Text("Leviathans", size=28, weight=ft.FontWeight.BOLD, font_family=DISPLAY_FONT),
                                muted("Table companion · Quick-Start rules")], spacing=0, tight=True),
                     ft.Container(expand=True),
                     icon_button(ft.Icons.BRIGHTNESS_6, "Light or dark theme", lambda e: app.toggle_theme(), "theme")]),
