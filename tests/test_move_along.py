@@ -41,7 +41,7 @@ def test_quick_start_every_planned_path_as_one_action_ends_where_its_steps_end()
         for action in reached.path:
             here = apply(here, action).state
         assert one.state == here
-        assert [e.kind for e in one.events] == ["step"] * len(reached.path)
+        assert [e.kind for e in one.events] == ["move_along"] + ["step"] * len(reached.path)
 
 
 def test_quick_start_refused_at_the_first_illegal_step_naming_it_and_nothing_made():
@@ -77,7 +77,8 @@ def test_quick_start_bookkeeping_takes_the_path_with_its_warnings():
     state = moving(ship("s", "British", HERTS, "1710", "N"))
     state = apply(state, {"kind": "set_bookkeeping", "on": True}).state
     out = apply(state, along("s", [step("s", "forward"), step("s", "port")]))
-    assert out.ok and [e.kind for e in out.events] == ["step", "warning", "step"]
+    assert out.ok and [e.kind for e in out.events] == ["move_along", "step", "warning", "step"]
+    assert out.events[0].text == "HML Hertfordshire moves along its planned path: forward, turn to port."
 
 
 def test_h3_a_declared_turn_in_the_path():
@@ -88,7 +89,7 @@ def test_h3_a_declared_turn_in_the_path():
     turned = min((r for r in reach(state, "s").positions if r.position.facing == 5), key=lambda r: r.mp_cost)
     out = apply(state, along("s", turned.path))
     assert out.ok and out.state.ship("s").facing == 5 and out.state.ship("s").mp_spent == 6
-    assert [e.kind for e in out.events][0] == "turn_declared"
+    assert [e.kind for e in out.events][:2] == ["move_along", "turn_declared"]
 
 
 def test_war_fleet_every_planned_path_as_one_action():

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Strict, ValidationError
 
 from .cards import format_error
 from .dice import Pool
-from .kernel import Refusal, RefusalKind, Work
+from .kernel import Event, Refusal, RefusalKind, Work
 from .roller import DiceSource, DieRoll, NeedDice, RollerDice, TableDice, check_face
 
 #: true or false, never "yes" nor 1 (an action read from a log or a file)
@@ -295,7 +295,7 @@ def move_along(moves: dict[str, Callable[[Work[Any], Any], None]],
     step the rules refuse, the whole action is refused, naming that step, and nothing is made.
     `errors`: the ruleset's own rule exceptions, refusals too."""
     def handle(work: Work[Any], action: Any) -> None:
-        total = len(action.steps)
+        total, first = len(action.steps), len(work.events)
         for number, step in enumerate(action.steps, 1):
             where = f"step {number} of {total} ({step_words(step)})"
             if step.ship != action.ship:
@@ -306,6 +306,11 @@ def move_along(moves: dict[str, Callable[[Work[Any], Any], None]],
                 raise Refusal(f"{where}: {refusal}", refusal.kind) from None
             except errors as exc:
                 raise Refusal(f"{where}: {exc}") from None
+        ship = work.state.ship(action.ship)
+        name = ship.card.name if hasattr(ship, "card") else ship.name
+        words = ", ".join(step_words(step) for step in action.steps)
+        work.events.insert(first, Event(kind="move_along", text=f"{name} moves along its planned path: {words}.",
+                                        data={"ship": action.ship, "steps": total}))
     return handle
 
 
