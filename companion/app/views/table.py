@@ -23,6 +23,7 @@ from ..panels import fire_panel, move_panel, shot_views, table_dice_fields
 from ..banners import Banner, banner
 from ..viewmodels import arc_shades, card_view, deployment_hexes, deployment_refusal, log_lines, ship_rows
 from ..theme import side_colour
+from .advisor import AdvisorPanel
 from .fire import FirePanel, TableDiceEntry
 from .frame import on
 from .hexmap import HexMap
@@ -50,6 +51,7 @@ class Models:
     zone: tuple = ()
     house: HouseMoves | None = None
 
+    advice: object | None = None  # advice_model.AdvisorView on the fire tab
 
 class ShipPicker:
     """The ships as chips (tap one to select it), kept on screen: a new selection changes two chips."""
@@ -100,6 +102,7 @@ class QuickStartBody:
         self.fire_panel = FirePanel(self._declare, self._roll, self._enter, self._cancel_shot, self._choose)
         self.map = HexMap(self.game.state, self.app.dark, self.map_tapped)
         self.map.focus = self._selected_hex(self.game.state)
+        self.advisor = AdvisorPanel(self)
         self.bookkeeping = ft.PopupMenuItem(content="Rule checks off (bookkeeping)", checked=False,
                                             on_click=self._toggle_bookkeeping, height=48)
         # the side panel's pieces, kept on screen and changed in place
@@ -175,6 +178,7 @@ class QuickStartBody:
             arcs_key=arcs_key,
             log=log_lines(self.game.history()) if tab == "log" else None,
             zone=deployment_hexes(state, ship) if (ship and state.phase == "setup") else (),
+            advice=self.advisor.compute(state, ship) if tab == "fire" else None,
         )
 
     def render(self, m: Models) -> list[ft.Control]:
@@ -240,11 +244,14 @@ class QuickStartBody:
         tab = self.frame.tab
         if tab == "fire":
             return [self.fire_picker.show(m, self.session.ship), self.fire_panel.show(
-                m.card.name if m.card else None, m.state.phase, m.guns, m.shots, self.entries, self._held_by(m))]
+                m.card.name if m.card else None, m.state.phase, m.guns, m.shots, self.entries, held_by),
+                    *([advisor] if advisor is not None else [])]
         if tab == "log":
             return [tag("log", log_control(m.log or (), self.game.can_undo, self.game.can_redo,
                                             on(self.frame.change, "undo"), on(self.frame.change, "redo")))]
         return self._ship_panel(m)
+            held_by = self._held_by(m)
+            advisor = self.advisor.show(m.advice, m.state.phase == "combat" and held_by is None)
 
     def _held_by(self, m: Models) -> str | None:
         """The side this device holds when the selected ship is the other side's, else None."""
