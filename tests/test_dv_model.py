@@ -146,9 +146,26 @@ def test_dv13_maintenance_rows(sample):
     state = with_ship(state, "hms-dash", damage_points=6)
     rows = {r.ship: r for r in M.maintenance_rows(state.model_copy(update={"phase": "maintenance"}))}
     assert rows["hms-sample"].lines == ("Catastrophic test: 6 dice, sinks on 5+ fours: 10.9% (7/64)",
-                                        "Minor damage 8: 2 grid roll(s)")
-    assert "pay 2 CP or the crew abandons ship" in rows["hms-dash"].lines[-1]
+                                        "Minor damage 8: 2 grid roll(s)",
+                                        "Next: the catastrophic damage test (6 damage points, CDT 5)")
+    assert [c.action for c in rows["hms-sample"].steps] == [
+        {"kind": "maintenance_roll", "ship": "hms-sample", "step": "catastrophic"}]
     assert set(rows) == {"hms-sample", "hms-dash"}
+    dash = rows["hms-dash"]
+    assert dash.lines[0] == "Catastrophic test: 6 dice, sinks on 3+ fours: 65.6% (21/32)"
+    after = with_ship(state, "hms-dash", damage_points=6, maintenance_done=["struct", "catastrophic"])
+    dash = {r.ship: r for r in M.maintenance_rows(after.model_copy(update={"phase": "maintenance"}))}["hms-dash"]
+    assert "pay 2 CP or abandon ship" in dash.lines[-1]
+    assert [c.action for c in dash.steps] == [
+        {"kind": "pay_abandon", "ship": "hms-dash"},
+        {"kind": "pay_abandon", "ship": "hms-dash", "payer": "hms-sample"},
+        {"kind": "abandon", "ship": "hms-dash"}]
+
+
+def test_maintenance_table_dice():
+    assert M.maintenance_table("4 5 1", "2 3 / 6 6", "") == {"dice": [4, 5, 1], "grid": [[2, 3], [6, 6]]}
+    with pytest.raises(ValueError, match="two dice"):
+        M.maintenance_table("", "2 3 4")
 
 
 def test_the_last_roll_reads_the_dice_of_the_newest_event():

@@ -20,10 +20,14 @@ from ..engine.dv.batches import best_score, ships_in_play
 from ..engine.dv.command import COST, NAME, effective_status
 from ..engine.dv.inches import inches_text, parse_inches
 from ..engine.dv import attack_facts as F
+from ..engine.dv.maintenance import maintenance_left, next_due
 from ..engine.dv.movement import movement_limits
 from ..engine.dv.scenario import build_dv_state, load_dv_scenario
 from ..engine.dv.state import AttackFacts, DVAttack, DVShip, DVState
 from ..engine.roller import Roller
+
+from .dv_rolls import (LastRoll, attack_table, dice_of, faces, groups, initiative_faces,  # noqa: F401 (the views' one door)
+                       last_roll, log_lines, maintenance_table)
 
 RULESET = "decisive-victory"
 SAMPLE_FILE = "decisive-victory/sample.json"
@@ -193,7 +197,7 @@ def banner(state: DVState) -> Banner:
         return Banner(title, lead + (whose + " attacks. " if whose else "") + "The initiative winner attacks first.",
                       (Step("dv-end-activation", "End activation", {"kind": "end_activation"}),
                        Step("dv-end-attacks", "End attacks", {"kind": "end_attacks"})), phase)
-    return Banner(title, "Damage takes effect: catastrophic damage, minor damage, damage control, abandon ship.",
+    return Banner(title, "Maintenance: " + maintenance_words(state),
                   (Step("dv-end-turn", "End turn", {"kind": "end_turn"}),), phase)
 
 
@@ -371,47 +375,6 @@ def declared_previews(state: DVState) -> tuple[tuple[DVAttack, Preview], ...]:
     return tuple(out)
 
 
-# --- table dice -------------------------------------------------------------------------------
-
-
-def faces(text: str) -> list[int]:
-    """Die faces typed at the table ("3 4", "3,4", "34"); ValueError in words for anything but 1-6."""
-    digits = re.findall(r"\S", text.replace(",", " ").replace("/", " "))
-    bad = [d for d in digits if d not in "123456"]
-    if bad:
-        raise ValueError(f"{bad[0]!r} is not a face of a d6 (1 to 6)")
-    return [int(d) for d in digits]
-
-
-def groups(text: str) -> list[list[int]]:
-    """Groups of faces separated by "/" (one group per hit): "1 1 / 2 5" -> [[1, 1], [2, 5]]."""
-    return [faces(part) for part in text.split("/") if part.strip()]
-
-
-def attack_table(attack: str = "", bonus: str = "", saves: str = "", damage: str = "", minor: str = "") -> dict[str, Any]:
-    """roll_attack's `table` (§16) from the fields typed: the attack pair (1st die, 2nd die), the
-    N7 bonus pair, each hit's save pair and damage dice ("/" between hits), the damage-0 minor dice."""
-    table: dict[str, Any] = {}
-    for key, text in (("attack", attack), ("bonus", bonus)):
-        if text.strip():
-            pair = faces(text)
-            if len(pair) != 2:
-                raise ValueError(f"the {key} roll is two dice, 1st then 2nd: {len(pair)} were typed")
-            table[key] = pair
-    if saves.strip():
-        table["saves"] = groups(saves)
-    if damage.strip():
-        table["damage"] = groups(damage)
-    if minor.strip():
-        table["minor"] = faces(minor)
-    return table
-
-
-def initiative_faces(typed: dict[str, str]) -> dict[str, list[int]]:
-    """roll_initiative's `faces` (§16): each side's d6, re-roll faces after it."""
-    return {side: faces(text) for side, text in typed.items() if text.strip()}
-
-
 # --- maintenance ------------------------------------------------------------------------------
 
 
@@ -424,71 +387,46 @@ class MaintenanceRow:
 
 
 def maintenance_rows(state: DVState) -> tuple[MaintenanceRow, ...]:
-    """Per ship in play, what maintenance asks of it (§11) with the odds, and the rolls to make."""
+    """Per ship in play, what maintenance asks of it (§11) with the odds, and the one step due now
+    (the engine's `next_due`: struct +2, system rolls, catastrophic, abandon, minor), or none."""
     rows = []
     for ship in state.ships:
         if not ship.in_play:
             continue
         cdt = ship.record.critical_damage_threshold
-        lines, steps = [], []
-        struct = state.status(ship, "Struct") == "disabled"
-        if struct:
-            lines.append("Structure disabled: +2 damage points")
-        damage = ship.damage_points + (2 if struct else 0)
-        if damage >= cdt:
-            lines.append(f"Catastrophic test: {damage} dice, sinks on {cdt}+ fours: "
-                         f"{percent(odds.catastrophic_chance(damage, cdt))}")
-        if ship.minor_damage >= 3:
+        lines = []
+        if state.phase == "maintenance" and ship.damage_points >= cdt:
+            lines.append(f"Catastrophic test: {ship.damage_points} dice, sinks on {cdt}+ fours: "
+                         f"{percent(odds.catastrophic_chance(ship.damage_points, cdt))}")
+        if state.phase == "maintenance" and ship.minor_damage >= 3:
             lines.append(f"Minor damage {ship.minor_damage}: {ship.minor_damage // 3} grid roll(s)")
-        if damage >= 2 * cdt and not ship.abandon_paid:
-            lines.append(f"Damage {damage} ≥ {2 * cdt}: pay 2 CP or the crew abandons ship")
-        for step, words in ((1, "Catastrophic damage"), (2, "Minor damage")):
-            steps.append(Choice(f"dv-maintenance-{ship.id}-{step}", words,
-                                {"kind": "maintenance_roll", "ship": ship.id, "step": step}))
+        due = next_due(state, ship)
+        steps: list[Choice] = []
+        if due is not None:
+            lines.append(f"Next: {due[1]}")
+            steps += _due_steps(state, ship, due[0])
+        if state.phase == "maintenance" and due is None and ship.damage_points >= 3:
+            steps.append(Choice(f"dv-trade-{ship.id}", "Trade 3 damage points for a grid roll",
+                                {"kind": "trade_damage", "ship": ship.id, "blocks": 1}))
         if lines:
             rows.append(MaintenanceRow(ship.id, ship.label, tuple(lines), tuple(steps)))
     return tuple(rows)
 
 
-# --- the log and the TV -----------------------------------------------------------------------
+def _due_steps(state: DVState, ship: DVShip, step: str) -> list[Choice]:
+    if step != "abandon":
+        return [Choice(f"dv-maintenance-{ship.id}-{step}", f"Roll: {step.replace('_', ' ')}",
+                       {"kind": "maintenance_roll", "ship": ship.id, "step": step})]
+    out = [Choice(f"dv-pay-abandon-{ship.id}", "Pay 2 CP", {"kind": "pay_abandon", "ship": ship.id})]
+    flagship = state.flagship_of(ship.side)
+    if flagship is not None and flagship.id != ship.id:
+        out.append(Choice(f"dv-pay-abandon-{ship.id}-flagship", f"{flagship.label} pays 2 CP",
+                          {"kind": "pay_abandon", "ship": ship.id, "payer": flagship.id}))
+    return out + [Choice(f"dv-abandon-{ship.id}", "Abandon ship", {"kind": "abandon", "ship": ship.id})]
 
 
-@dataclass(frozen=True)
-class LastRoll:
-    title: str
-    text: str
-    dice: tuple[tuple[str, int], ...]  # (role or colour, face)
-
-
-def dice_of(data: dict[str, Any]) -> list[tuple[str, int]]:
-    """Every die an event carries (§16: {"colour": "D6", "face": n, "role": ...}), in order, wherever it is."""
-    found: list[tuple[str, int]] = []
-
-    def walk(value: Any) -> None:
-        if isinstance(value, dict):
-            if "face" in value and isinstance(value.get("face"), int) and value.get("colour", "D6") == "D6":
-                found.append((str(value.get("role", "D6")), value["face"]))
-                return
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-    walk(data)
-    return found
-
-
-def last_roll(history: Iterable[Any]) -> LastRoll | None:
-    """The newest event with dice (an attack, a save, initiative, a maintenance roll), or None."""
-    for event in reversed(list(history)):
-        dice = dice_of(event.data)
-        if dice:
-            return LastRoll(event.kind.replace("_", " ").capitalize(), event.text, tuple(dice))
-    return None
-
-
-def log_lines(history: Iterable[Any]) -> tuple[str, ...]:
-    return tuple(e.text for e in history if e.kind != "warning") or ("Nothing yet.",)
+def maintenance_words(state: DVState) -> str:
+    return maintenance_left(state) or "Nothing left to roll: the turn may end."
 
 
 @dataclass(frozen=True)

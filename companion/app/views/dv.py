@@ -74,6 +74,7 @@ class DecisiveVictoryBody:
         self.carried = ft.Checkbox(label="Use carried turn", value=False)
         self.initiative = {side: field(f"{side} d6", 130) for side in self.game.state.sides}
         self.attacks = AttackPanel(self)
+        self.maintenance_dice: dict[str, tuple[ft.TextField, ...]] = {}
 
     @property
     def state(self):
@@ -192,21 +193,46 @@ class DecisiveVictoryBody:
     # --- maintenance ---------------------------------------------------------------------------
 
     def _maintenance(self, state) -> list[ft.Control]:
-        if state.phase != "maintenance":
-            return [muted("Maintenance comes after the attacks: catastrophic damage, minor damage, "
-                          "damage control and abandon ship, in that order.")]
         rows = M.maintenance_rows(state)
         out: list[ft.Control] = [heading("Maintenance", 15)]
-        if not rows:
+        if state.phase != "maintenance":
+            out.append(muted("Maintenance comes after the attacks: catastrophic damage, minor damage, "
+                             "damage control and abandon ship, in that order. System rolls due show here."))
+        elif not rows:
             out.append(muted("No ship has anything to roll: end the turn."))
         for row in rows:
-            steps = [] if not self.mine(row.ship) else [button(c.ident, c.label, on(self.send, c.action))
-                                                          for c in row.steps]
-            out.append(tag(f"dv-maint-{row.ship}", ft.Container(ft.Column([
-                ft.Text(row.name, weight=ft.FontWeight.BOLD), *[ft.Text(t, size=13) for t in row.lines],
-                ft.Row(steps, wrap=True, spacing=6)], spacing=4, tight=True), padding=10, border_radius=10,
-                bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)))
+            out.append(self._maintenance_row(row))
         return out
+
+    def _maintenance_row(self, row: M.MaintenanceRow) -> ft.Control:
+        controls: list[ft.Control] = [ft.Text(row.name, weight=ft.FontWeight.BOLD),
+                                      *[ft.Text(t, size=13) for t in row.lines]]
+        if self.mine(row.ship) and row.steps:
+            fields = self.maintenance_dice.setdefault(row.ship, (field("Dice", 120), field("Grid 1st 2nd", 130),
+                                                                  field("Side die", 100)))
+            controls += [ft.Row([button(c.ident, c.label, on(self._maintenance_roll, c.action)) for c in row.steps],
+                                wrap=True, spacing=6),
+                         muted("Or the table's dice, then the step's button: its d6s in order; a grid roll's "
+                               "1st and 2nd die, \"/\" between rolls.", 11),
+                         ft.Row([tag(f"dv-maint-{row.ship}-{n}", f) for n, f in zip(("dice", "grid", "side"), fields)],
+                                wrap=True, spacing=6)]
+        return tag(f"dv-maint-{row.ship}", ft.Container(ft.Column(controls, spacing=4, tight=True), padding=10,
+                                                      border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
+
+    async def _maintenance_roll(self, action: dict) -> None:
+        """A maintenance step with the table's dice when any were typed (cleared once used)."""
+        fields = self.maintenance_dice.get(action["ship"])
+        if fields and action["kind"] in ("maintenance_roll", "trade_damage"):
+            try:
+                table = M.maintenance_table(*(f.value or "" for f in fields))
+            except ValueError as exc:
+                await self.say(str(exc))
+                return
+            if table:
+                action = {**action, "table": table}
+                for f in fields:
+                    f.value = ""
+        await self.send(action)
 
     # --- handlers ------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import flet as ft
 
 from .. import dv_model as M
 from .frame import on
-from .widgets import TOUCH, heading, muted, tag
+from .widgets import TOUCH, heading, mounted, muted, tag
 
 
 def _field(label: str, width: int = 120) -> ft.TextField:
@@ -37,8 +37,8 @@ class AttackPanel:
         self.body = body
         self.system: str | None = None
         self.target: str | None = None
-        self.distance = _field("Distance (inches)", 150)
-        self.spotter = _field("Spotter to target", 150)
+        self.distance = _field("Distance (in)", 150)
+        self.spotter = _field("Spotter (in)", 150)
         self.in_arc = ft.Switch(label="In arc", value=True, on_change=self._changed)
         self.bow_on = ft.Switch(label="Bow or stern on", value=False, on_change=self._changed)
         self.smoke = ft.Switch(label="Through smoke", value=False, on_change=self._changed)
@@ -62,9 +62,14 @@ class AttackPanel:
         if state.phase != "attacks":
             out.append(muted("Attacks are declared in the attack phase, the initiative winner's batch first."))
             return out
+        mine = [s for s in state.ships if s.in_play and self.body.mine(s.id)]
+        if mine:
+            out += [heading("Attack with", 14), ft.Row([tag(f"dv-attacker-{s.id}" + ("-picked" if s.id == self.body.selected else ""), ft.Chip(
+                label=ft.Text(s.label), selected=s.id == self.body.selected, on_click=on(self.body.select, s.id),
+                height=TOUCH)) for s in mine], wrap=True, spacing=6, run_spacing=6)]
         ship_id = self.body.selected
         if ship_id is None or not self.body.mine(ship_id):
-            out.append(muted("Select one of your ships (Ships tab) to declare its attacks."))
+            out.append(muted("Pick one of your ships to declare its attacks."))
             return out
         out += self._form(state, ship_id)
         return out
@@ -94,10 +99,10 @@ class AttackPanel:
         weapons = M.weapons(state, ship_id)
         targets = M.targets(state, ship_id)
         out: list[ft.Control] = [heading(f"{ship.label}: declare an attack", 15),
-                                 ft.Row([tag(f"dv-weapon-{w}", ft.Chip(label=ft.Text(words, size=12), selected=w == self.system,
+                                 ft.Row([tag(f"dv-weapon-{w}" + ("-picked" if w == self.system else ""), ft.Chip(label=ft.Text(words, size=12), selected=w == self.system,
                                                                        on_click=on(self._pick, system=w), height=TOUCH))
                                          for w, words in weapons], wrap=True, spacing=6, run_spacing=6),
-                                 ft.Row([tag(f"dv-target-{t.id}", ft.Chip(label=ft.Text(t.label), selected=t.id == self.target,
+                                 ft.Row([tag(f"dv-target-{t.id}" + ("-picked" if t.id == self.target else ""), ft.Chip(label=ft.Text(t.label), selected=t.id == self.target,
                                                                           on_click=on(self._pick, target=t.id), height=TOUCH))
                                          for t in targets], wrap=True, spacing=6, run_spacing=6),
                                  ft.Row([tag("dv-distance", self.distance), tag("dv-spotter", self.spotter)], wrap=True, spacing=8),
@@ -130,7 +135,7 @@ class AttackPanel:
 
     async def _changed(self, e) -> None:
         self._preview(self.body.state)
-        if self.odds.page is not None:
+        if mounted(self.odds):
             self.odds.update()
 
     async def _pick(self, **chosen) -> None:

@@ -53,7 +53,8 @@ class DVScreenView:
                                       spacing=2, tight=True), padding=ft.Padding.only(left=18, right=18, top=10))
         self.attacks_card = self._card("screen-shots", "Declared attacks: exact odds", self.attacks)
         roll = self._card("screen-last-roll", "Last roll", self.roll_title, self.roll_dice, self.roll_text)
-        side = ft.Column([roll, self.attacks_card], spacing=12, col={"xs": 12, "md": 4})
+        side = ft.Column([roll, self.attacks_card], spacing=12, col={"xs": 12, "md": 4},
+                         horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
         fleets = ft.Column([tag("screen-ships", self.ships)], col={"xs": 12, "md": 8})
         body = ft.Container(ft.ResponsiveRow([side, fleets], spacing=12, run_spacing=12),
                             padding=ft.Padding.symmetric(horizontal=12, vertical=8))
@@ -110,8 +111,8 @@ class DVScreenView:
             ft.Text(r.name + (f" ({r.removed})" if r.removed else ""), size=20, weight=ft.FontWeight.BOLD,
                     color=side_colour(state.sides, r.side)),
             ft.Text(f"{r.damage} · {r.speed}", size=16), systems_row(r), grid_table(r, box_size=36)],
-            spacing=4, tight=True), padding=12, border_radius=12, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW),
-            col={"xs": 12, "lg": 6}) for r in rows]
+            spacing=4, tight=True), padding=12, border_radius=12, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+            col={"xs": 12, "lg": 6})) for r in rows]
         if mounted(self.control):
             self.control.update()
 

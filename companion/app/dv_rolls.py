@@ -1,0 +1,109 @@
+"""Dice typed at the table and dice read back from the log, for a Decisive Victory game (no Flet).
+
+Table faces go into the actions in the spec's shapes (decisive-victory.md §16: `roll_attack`'s
+`table`, `roll_initiative`'s `faces`, `maintenance_roll`'s `table`); every die an event carries
+(`{"colour": "D6", "face": n, "role": ...}`) comes back out for the log and the TV's last roll.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+
+# --- table dice -------------------------------------------------------------------------------
+
+
+def faces(text: str) -> list[int]:
+    """Die faces typed at the table ("3 4", "3,4", "34"); ValueError in words for anything but 1-6."""
+    digits = re.findall(r"\S", text.replace(",", " ").replace("/", " "))
+    bad = [d for d in digits if d not in "123456"]
+    if bad:
+        raise ValueError(f"{bad[0]!r} is not a face of a d6 (1 to 6)")
+    return [int(d) for d in digits]
+
+
+def groups(text: str) -> list[list[int]]:
+    """Groups of faces separated by "/" (one group per hit): "1 1 / 2 5" -> [[1, 1], [2, 5]]."""
+    return [faces(part) for part in text.split("/") if part.strip()]
+
+
+def attack_table(attack: str = "", bonus: str = "", saves: str = "", damage: str = "", minor: str = "") -> dict[str, Any]:
+    """roll_attack's `table` (§16) from the fields typed: the attack pair (1st die, 2nd die), the
+    N7 bonus pair, each hit's save pair and damage dice ("/" between hits), the damage-0 minor dice."""
+    table: dict[str, Any] = {}
+    for key, text in (("attack", attack), ("bonus", bonus)):
+        if text.strip():
+            pair = faces(text)
+            if len(pair) != 2:
+                raise ValueError(f"the {key} roll is two dice, 1st then 2nd: {len(pair)} were typed")
+            table[key] = pair
+    if saves.strip():
+        table["saves"] = groups(saves)
+    if damage.strip():
+        table["damage"] = groups(damage)
+    if minor.strip():
+        table["minor"] = faces(minor)
+    return table
+
+
+def initiative_faces(typed: dict[str, str]) -> dict[str, list[int]]:
+    """roll_initiative's `faces` (§16): each side's d6, re-roll faces after it."""
+    return {side: faces(text) for side, text in typed.items() if text.strip()}
+
+
+def maintenance_table(dice: str = "", grid: str = "", side: str = "") -> dict[str, Any]:
+    """maintenance_roll's `table`: the step's d6s in order, one [1st, 2nd] pair per grid roll ("/" between), the rudder's side die."""
+    table: dict[str, Any] = {}
+    if dice.strip():
+        table["dice"] = faces(dice)
+    if grid.strip():
+        pairs = groups(grid)
+        if any(len(p) != 2 for p in pairs):
+            raise ValueError("each grid roll is two dice, 1st then 2nd, \"/\" between rolls")
+        table["grid"] = pairs
+    if side.strip():
+        table["side"] = faces(side)
+    return table
+
+
+# --- the log and the TV -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LastRoll:
+    title: str
+    text: str
+    dice: tuple[tuple[str, int], ...]  # (role or colour, face)
+
+
+def dice_of(data: dict[str, Any]) -> list[tuple[str, int]]:
+    """Every die an event carries (§16: {"colour": "D6", "face": n, "role": ...}), in order, wherever it is."""
+    found: list[tuple[str, int]] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            if "face" in value and isinstance(value.get("face"), int) and value.get("colour", "D6") == "D6":
+                found.append((str(value.get("role", "D6")), value["face"]))
+                return
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+    walk(data)
+    return found
+
+
+def last_roll(history: Iterable[Any]) -> LastRoll | None:
+    """The newest event with dice (an attack, a save, initiative, a maintenance roll), or None."""
+    for event in reversed(list(history)):
+        dice = dice_of(event.data)
+        if dice:
+            return LastRoll(event.kind.replace("_", " ").capitalize(), event.text, tuple(dice))
+    return None
+
+
+def log_lines(history: Iterable[Any]) -> tuple[str, ...]:
+    return tuple(e.text for e in history if e.kind != "warning") or ("Nothing yet.",)
