@@ -243,6 +243,8 @@ class QuickStartBody:
     def panel(self, m: Models) -> list[ft.Control]:
         tab = self.frame.tab
         if tab == "fire":
+            held_by = self._held_by(m)
+            advisor = self.advisor.show(m.advice, m.state.phase == "combat" and held_by is None)
             return [self.fire_picker.show(m, self.session.ship), self.fire_panel.show(
                 m.card.name if m.card else None, m.state.phase, m.guns, m.shots, self.entries, held_by),
                     *([advisor] if advisor is not None else [])]
@@ -250,8 +252,6 @@ class QuickStartBody:
             return [tag("log", log_control(m.log or (), self.game.can_undo, self.game.can_redo,
                                             on(self.frame.change, "undo"), on(self.frame.change, "redo")))]
         return self._ship_panel(m)
-            held_by = self._held_by(m)
-            advisor = self.advisor.show(m.advice, m.state.phase == "combat" and held_by is None)
 
     def _held_by(self, m: Models) -> str | None:
         """The side this device holds when the selected ship is the other side's, else None."""
