@@ -50,8 +50,8 @@ class Models:
     log: tuple | None
     zone: tuple = ()
     house: HouseMoves | None = None
-
     advice: object | None = None  # advice_model.AdvisorView on the fire tab
+
 
 class ShipPicker:
     """The ships as chips (tap one to select it), kept on screen: a new selection changes two chips."""
@@ -100,9 +100,9 @@ class QuickStartBody:
         self.placing = False
         self.entries: dict[int, TableDiceEntry] = {}
         self.fire_panel = FirePanel(self._declare, self._roll, self._enter, self._cancel_shot, self._choose)
+        self.advisor = AdvisorPanel(self)
         self.map = HexMap(self.game.state, self.app.dark, self.map_tapped)
         self.map.focus = self._selected_hex(self.game.state)
-        self.advisor = AdvisorPanel(self)
         self.bookkeeping = ft.PopupMenuItem(content="Rule checks off (bookkeeping)", checked=False,
                                             on_click=self._toggle_bookkeeping, height=48)
         # the side panel's pieces, kept on screen and changed in place
@@ -174,11 +174,11 @@ class QuickStartBody:
             house=house_moves(state, ship, holds_a_side=bool(self.app.role and self.app.role.side)) if ship else None,
             guns=fire_panel(state, ship) if (ship and tab == "fire") else (),
             shots=shot_views(state) if tab == "fire" else (),
+            advice=self.advisor.compute(state, ship) if tab == "fire" else None,
             arcs=arcs,
             arcs_key=arcs_key,
             log=log_lines(self.game.history()) if tab == "log" else None,
             zone=deployment_hexes(state, ship) if (ship and state.phase == "setup") else (),
-            advice=self.advisor.compute(state, ship) if tab == "fire" else None,
         )
 
     def render(self, m: Models) -> list[ft.Control]:
