@@ -26,9 +26,15 @@ class MoveControls:
     def __init__(self, compact: bool, on_step: Callable[[str], Awaitable[None]],
                  on_end_move: Callable[[str], Awaitable[None]],
                  on_place: Callable[[str, int, str], Awaitable[None]],
-                 on_house: Callable[[dict], Awaitable[None]]):
+                 on_house: Callable[[dict], Awaitable[None]],
+                 on_plan: Callable[[str], Awaitable[None]] | None = None):
         self.compact = compact
         self.on_step, self.on_end_move, self.on_place, self.on_house = on_step, on_end_move, on_place, on_house
+        self.on_plan = on_plan  # the movement planner (views/planner.py): on and off
+        self.planning = False
+        self.plan_button = tag("plan-toggle", ft.OutlinedButton(content="Plan", icon=ft.Icons.ROUTE,
+                                                                on_click=self._plan, height=TOUCH,
+                                                                tooltip="Every end position this turn, by MP"))
         self.ship: str | None = None
         self.name = ft.Text("", weight=ft.FontWeight.BOLD, size=15)
         self.position = muted("", 12)
@@ -71,8 +77,11 @@ class MoveControls:
         if phase == "setup":
             lines.append(self.deploy_hint)
         else:
+            self.plan_button.content.content = "Planning" if self.planning else "Plan"
+            self.plan_button.content.style = ft.ButtonStyle(bgcolor=ft.Colors.SECONDARY_CONTAINER) if self.planning else None
             put(self.steps, [self._step_button(option) for option in move.options]
-                + ([self.end_move] if move.can_end else []))
+                + ([self.end_move] if move.can_end else [])
+                + ([self.plan_button] if self.on_plan and phase == "movement" and move.mp_left > 0 else []))
             lines += [] if recording else [self.steps]
             if house is not None:
                 lines += self._house(house)
@@ -112,6 +121,10 @@ class MoveControls:
                                                                          color=ft.Colors.ON_SURFACE_VARIANT)
         button.tooltip = option.reason
         return tagged
+
+    async def _plan(self, e) -> None:
+        if self.ship and self.on_plan:
+            await self.on_plan(self.ship)
 
     async def _end_move(self, e) -> None:
         if self.ship:

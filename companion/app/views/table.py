@@ -30,6 +30,7 @@ from .hexmap import HexMap
 from .house import unit_initiative_dialog
 from .log import log_control
 from .move import MoveControls
+from .planner import Planner
 from .shipcard import ShipCard
 from .widgets import TOUCH, muted, put, sent, tag
 
@@ -50,6 +51,7 @@ class Models:
     log: tuple | None
     zone: tuple = ()
     house: HouseMoves | None = None
+    plan: tuple = (None, None)  # the movement planner's (PlanMap, PlanView) while planning
     advice: object | None = None  # advice_model.AdvisorView on the fire tab
 
 
@@ -103,6 +105,7 @@ class QuickStartBody:
         self.advisor = AdvisorPanel(self)
         self.map = HexMap(self.game.state, self.app.dark, self.map_tapped)
         self.map.focus = self._selected_hex(self.game.state)
+        self.planner = Planner(self.map, self.frame.act, lambda: self.frame.refresh(force=True))
         self.bookkeeping = ft.PopupMenuItem(content="Rule checks off (bookkeeping)", checked=False,
                                             on_click=self._toggle_bookkeeping, height=48)
         # the side panel's pieces, kept on screen and changed in place
@@ -111,8 +114,9 @@ class QuickStartBody:
         self.card = ShipCard(on_slot=self._slot_tapped)
         self.their_card = ShipCard()  # another side's ship on a device holding one side: no taps
         self.theirs = tag("their-ship", muted("", 12))
-        self.moves = MoveControls(False, self._step, self._end_move, self._place, self.frame.act)
-        self.strip_moves = MoveControls(True, self._step, self._end_move, self._place, self.frame.act)
+        self.moves = MoveControls(False, self._step, self._end_move, self._place, self.frame.act, self.planner.toggle)
+        self.strip_moves = MoveControls(True, self._step, self._end_move, self._place, self.frame.act,
+                                        self.planner.toggle)
         self.moves_later = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT, expand=True)
         self.moves_later_row = ft.Row([self.moves_later, tag("place-open", ft.TextButton(
             content="Place at...", icon=ft.Icons.PUSH_PIN, on_click=self._open_place, height=TOUCH))])
@@ -181,6 +185,7 @@ class QuickStartBody:
             zone=deployment_hexes(state, ship) if (ship and state.phase == "setup") else (),
         )
 
+            plan=self.planner.compute(state, ship),
     def render(self, m: Models) -> list[ft.Control]:
         """The ships, arcs and marks on the map: the map's controls that changed."""
         self.map.focus = self._selected_hex(m.state)
@@ -191,6 +196,7 @@ class QuickStartBody:
                                        (self.place_hex, m.zone))
         self.map.fleet = tuple(c for ship in m.state.active_ships for c in ship.hexes)
         self.bookkeeping.checked = m.state.settings.bookkeeping
+        changed += self.planner.render(*m.plan)
         return changed
 
     def sent(self) -> None:
@@ -269,6 +275,9 @@ class QuickStartBody:
         if m.move is not None and (m.state.phase in ("setup", "movement") or self.placing):
             parts.append(self.moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state), m.house))
         elif m.move is not None:
+            self.moves.planning = self.planner.on
+            planning = self.planner.panel(*m.plan)  # first while planning: the path and the guns in view
+            parts += [planning] if planning is not None else []
             self.moves_later.value = m.move.note + initiative_chances(m.state, m.move.ship)
             parts.append(self.moves_later_row)
         return parts + [self.card.show(m.card) if m.card is not None else self.no_card]
@@ -284,7 +293,10 @@ class QuickStartBody:
         if m.move is None:
             return self.strip_hint
         if m.state.phase in ("setup", "movement") or self.placing:
-            return self.strip_moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state), m.house)
+            self.strip_moves.planning = self.planner.on
+            moves = self.strip_moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state), m.house)
+            planning = self.planner.panel(*m.plan)
+            return moves if planning is None else ft.Column([moves, planning], spacing=6, tight=True)
         card = m.card
         self.strip_name.value = card.name
         self.strip_position.value = card.position
@@ -339,6 +351,8 @@ class QuickStartBody:
     async def map_tapped(self, cell: Hex) -> None:
         state = self.game.state
         hit = next((s for s in state.active_ships if cell in s.hexes), None)
+        if await self.planner.tapped(cell):  # planning: a shaded hex is an end position to look at
+            return
         if hit is not None and hit.id != self.session.ship:
             await self.select(hit.id)
             return

@@ -1,0 +1,129 @@
+"""The movement planner in a real browser (issue 17, "Done when"): plan the Raven's move by tapping
+an end hex, see the path and the shots it opens, move there, and undo it in one step.
+
+The same position is played alongside through the engine with the server's dice seed, so the
+path, the guns' targets and their odds the browser must show are the planner model's own.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import DESKTOP, Server, by_id, open_app, tap_until
+from .test_e2e import RAVEN, SEED, end_move_of, shoot, text_of, wait_banner, wait_for_text, wait_note
+
+pytestmark = pytest.mark.browser
+
+END, FACING = "1913", "NW"  # the Raven's bow two hexes on and a turn to port: both enemies in its starboard arc
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = Server(tmp_path / "data", seed=SEED).start()
+    yield srv
+    srv.stop()
+
+
+def plan_in_engine():
+    """The position when the Raven is to move, the ships before it, and the planner's view of END."""
+    from companion.app import banners
+    from companion.app.planner_model import plan_view
+    from companion.app.setup import build_setup, quick_start_picks
+    from companion.engine import actions as A
+    from companion.engine.game import apply
+    from companion.files import load_catalogue
+
+    state = build_setup(quick_start_picks(), load_catalogue(), seed=SEED)
+    state = apply(state, A.StartGame()).state
+    state = apply(state, A.RollInitiative()).state
+    before = []
+    while banners.banner(state).next_ships[0] != RAVEN:
+        before.append(banners.banner(state).next_ships[0])
+        state = apply(state, A.EndMove(ship=before[-1])).state
+    cell = state.board.parse(END)
+    view = plan_view(state, RAVEN, cell, f"plan-face-{FACING}")
+    assert view is not None and view.guns and view.problem is None
+    moved = apply(state, view.action)
+    assert moved.ok
+    return state, before, cell, view, moved.state
+
+
+def hex_point(page, state, cell):
+    """Where a hex is on screen once the map is centred on the Raven (Centre: scale 1, its bow hex in
+    the middle of the map below the note's room)."""
+    from companion.app.geometry import HexLayout
+    from companion.app.views.hexmap import NOTE_ROOM
+
+    layout = HexLayout(state.board)
+    box = by_id(page, "map").bounding_box()
+    bx, by = layout.centre(state.ship(RAVEN).bow)
+    tx, ty = layout.centre(cell)
+    return box["x"] + box["width"] / 2 + tx - bx, box["y"] + (box["height"] + NOTE_ROOM) / 2 + ty - by
+
+
+def test_plan_a_move_by_tapping_an_end_hex_move_there_and_undo_in_one_step(server, browser):
+    state, before, cell, view, moved = plan_in_engine()
+    raven = state.ship(RAVEN)
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    open_app(page, server.url)
+    by_id(page, "quick-start").wait_for(timeout=15000)
+    by_id(page, "quick-start").click()
+    wait_banner(page, "Deployment")
+    by_id(page, "start-game").click()
+    wait_banner(page, "Initiative")
+    by_id(page, "roll-initiative").click()
+    wait_banner(page, "Movement")
+    for ship in before:
+        end_move_of(page, ship)
+    by_id(page, f"next-{RAVEN}").click()
+    page.wait_for_function(f"() => location.href.includes('{RAVEN}')", timeout=10000)
+
+    # Plan: every end hex shaded by its MP, a legend of the bands; the map centred on the Raven
+    tap_until(page, "plan-toggle", "plan")
+    wait_for_text(lambda: text_of(by_id(page, "plan")), "tap one", "the plan panel")
+    by_id(page, "centre").click()
+    page.wait_for_timeout(1500)
+    page.mouse.move(1, 1)  # no hover tooltip in the picture
+    shoot(page, "planner-shades-desktop")
+
+    # tap the end hex: its facings; pick NW: the path and each gun's targets with the odds
+    x, y = hex_point(page, state, cell)
+    for _ in range(5):
+        page.mouse.click(x, y)
+        try:
+            wait_for_text(lambda: text_of(by_id(page, "plan")), f"End at {END}", "the plan panel", timeout=5)
+            break
+        except AssertionError:
+            continue
+    tap_until(page, f"plan-face-{FACING}", "plan-guns")
+    heading = f"End at {END} facing {FACING}: {view.mp_cost} MP"
+    wait_for_text(lambda: text_of(by_id(page, "plan")), re.escape(heading), "the plan panel")
+    path = text_of(by_id(page, "plan-path"))
+    assert "Path: " + ", ".join(view.steps) in path
+    guns = text_of(by_id(page, "plan-guns"))
+    for gun in view.guns:
+        assert gun.gun in guns
+        for target in gun.targets:
+            assert f"{target.name} ({target.summary}): {target.odds}" in guns, (target, guns)
+    page.mouse.move(1, 1)
+    shoot(page, "planner-path-desktop")
+
+    # Move there: one action; the Raven ends where the plan said, with the MP it said
+    by_id(page, "plan-move-there").click()
+    after = moved.ship(RAVEN)
+    wait_for_text(lambda: text_of(by_id(page, "mp-left")), re.escape(f"{after.mp_left}/{after.movement_points} MP"),
+                  "the MP left")
+    assert after.mp_spent - raven.mp_spent == view.mp_cost
+    wait_note(page, re.escape(moved.ship(RAVEN).describe_position(moved.board)) + "|MP left")
+    shoot(page, "planner-moved-desktop")
+
+    # one Undo takes the whole path back
+    by_id(page, "undo").click()
+    wait_note(page, "Undone: HML Raven moves along its planned path")
+    wait_for_text(lambda: text_of(by_id(page, "mp-left")), re.escape(f"{raven.mp_left}/{raven.movement_points} MP"),
+                  "the MP left after one undo")
+    shoot(page, "planner-undone-desktop")
+    context.close()
