@@ -183,9 +183,9 @@ class QuickStartBody:
             arcs_key=arcs_key,
             log=log_lines(self.game.history()) if tab == "log" else None,
             zone=deployment_hexes(state, ship) if (ship and state.phase == "setup") else (),
+            plan=self.planner.compute(state, ship),
         )
 
-            plan=self.planner.compute(state, ship),
     def render(self, m: Models) -> list[ft.Control]:
         """The ships, arcs and marks on the map: the map's controls that changed."""
         self.map.focus = self._selected_hex(m.state)
@@ -194,9 +194,9 @@ class QuickStartBody:
             changed += self.map.show_arcs(m.arcs, m.arcs_key)
         changed += self.map.show_marks([self.place_hex] if self.place_hex else [], m.zone,
                                        (self.place_hex, m.zone))
+        changed += self.planner.render(*m.plan)
         self.map.fleet = tuple(c for ship in m.state.active_ships for c in ship.hexes)
         self.bookkeeping.checked = m.state.settings.bookkeeping
-        changed += self.planner.render(*m.plan)
         return changed
 
     def sent(self) -> None:
@@ -273,11 +273,11 @@ class QuickStartBody:
             self.theirs.content.value = f"{m.card.side}'s ship: shown read-only, as this device holds {held_by}."
             return parts + [self.theirs, self.their_card.show(m.card)]
         if m.move is not None and (m.state.phase in ("setup", "movement") or self.placing):
-            parts.append(self.moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state), m.house))
-        elif m.move is not None:
             self.moves.planning = self.planner.on
             planning = self.planner.panel(*m.plan)  # first while planning: the path and the guns in view
             parts += [planning] if planning is not None else []
+            parts.append(self.moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state), m.house))
+        elif m.move is not None:
             self.moves_later.value = m.move.note + initiative_chances(m.state, m.move.ship)
             parts.append(self.moves_later_row)
         return parts + [self.card.show(m.card) if m.card is not None else self.no_card]
@@ -349,10 +349,10 @@ class QuickStartBody:
             soon(self.app.page, self.app.page.push_route, route)
 
     async def map_tapped(self, cell: Hex) -> None:
-        state = self.game.state
-        hit = next((s for s in state.active_ships if cell in s.hexes), None)
         if await self.planner.tapped(cell):  # planning: a shaded hex is an end position to look at
             return
+        state = self.game.state
+        hit = next((s for s in state.active_ships if cell in s.hexes), None)
         if hit is not None and hit.id != self.session.ship:
             await self.select(hit.id)
             return
