@@ -127,3 +127,66 @@ def test_plan_a_move_by_tapping_an_end_hex_move_there_and_undo_in_one_step(serve
                   "the MP left after one undo")
     shoot(page, "planner-undone-desktop")
     context.close()
+
+
+# --- War Fleet: the same planner on the 20-against-20 battle ------------------------------------------
+
+
+@pytest.fixture
+def wf_server(tmp_path):
+    srv = Server(tmp_path / "data", seed="3").start()  # the seed of test_warfleet.py: the Leviathan moves first
+    yield srv
+    srv.stop()
+
+
+def test_war_fleet_plan_move_there_and_undo(wf_server, browser):
+    from companion.app import warfleet_model as M
+    from companion.app.planner_model import plan_view
+    from companion.files import load_catalogue, shipped_fleets_dir
+
+    state = M.twenty_against_twenty(load_catalogue(), shipped_fleets_dir(), "3")
+    cell = state.board.parse("1207")
+    view = plan_view(state, "hml-leviathan", cell, "plan-face-NE")
+    assert view.steps == ("turn to starboard", "forward", "forward") and view.mp_cost == 3
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    open_app(page, wf_server.url)
+    by_id(page, "war-fleet").wait_for(timeout=15000)
+    by_id(page, "war-fleet").click()
+    by_id(page, "wf-start-20v20").wait_for(timeout=15000)
+    by_id(page, "wf-start-20v20").click()
+    by_id(page, "wf-roll-initiative").wait_for(timeout=30000)
+    by_id(page, "wf-roll-initiative").click()
+    tap_until(page, "wf-ship-hml-leviathan", "wf-plan-toggle")
+    tap_until(page, "wf-plan-toggle", "wf-plan")
+    by_id(page, "centre").click()
+    page.wait_for_timeout(1500)
+    box = by_id(page, "map").bounding_box()
+    from companion.app.geometry import HexLayout
+    from companion.app.views.hexmap import NOTE_ROOM
+
+    layout = HexLayout(state.board)
+    (bx, by), (tx, ty) = layout.centre(state.ship("hml-leviathan").hex), layout.centre(cell)
+    x, y = box["x"] + box["width"] / 2 + tx - bx, box["y"] + (box["height"] + NOTE_ROOM) / 2 + ty - by
+    for _ in range(5):
+        page.mouse.click(x, y)
+        try:
+            wait_for_text(lambda: text_of(by_id(page, "wf-plan")), "End at 1207", "the plan panel", timeout=5)
+            break
+        except AssertionError:
+            continue
+    tap_until(page, "wf-plan-face-NE", "wf-plan-guns")
+    wait_for_text(lambda: text_of(by_id(page, "wf-plan")), re.escape("End at 1207 facing NE: 3 MP"), "the plan panel")
+    assert "Path: turn to starboard, forward, forward" in text_of(by_id(page, "wf-plan-path"))
+    guns = text_of(by_id(page, "wf-plan-guns"))
+    for gun in view.guns:
+        for target in gun.targets:
+            assert f"{target.name} ({target.summary}): {target.odds}" in guns, (target, guns)
+    page.mouse.move(1, 1)
+    shoot(page, "planner-warfleet-desktop")
+    by_id(page, "wf-plan-move-there").click()
+    wait_for_text(lambda: text_of(by_id(page, "wf-selected")), re.escape("1207 facing NE · MP 1 of 4"), "the ship")
+    by_id(page, "wf-undo").click()
+    wait_for_text(lambda: text_of(by_id(page, "wf-selected")), re.escape("1008 facing N · MP 4 of 4"),
+                  "the ship after one undo")
+    context.close()

@@ -23,6 +23,7 @@ from ..session import Session
 from ..theme import DICE, SIDES, map_colours
 from .frame import on
 from .hexmap import HexMap, fill_paint, stroke_paint
+from .planner import Planner
 from .warfleet_start import new_battle
 from .widgets import TOUCH, heading, icon_button, muted, pill, tag
 
@@ -66,6 +67,8 @@ class WarFleetBody:
         self.reach = 2  # hexes around the selected ship that make its pocket
         self.map = HexMap(self.game.state, self.app.dark, self.tapped, ring=False)
         self.map.fleet = tuple(s.hex for s in self.game.state.active_ships if s.placed)
+        self.planner = Planner(self.map, self.frame.act, lambda: self.frame.refresh(force=True), prefix="wf-")
+        self._plan: tuple = (None, None)
 
     @property
     def state(self):
@@ -85,7 +88,8 @@ class WarFleetBody:
         """The banner and the selected ship's arcs (the selection dropped once its ship has gone)."""
         if self.selected and (not state.has_ship(self.selected) or state.ship(self.selected).removed):
             self.selected = None
-        return state, M.banner(state), M.arc_shades(state, self.selected) if self.selected else ()
+        plan = self.planner.compute(state, self.selected) if not self.read_only else (None, None)
+        return state, M.banner(state), M.arc_shades(state, self.selected) if self.selected else (), plan
 
     def banner(self, models) -> tuple:
         banner = models[1]
@@ -93,16 +97,18 @@ class WarFleetBody:
                                                  for step in (() if self.read_only else banner.steps)]
 
     def render(self, models) -> list[ft.Control]:
-        state, _, shades = models
+        state, _, shades, plan = models
         self._ships(state)
         ship = state.ship(self.selected) if self.selected else None
         self.map.focus = ship.hex if ship else None
         return [self.map.ships,
                 *self.map.show_arcs(shades, (self.selected, ship.hex, ship.facing, tuple(ship.destroyed)) if ship else None),
-                *self.map.show_marks([ship.hex] if ship else [], (), (self.selected, ship.hex) if ship else None)]
+                *self.map.show_marks([ship.hex] if ship else [], (), (self.selected, ship.hex) if ship else None),
+                *self.planner.render(*plan)]
 
     def panel(self, models) -> list[ft.Control]:
         """The open tab's panel (on a phone's map tab the ship panel, kept ready under the map)."""
+        self._plan = models[3]
         return {"attacks": self._attack_panel, "card": self._card_panel, "pocket": self._pocket_panel,
                 "log": self._log_panel}.get(self.frame.tab, self._ship_panel)()
 
@@ -169,6 +175,13 @@ class WarFleetBody:
                         ft.Text(f"{ship.side} · class {ship.ship_class} · {where} · MP {ship.mp_left} of {ship.mp}"),
                         *[ft.Text(s, color=ft.Colors.ERROR) for s in status if s], spacing=2))
         moves = M.moves(state, ship.id)
+        planning = self.planner.panel(*self._plan)
+        if planning is not None:  # the movement planner (issue 17): the tapped end position first
+            out.append(planning)
+        if moves and ship.mp_left > 0:
+            out.append(_button("wf-plan-toggle", "Planning" if self.planner.on else "Plan",
+                               on(self.planner.toggle, ship.id), icon=ft.Icons.ROUTE,
+                               tooltip="Every end position this turn, by MP"))
         if moves:
             out.append(ft.Row([_button(m.ident, m.label, on(self.send, m.action), disabled=m.problem is not None,
                                        tooltip=m.problem) for m in moves if not m.ident.startswith("wf-pivot")],
@@ -317,6 +330,8 @@ class WarFleetBody:
         await (self.frame.go_tab(tab) if tab else self.frame.refresh(force=True))
 
     async def tapped(self, cell: Hex) -> None:
+        if await self.planner.tapped(cell):  # planning: a shaded hex is an end position to look at
+            return
         chosen = M.next_on_tap(self.state, cell, self.selected)
         if chosen is not None:
             await self._show((None, False), selected=chosen)
