@@ -413,6 +413,14 @@ def maintenance_rows(state: DVState) -> tuple[MaintenanceRow, ...]:
     return tuple(rows)
 
 
+def smoke_choices(state: DVState) -> tuple[Choice, ...]:
+    """Each smoke template's drift roll still to make this maintenance phase (§5.3, `003:158`)."""
+    if state.phase != "maintenance":
+        return ()
+    return tuple(Choice(f"dv-drift-{s.id}", f"Drift smoke of {_label(state, s.ship)} (5-6 removes it)",
+                        {"kind": "drift_smoke", "smoke": s.id}) for s in state.smoke if s.drifted_turn != state.turn)
+
+
 def _due_steps(state: DVState, ship: DVShip, step: str) -> list[Choice]:
     if step != "abandon":
         return [Choice(f"dv-maintenance-{ship.id}-{step}", f"Roll: {step.replace('_', ' ')}",

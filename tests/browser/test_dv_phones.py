@@ -174,6 +174,8 @@ def test_one_turn_on_two_phones_and_a_tv(tmp_path, browser):
         says(tv, "screen-headline", "Turn 2 · Command")
         shoot(tv, "dv-turn-2-tv")
         shoot(british, "dv-turn-2-phone")
+        tap_until(british, "dv-tab-log", "dv-log")
+        says(british, "dv-log", "IJN Mihon moves 10\" and turns 1 time")
         for page in (host, tv, british, japanese):
             page.context.close()
     finally:

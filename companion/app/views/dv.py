@@ -17,12 +17,17 @@ from .dv_attack import AttackPanel
 from .dv_screen import DVScreenView
 from .dv_ship import ship_card, ship_line
 from .frame import on
-from .widgets import TOUCH, heading, muted, tag
+from .widgets import TOUCH, icon_button, muted, tag
 
 TABS = (("ship", ft.Icons.DIRECTIONS_BOAT_OUTLINED, ft.Icons.DIRECTIONS_BOAT, "Ships"),
         ("attacks", ft.Icons.GPS_NOT_FIXED, ft.Icons.GPS_FIXED, "Attacks"),
         ("maintenance", ft.Icons.BUILD_OUTLINED, ft.Icons.BUILD, "Repair"),
         ("log", ft.Icons.LIST, ft.Icons.LIST, "Log"))
+
+
+def heading(text: str, size: int = 15) -> ft.Text:
+    """A section's title in the bold face (the W_600 face falls back to a serif on the web renderer)."""
+    return ft.Text(text, size=size, weight=ft.FontWeight.BOLD)
 
 
 def button(ident: str, text: str, handler, filled: bool = False, icon=None, disabled: bool = False,
@@ -96,7 +101,7 @@ class DecisiveVictoryBody:
         return list(TABS)
 
     def top_actions(self) -> list[ft.Control]:
-        return []
+        return [icon_button(ft.Icons.DOWNLOAD, "Export the game (JSON)", on(self._export), "dv-export")]
 
     def compute(self, state):
         if self.selected and not state.has_ship(self.selected):
@@ -156,7 +161,7 @@ class DecisiveVictoryBody:
         ship = state.ship(self.selected)
         row = next(r for r in rows if r.id == ship.id)
         out += self._orders(state, ship)
-        out.append(ship_card(row))
+        out.append(ship_card(row, box_size=44 if self.app.wide else 38))
         return out
 
     def _initiative(self, state) -> list[ft.Control]:
@@ -202,6 +207,9 @@ class DecisiveVictoryBody:
             out.append(muted("No ship has anything to roll: end the turn."))
         for row in rows:
             out.append(self._maintenance_row(row))
+        smoke = M.smoke_choices(state)
+        if smoke and not self.read_only:
+            out.append(ft.Row([button(c.ident, c.label, on(self.send, c.action)) for c in smoke], wrap=True, spacing=6))
         return out
 
     def _maintenance_row(self, row: M.MaintenanceRow) -> ft.Control:
@@ -276,6 +284,19 @@ class DecisiveVictoryBody:
             await self.say(action)
             return
         await self.send(action)
+
+    async def _export(self) -> None:
+        """The whole game (its log and dice commitment) as the store's game document, downloaded."""
+        import asyncio
+        import json
+
+        from .fleets import deliver
+
+        document = await asyncio.to_thread(self.app.store.export_game, self.game.id)
+        data = json.dumps(document, indent=2, ensure_ascii=False).encode("utf-8")
+        text, failed = await deliver(self.app, f"{self.game.id}.json", data, "game file")
+        self.frame.message(text, info=not failed)
+        await self.frame.refresh(force=True)
 
     async def _initiative_table(self) -> None:
         try:

@@ -10,7 +10,11 @@ import flet as ft
 
 from .. import dv_model as M
 from .frame import on
-from .widgets import TOUCH, heading, mounted, muted, tag
+from .widgets import TOUCH, mounted, muted, tag
+
+
+def heading(text: str, size: int = 15) -> ft.Text:
+    return ft.Text(text, size=size, weight=ft.FontWeight.BOLD)
 
 
 def _field(label: str, width: int = 120) -> ft.TextField:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import flet as ft
 
 from ..dv_model import GridLine, ShipRow
-from .widgets import heading, muted, tag
+from .widgets import muted, tag
 
 STATUS_COLOUR = {"working": None, "damaged": "#c77800", "disabled": ft.Colors.ERROR}
 
@@ -15,13 +15,14 @@ STATUS_COLOUR = {"working": None, "damaged": "#c77800", "disabled": ft.Colors.ER
 def grid_table(row: ShipRow, box_size: int = 44, on_box=None) -> ft.Control:
     """The grid: a row per 1st-die group (with its armour), a box per 2nd die; a marked box filled
     and crossed, a reconstructed cell in italics with a dashed note under the table."""
-    header = ft.Row([ft.Container(width=box_size * 2), *[
+    label_width = box_size * 2 if box_size >= 44 else 72
+    header = ft.Row([ft.Container(width=label_width), *[
         ft.Container(ft.Text(str(c), size=11, weight=ft.FontWeight.BOLD), width=box_size,
                      alignment=ft.Alignment.CENTER) for c in range(1, 7)]], spacing=2)
     lines: list[ft.Control] = [header]
     for g, line in enumerate(row.grid, start=1):
         lines.append(ft.Row([ft.Container(ft.Text(line.label + (" *" if line.reconstructed else ""), size=11),
-                                          width=box_size * 2),
+                                          width=label_width),
                              *[_box(row.id, cell, box_size, on_box) for cell in line.cells]], spacing=2))
     marked = sum(c.marked for line in row.grid for c in line.cells)
     notes = [muted(f"{marked} of 24 boxes marked. 1st die: row; 2nd die: column.", 11)]
@@ -37,9 +38,9 @@ def _box(ship: str, cell, size: int, on_box) -> ft.Control:
     text = ft.Text(cell.system, size=10, italic=cell.unverified,
                    weight=ft.FontWeight.BOLD if cell.marked else None,
                    color=ft.Colors.ON_ERROR_CONTAINER if cell.marked else None)
-    content = ft.Stack([ft.Container(text, alignment=ft.Alignment.CENTER, width=size, height=30),
-                        *([ft.Container(ft.Text("✕", size=18, color=ft.Colors.ERROR), alignment=ft.Alignment.CENTER,
-                                        width=size, height=30)] if cell.marked else [])])
+    cross = [ft.Container(ft.Icon(ft.Icons.CLOSE, size=28, color=ft.Colors.with_opacity(0.55, ft.Colors.ERROR)),
+                          alignment=ft.Alignment.CENTER, width=size, height=30)] if cell.marked else []
+    content = ft.Stack([*cross, ft.Container(text, alignment=ft.Alignment.CENTER, width=size, height=30)])
     box = ft.Container(content, width=size, height=30, border_radius=4,
                        bgcolor=ft.Colors.ERROR_CONTAINER if cell.marked else ft.Colors.SURFACE_CONTAINER_HIGHEST,
                        border=ft.Border.all(1, ft.Colors.OUTLINE if not cell.unverified else ft.Colors.OUTLINE_VARIANT),
@@ -58,7 +59,7 @@ def systems_row(row: ShipRow) -> ft.Control:
         wrap=True, spacing=4, run_spacing=4)
 
 
-def ship_card(row: ShipRow, with_grid: bool = True, on_box=None) -> ft.Control:
+def ship_card(row: ShipRow, box_size: int = 44, with_grid: bool = True, on_box=None) -> ft.Control:
     lost = [ft.Text(f"Out of play: {row.removed}", color=ft.Colors.ERROR, weight=ft.FontWeight.BOLD)] if row.removed else []
     abilities = f" · abilities: {', '.join(row.abilities)}" if row.abilities else ""
     return tag(f"dv-card-{row.id}", ft.Container(ft.Column([
@@ -70,7 +71,8 @@ def ship_card(row: ShipRow, with_grid: bool = True, on_box=None) -> ft.Control:
         tag(f"dv-cp-{row.id}", ft.Text(f"CP {row.cp}{abilities}", size=13)),
         systems_row(row),
         *[muted(n, 12) for n in row.notes],
-        *([heading("Hit location grid", 13), grid_table(row, on_box=on_box)] if with_grid else []),
+        *([ft.Text("Hit location grid", size=13, weight=ft.FontWeight.BOLD),
+           grid_table(row, box_size, on_box=on_box)] if with_grid else []),
     ], spacing=4, tight=True), padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
 
 
