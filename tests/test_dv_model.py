@@ -182,3 +182,48 @@ def test_the_last_roll_reads_the_dice_of_the_newest_event():
 def test_percent_is_exact_beside_the_rounded():
     assert M.percent(Fraction(4, 9)) == "44.4% (4/9)"
     assert M.percent(Fraction(1)) == "100%"
+
+
+def test_close_action_either_ship_or_a_flagship_pays_or_they_collide(sample):
+    choices = {c.ident: c.action for c in M.close_action_choices(sample, "hms-dash", "ijn-kaze")}
+    assert list(choices) == ["dv-close-paid-hms-dash", "dv-close-paid-ijn-kaze", "dv-close-paid-hms-sample",
+                             "dv-close-paid-ijn-mihon", "dv-close-collision"]
+    assert choices["dv-close-collision"] == {"kind": "close_action", "ship": "hms-dash", "other": "ijn-kaze",
+                                             "paid_by": None}
+
+
+def test_searchlight_star_shell_and_radar_before_the_attacks(sample):
+    assert M.aid_choices(sample, "hms-sample", "main", "ijn-mihon", "5") == ()  # daylight, no radar
+    night = sample.model_copy(update={"conditions": sample.conditions.model_copy(update={"night": True})})
+    aids = {c.ident: c.action for c in M.aid_choices(night, "hms-sample", "main", "ijn-mihon", "5.5")}
+    assert aids == {"dv-searchlight": {"kind": "searchlight", "ship": "hms-sample", "target": "ijn-mihon", "distance": "11/2"},
+                    "dv-star-shell": {"kind": "star_shell", "ship": "hms-sample", "system": "main"}}
+    ship = sample.ship("hms-sample")
+    record = ship.record.model_copy(update={"weapons": [w.model_copy(update={"radar": 4}) if w.id == "main" else w
+                                                        for w in ship.record.weapons]})
+    radar = with_ship(sample, "hms-sample", record=record)
+    assert [c.action for c in M.aid_choices(radar, "hms-sample", "main", "ijn-mihon", "")] == [
+        {"kind": "radar_roll", "ship": "hms-sample", "system": "main", "target": "ijn-mihon"}]
+
+
+def test_the_models_actions_are_the_engines(sample):
+    """Every action the screens send is one the engine takes (spec §16 kinds and fields)."""
+    from companion.engine.ruleset import find_ruleset
+
+    rules = find_ruleset(M.RULESET)
+    state = sample
+
+    def act(action):
+        nonlocal state
+        outcome = rules.apply(state, action)
+        assert outcome.ok, (action, getattr(outcome, "reason", ""))
+        state = outcome.state
+
+    act(M.banner(state).steps[0].action)
+    act(next(c.action for c in M.ability_choices(state, "hms-dash") if c.ident == "dv-ability-evasive"))
+    act(M.banner(state).steps[0].action)
+    act({"kind": "roll_initiative", "faces": M.initiative_faces({"British": "5", "Japanese": "2"})})
+    act(M.move_action("ijn-mihon", "10", "1"))
+    act(M.close_action_choices(state, "ijn-mihon", "hms-dash")[0].action)
+    act({"kind": "end_move", "ship": "ijn-mihon"})
+    assert "hms-dash" in state.ship("ijn-mihon").close_action_with

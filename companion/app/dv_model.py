@@ -290,6 +290,39 @@ def move_action(ship_id: str, inches: str, turns: str, carried: bool = False) ->
     return action
 
 
+def close_action_choices(state: DVState, ship_id: str, other_id: str) -> tuple[Choice, ...]:
+    """The moving ship came within 1" of `other` (§7.6): one of the two pays 1 CP (or its flagship), or they collide."""
+    ship, other = state.ship(ship_id), state.ship(other_id)
+    base = {"kind": "close_action", "ship": ship.id, "other": other.id}
+    payers = [ship, other] + [f for f in (state.flagship_of(ship.side), state.flagship_of(other.side))
+                              if f is not None and f.id not in (ship.id, other.id)]
+    out = [Choice(f"dv-close-paid-{p.id}", f"{p.label} pays 1 CP", {**base, "paid_by": p.id}) for p in payers]
+    return tuple(out) + (Choice("dv-close-collision", "Nobody pays: collision", {**base, "paid_by": None}),)
+
+
+def aid_choices(state: DVState, ship_id: str, system: str | None, target_id: str | None,
+                distance_text: str) -> tuple[Choice, ...]:
+    """Before the ship's attacks (§8.5-8.8): the battery's gunnery radar roll on its target, a searchlight
+    on the target at night (within 6"), a star shell from a gun battery at night."""
+    ship = state.ship(ship_id)
+    out: list[Choice] = []
+    weapon = ship.record.weapon(system) if system else None
+    if weapon is not None and weapon.kind == "gun" and weapon.radar is not None and target_id and system not in ship.radar:
+        out.append(Choice("dv-radar-roll", f"Radar roll ({weapon.radar}) on {_label(state, target_id)}",
+                          {"kind": "radar_roll", "ship": ship.id, "system": weapon.id, "target": target_id}))
+    if state.conditions.night and target_id:
+        try:
+            distance = parse_inches(distance_text.strip(), what="distance")
+            out.append(Choice("dv-searchlight", f"Searchlight on {_label(state, target_id)}",
+                              {"kind": "searchlight", "ship": ship.id, "target": target_id, "distance": str(distance)}))
+        except ValueError:
+            pass
+    if state.conditions.night and weapon is not None and weapon.kind == "gun":
+        out.append(Choice("dv-star-shell", f"Star shell from {weapon.name or weapon.id}",
+                          {"kind": "star_shell", "ship": ship.id, "system": weapon.id}))
+    return tuple(out)
+
+
 # --- attacks ----------------------------------------------------------------------------------
 
 

@@ -80,6 +80,7 @@ class DecisiveVictoryBody:
         self.initiative = {side: field(f"{side} d6", 130) for side in self.game.state.sides}
         self.attacks = AttackPanel(self)
         self.maintenance_dice: dict[str, tuple[ft.TextField, ...]] = {}
+        self.close_with: str | None = None  # the other ship of a close action being entered
 
     @property
     def state(self):
@@ -190,10 +191,27 @@ class DecisiveVictoryBody:
                            spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
                     ft.Row([button("dv-move", "Move", on(self._move, ship.id), filled=True),
                             button("dv-end-move", "End move", on(self.send, {"kind": "end_move", "ship": ship.id}))],
-                           spacing=6)]
+                           spacing=6),
+                    *self._close_action(state, ship)]
         if state.phase == "attacks":
             out.append(button("dv-open-attacks", "Attacks of this ship", on(self.frame.go_tab, "attacks")))
         return out
+
+    def _close_action(self, state, ship) -> list[ft.Control]:
+        """Came within 1" of another ship (§7.6): pick it, then who pays or the collision."""
+        others = [s for s in state.ships if s.in_play and s.id != ship.id]
+        out: list[ft.Control] = [muted("Within 1\" of another ship? Close action with:", 12), ft.Row([
+            tag(f"dv-close-{o.id}" + ("-picked" if o.id == self.close_with else ""), ft.Chip(
+                label=ft.Text(o.label, size=12), selected=o.id == self.close_with, height=TOUCH,
+                on_click=on(self._pick_close, o.id))) for o in others], wrap=True, spacing=6, run_spacing=6)]
+        if self.close_with and state.has_ship(self.close_with):
+            out.append(ft.Row([button(c.ident, c.label, on(self.send, c.action))
+                               for c in M.close_action_choices(state, ship.id, self.close_with)], wrap=True, spacing=6))
+        return out
+
+    async def _pick_close(self, other: str) -> None:
+        self.close_with = None if other == self.close_with else other
+        await self.frame.refresh(force=True)
 
     # --- maintenance ---------------------------------------------------------------------------
 
@@ -246,6 +264,7 @@ class DecisiveVictoryBody:
 
     async def select(self, ship_id: str) -> None:
         self.selected = ship_id
+        self.close_with = None
         self.attacks.ship_changed()
         if self.frame.tab not in ("ship", "attacks"):
             await self.frame.go_tab("ship")

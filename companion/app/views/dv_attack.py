@@ -114,6 +114,10 @@ class AttackPanel:
                                          tag("dv-smoke", self.smoke), tag("dv-full-fc", self.full_fc)], wrap=True, spacing=8),
                                  tag("dv-preview", self.odds)]
         self._preview(state)
+        aids = M.aid_choices(state, ship_id, self.system, self.target, self.distance.value or "")
+        if aids:
+            out.append(ft.Row([tag(c.ident, ft.OutlinedButton(content=c.label, height=TOUCH, on_click=on(self.body.send, c.action)))
+                               for c in aids], wrap=True, spacing=6, run_spacing=6))
         out.append(tag("dv-declare", ft.FilledButton(content="Declare", icon=ft.Icons.GPS_FIXED, height=TOUCH,
                                                      on_click=on(self._declare))))
         return out
