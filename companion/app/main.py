@@ -86,7 +86,7 @@ class App:
             await self.table.follow_session()
             return
         self._leave_game()
-        from .views import dice, dv_editor, editor, fleets, home, info, join, newgame, screen, warfleet_start
+        from .views import dice, dv_editor, editor, fleets, home, info, join, newgame, report, screen, warfleet_start
         from .views.frame import GameFrame
 
         if not self.device.may_enter:  # a device on the network: the join PIN first
@@ -121,6 +121,7 @@ class App:
             "fleets": fleets.build, "editor": editor.build, "rules": info.build_rules, "load": info.build_load,
             "warfleet": warfleet_start.build,
             "dv-editor": dv_editor.build,
+            "report": report.build,
         }
         self._set_screen(builders.get(session.screen, home.build)(self))
 

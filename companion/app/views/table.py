@@ -156,6 +156,8 @@ class QuickStartBody:
             ft.PopupMenuItem(content="Light or dark theme", on_click=lambda e: self.app.toggle_theme(), height=48),
             ft.PopupMenuItem(content="End movement (ships not moved stay put)",
                              on_click=on(self.frame.act, A.EndMovement()), height=48),
+            ft.PopupMenuItem(content=tag("menu-report", ft.Text("After-action report")), icon=ft.Icons.INSIGHTS,
+                             height=48, on_click=on(self.app.navigate, Session("report", self.game.id))),
         ]))]
 
     def compute(self, state: GameState) -> Models:
