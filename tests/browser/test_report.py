@@ -66,3 +66,25 @@ def test_the_report_view_draws_the_ten_turn_games_charts(server, browser, tmp_pa
     page.mouse.wheel(0, 1200)
     shoot(page, "report-phone-turn-8")
     context.close()
+
+
+def test_the_html_report_reads_on_a_phone_and_a_desktop_and_fetches_nothing(browser, tmp_path):
+    """`companion report GAME --out report.html` opened in Chromium at 390 x 844 and 1280 x 900."""
+    data = tmp_path / "data"
+    game_id = ten_turn_game(data, tmp_path)
+    out = tmp_path / "report.html"
+    assert main(["report", game_id, "--data", str(data), "--out", str(out)]) == 0
+    for name, viewport in (("report-html-phone", {"width": 390, "height": 844}),
+                           ("report-html-desktop", {"width": 1280, "height": 900})):
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        fetched: list[str] = []
+        page.on("request", lambda request: fetched.append(request.url))
+        page.goto(out.as_uri())
+        assert page.locator("svg").count() == 4
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]  # no sideways scroll
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-full.png"), full_page=True)
+        assert fetched == [out.as_uri()]
+        context.close()

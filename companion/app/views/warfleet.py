@@ -81,8 +81,10 @@ class WarFleetBody:
         return [t for t in TABS if not self.read_only or t[0] in SCREEN_TABS]
 
     def top_actions(self) -> list[ft.Control]:
-        return [] if self.read_only else [
-            icon_button(ft.Icons.RESTART_ALT, "A new War Fleet battle", self._restart, "wf-restart")]
+        report = icon_button(ft.Icons.INSIGHTS, "After-action report",
+                             on(self.app.navigate, Session("report", self.game.id)), "wf-report")
+        return [report] if self.read_only else [
+            report, icon_button(ft.Icons.RESTART_ALT, "A new War Fleet battle", self._restart, "wf-restart")]
 
     def compute(self, state):
         """The banner and the selected ship's arcs (the selection dropped once its ship has gone)."""
