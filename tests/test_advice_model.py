@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from cards_for_tests import position, ship
+from cards_for_tests import card, location, other, position, ship
+from cards_for_tests import gun as cards_gun
 from companion.app.advice_model import (PlanCache, advisor_view, choose, figure_text, plan_view, slots_text,
                                         toggled)
 from companion.engine.fire_plan import Figure, PlannedShot, fire_plan
 from companion.engine.state import Shot, ShotResult
+from companion.engine.table_rules import TableRules
 from test_advice import abeam, gunboat, target_card
 
 BOW = PlannedShot("a", "starboard", 1, "t", "bow")
@@ -139,3 +141,41 @@ def test_no_advisor_for_a_ship_out_of_play():
     state = abeam()
     gone = state.with_ship(state.ship("a").model_copy(update={"removed": True}))
     assert advisor_view(gone, "a") is None and advisor_view(state, "nobody") is None
+
+
+def battery():
+    """Six DGreen guns in the starboard."""
+    guns = location([cards_gun(f"G{n}", (4, "DGreen"), (8, "DGreen")) for n in range(1, 7)])
+    unarmed = location([other()] * 6)
+    return card("battery", ship_type=1, si=40, bow=unarmed, port=unarmed, stern=unarmed, starboard=guns)
+
+
+def two_batteries():
+    """Twelve guns of side A at a target whose bow and starboard have six easy slots each, a d6
+    picking the location of every shot: 4096 cards, a plan exact only at the full bound."""
+    easy = location([other(6)] * 6, go="DGreen", stop="DGreen")
+    state = position(ship("a", "A", battery(), "2109", "S"), ship("b", "A", battery(), "2309", "S"),
+                     ship("t", "B", card("target", ship_type=1, si=40, bow=easy, starboard=easy), "2010", "N"))
+    return state.model_copy(update={"settings": state.settings.model_copy(
+        update={"table_rules": TableRules(two_locations="roll")})})
+
+
+def test_a_quick_plan_first_then_the_full_one():
+    """Past QUICK_BOUND cards the first plan samples the quick runs (its error stated) and the
+    cache says the full plan is still to do; the full plan then comes from the cache."""
+    state, cache = two_batteries(), PlanCache()
+    quick = advisor_view(state, "a", "side", cache=cache, quick=100).plan
+    assert cache.pending and quick.refining and len(quick.shots) == 12
+    target, = quick.targets
+    assert target.how == "sampled: 100 runs, error ±3 standard errors" and target.destroyed.startswith("sampled: ")
+    cache.pending = False
+    full = advisor_view(state, "a", "side", cache=cache).plan
+    assert full.targets[0].how == "exact: 4096 outcomes combined" and not full.refining
+    again = advisor_view(state, "a", "side", cache=cache, quick=100).plan
+    assert again == full and not cache.pending
+
+
+def test_a_quick_plan_within_the_quick_bound_is_the_exact_one():
+    cache = PlanCache()
+    quick = advisor_view(abeam(), "a", cache=cache, quick=100).plan
+    assert not cache.pending and not quick.refining and quick == advisor_view(abeam(), "a").plan

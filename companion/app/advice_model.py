@@ -32,6 +32,9 @@ GunKey = tuple[str, str, int]
 Choices = dict[GunKey, PlannedShot | None]
 
 SCOPES = ("ship", "side")
+#: A first, quick plan combines at most this many cards exactly (the full bound, 4096, can take
+#: seconds with a dozen shots at one target); past it, it samples the quick runs.
+QUICK_BOUND = 256
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,7 @@ class PlanView:
     shots: tuple[PlanShotView, ...]
     targets: tuple[TargetPlanView, ...]
     problem: str | None = None  # the plan's refusal, in plain words
+    refining: bool = False  # a quick plan: the full one is being worked out
 
     @property
     def to_declare(self) -> tuple[PlanShotView, ...]:
@@ -252,29 +256,43 @@ def target_view(state: GameState, plan: TargetPlan) -> TargetPlanView:
 
 class PlanCache:
     """The last few fire plans (a sampled one takes seconds): the same shots at the same ships
-    give the same figures (the sampling roller is seeded), so a re-render does not sample again."""
+    give the same figures (the sampling roller is seeded), so a re-render does not sample again.
+
+    Asked with `quick` runs, a plan not yet known is first worked out within `QUICK_BOUND` cards or
+    else sampled with that many runs only (its wider error stated), and `pending` says the full plan
+    is still to do (the view works it out in the background, then shows the closer figures)."""
 
     def __init__(self, size: int = 16):
         self.size = size
+        self.pending = False
         self._plans: OrderedDict[tuple, FirePlan] = OrderedDict()
 
     def plan(self, state: GameState, shots: list[PlannedShot], runs: int = SAMPLES,
-             bound: int = MAX_EXACT_CARDS) -> FirePlan:
+             bound: int = MAX_EXACT_CARDS, quick: int | None = None) -> FirePlan:
         ships = sorted({s.attacker for s in shots} | {s.target for s in shots})
         key = (tuple(shots), runs, bound, state.table_rules.model_dump_json(),
                tuple(state.ship(s).model_dump_json() for s in ships))
         found = self._plans.get(key)
-        if found is None:
-            found = self._plans[key] = fire_plan(state, shots, runs=runs, bound=bound)
-            while len(self._plans) > self.size:
-                self._plans.popitem(last=False)
-        else:
+        if found is not None:
             self._plans.move_to_end(key)
+            return found
+        if quick is not None:
+            first = fire_plan(state, shots, runs=quick, bound=min(bound, QUICK_BOUND))
+            if any(not t.exact for t in first.targets):
+                self.pending = True
+                return first
+            found = first  # exact figures do not depend on the runs or the bound
+        else:
+            found = fire_plan(state, shots, runs=runs, bound=bound)
+        self._plans[key] = found
+        while len(self._plans) > self.size:
+            self._plans.popitem(last=False)
         return found
 
 
 def plan_view(state: GameState, ship_id: str, scope: str, choices: Choices,
-              cache: PlanCache | None = None, runs: int = SAMPLES, bound: int = MAX_EXACT_CARDS) -> PlanView:
+              cache: PlanCache | None = None, runs: int = SAMPLES, bound: int = MAX_EXACT_CARDS,
+              quick: int | None = None) -> PlanView:
     """The fire plan of the ship's guns (scope "ship") or of its whole side ("side")."""
     ship = state.ship(ship_id)
     ships = side_ships(state, ship.side) if scope == "side" else [ship_id]
@@ -284,15 +302,16 @@ def plan_view(state: GameState, ship_id: str, scope: str, choices: Choices,
     shots = tuple(PlanShotView(f"{p.attacker}-{p.location}-{p.slot}", p.attacker, p.location, p.slot, p.target,
                                shot_text(state, p), declared, named) for p, declared, named in planned)
     try:
-        plan = (cache or PlanCache()).plan(state, [p for p, _, _ in planned], runs, bound)
+        plan = (cache or PlanCache()).plan(state, [p for p, _, _ in planned], runs, bound, quick)
     except Refusal as refusal:
         return PlanView(scope, title, shots, (), str(refusal))
-    return PlanView(scope, title, shots, tuple(target_view(state, t) for t in plan.targets))
+    refining = quick is not None and any(not t.exact and t.samples == quick for t in plan.targets)
+    return PlanView(scope, title, shots, tuple(target_view(state, t) for t in plan.targets), refining=refining)
 
 
 def advisor_view(state: GameState, ship_id: str, scope: str = "ship", choices: Choices | None = None,
-                 cache: PlanCache | None = None, runs: int = SAMPLES,
-                 bound: int = MAX_EXACT_CARDS) -> AdvisorView | None:
+                 cache: PlanCache | None = None, runs: int = SAMPLES, bound: int = MAX_EXACT_CARDS,
+                 quick: int | None = None) -> AdvisorView | None:
     """The advisor of the selected ship: its guns' ranked options and the fire plan (None once
     the ship left play)."""
     if not state.has_ship(ship_id) or state.ship(ship_id).removed:
@@ -301,4 +320,5 @@ def advisor_view(state: GameState, ship_id: str, scope: str = "ship", choices: C
     ship = state.ship(ship_id)
     guns = tuple(gun_view(state, g, choices) for g in advise(state, ship_id) if g.options)
     return AdvisorView(ship_id, ship.card.name, ship.side, guns,
-                       plan_view(state, ship_id, scope if scope in SCOPES else "ship", choices, cache, runs, bound))
+                       plan_view(state, ship_id, scope if scope in SCOPES else "ship", choices, cache, runs, bound,
+                                 quick))

@@ -142,3 +142,38 @@ def test_advisor_ranks_marks_the_best_and_plans(tmp_path, browser, viewport, nam
         context.close()
     finally:
         server.stop()
+
+
+def test_a_sampled_plan_states_its_error_then_the_full_plan_follows(tmp_path, browser):
+    """Twelve guns of a side at one target (test_advice_model.two_batteries): the first plan
+    samples QUICK_RUNS runs and says so with its error; the full plan (exact at 4096 cards),
+    worked out in the background, replaces it."""
+    from companion.app.advice_model import PlanCache, advisor_view
+    from companion.app.views.advisor import QUICK_RUNS
+    from test_advice_model import two_batteries
+
+    state = two_batteries()
+    quick = advisor_view(state, "a", "side", cache=PlanCache(), quick=QUICK_RUNS).plan.targets[0]
+    full = advisor_view(state, "a", "side").plan.targets[0]
+    assert quick.destroyed.startswith("sampled: ") and full.how == "exact: 4096 outcomes combined"
+    store = TinyDBStore(tmp_path / "data")
+    game = store.new_game(state, "a sampled plan", roller=Roller.from_seed(SEED))
+    store.close()
+    server = Server(tmp_path / "data").start()
+    try:
+        page = browser.new_page(viewport=DESKTOP)
+        open_app(page, f"{server.url}game/{game.id}?ship=a&tab=fire")
+        by_id(page, "fire").wait_for(timeout=30000)
+        x = DESKTOP["width"] - 200
+        into_view(page, "plan-scope-side", x)
+        by_id(page, "plan-scope-side").click()
+        said = wait_words(page, "plan-destroyed-t", f"destroyed · {quick.destroyed}")
+        page.screenshot(path=str(SCREENSHOTS / "advisor-sampled-desktop.png"))
+        assert " ± " in said
+        wait_words(page, "plan-target-t", full.how, timeout=90)
+        wait_words(page, "plan-destroyed-t", f"destroyed {full.destroyed}")
+        assert by_id(page, "plan-refining").count() == 0
+        shoot(page, "advisor-sampled-then-exact-desktop")
+        page.close()
+    finally:
+        server.stop()

@@ -8,14 +8,26 @@ planned shot as the fire panel's Declare does (one shot, or all).
 
 from __future__ import annotations
 
+import asyncio
+
 import flet as ft
 
 from ...engine import actions as A
 from ..advice_model import (AdvisorView, Choices, GunAdviceView, OptionView, PlanCache, PlanShotView, PlanView,
                             TargetPlanView, advisor_view, toggled)
 from ..viewmodels import percent as pct
+from ..tasks import soon
 from .frame import on
 from .widgets import TOUCH, heading, muted, pill, put, tag
+
+
+#: Runs of a first sampled plan (about 0.1 s a shot): its error is stated; the full plan follows.
+QUICK_RUNS = 400
+
+
+def _bare(figure: str) -> str:
+    """A figure without its "sampled: " (the line below it says how the plan was sampled)."""
+    return figure.removeprefix("sampled: ")
 
 
 def _figure(text: str, tooltip: str, strong: bool = False) -> ft.Control:
@@ -37,15 +49,28 @@ class AdvisorPanel:
         self._guns: dict[tuple, ft.Control] = {}
         self._plan: tuple[tuple, ft.Control] | None = None
         self._view: AdvisorView | None = None
+        self._resample: tuple | None = None
 
     def compute(self, state, ship_id: str | None) -> AdvisorView | None:
-        """In the frame's worker thread: a sampled plan takes seconds (then kept in the cache)."""
+        """In the frame's worker thread.  A plan to sample is sampled with `QUICK_RUNS` first; the
+        full runs are done in the background (`show` starts them) and shown when done."""
         if not ship_id:
             return None
-        return advisor_view(state, ship_id, self.scope, dict(self.choices), self.cache)
+        choices = dict(self.choices)
+        self.cache.pending = False
+        view = advisor_view(state, ship_id, self.scope, choices, self.cache, quick=QUICK_RUNS)
+        self._resample = (state, ship_id, self.scope, choices) if self.cache.pending else None
+        return view
+
+    async def _sample(self, state, ship_id: str, scope: str, choices: Choices) -> None:
+        await asyncio.to_thread(advisor_view, state, ship_id, scope, choices, self.cache)
+        await self.body.frame.refresh(force=True)  # the full plan is in the cache now
 
     def show(self, view: AdvisorView | None, declaring: bool) -> ft.Control | None:
         self._view = view
+        if self._resample is not None:
+            soon(self.body.app.page, self._sample, *self._resample)
+            self._resample = None
         if view is None:
             return None
         parts: list[ft.Control] = [heading("Shot advisor"), muted(
@@ -116,6 +141,8 @@ class AdvisorPanel:
             spacing=6, wrap=True)
         lines: list[ft.Control] = [heading("Fire plan"), muted(plan.title, 12), scopes,
                                    *(self._target(t) for t in plan.targets)]
+        if plan.refining:
+            lines.append(tag("plan-refining", muted("Working out closer figures...", 12)))
         if not plan.shots:
             lines.append(muted("No shot planned: no gun can do anything at a ship in arc and range, "
                                "or every gun holds its fire.", 12))
@@ -146,8 +173,9 @@ class AdvisorPanel:
         return tag(f"plan-target-{t.target}", ft.Container(content=ft.Column([
             ft.Row([ft.Text(t.name, weight=ft.FontWeight.BOLD),
                     muted(f"{t.shots} shot{'s' if t.shots != 1 else ''}", 12)], spacing=8, wrap=True),
-            tag(f"plan-destroyed-{t.target}", ft.Text(f"destroyed {t.destroyed}", size=15, weight=ft.FontWeight.BOLD)),
-            muted(f"keel {t.keel} · a slot {t.any_slot} · {t.expected_slots}", 12),
+            tag(f"plan-destroyed-{t.target}", ft.Text(f"destroyed {'' if t.exact else '· '}{t.destroyed}", size=15,
+                                                       weight=ft.FontWeight.BOLD)),
+            muted(f"keel {_bare(t.keel)} · any slot {_bare(t.any_slot)} · {_bare(t.expected_slots)}", 12),
             muted(t.how, 11),
         ], spacing=4, tight=True), padding=8, border_radius=8, bgcolor=ft.Colors.SURFACE))
 
