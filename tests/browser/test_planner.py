@@ -11,8 +11,9 @@ import re
 
 import pytest
 
-from .conftest import DESKTOP, Server, by_id, open_app, tap_until
-from .test_e2e import RAVEN, SEED, end_move_of, shoot, text_of, wait_banner, wait_for_text, wait_note
+from .conftest import DESKTOP, PHONE, Server, by_id, open_app, tap_until
+from .test_e2e import (RAVEN, SEED, end_move_of, shoot, small_targets, text_of, wait_banner, wait_for_text,
+                       wait_note)
 
 pytestmark = pytest.mark.browser
 
@@ -126,7 +127,29 @@ def test_plan_a_move_by_tapping_an_end_hex_move_there_and_undo_in_one_step(serve
     wait_for_text(lambda: text_of(by_id(page, "mp-left")), re.escape(f"{raven.mp_left}/{raven.movement_points} MP"),
                   "the MP left after one undo")
     shoot(page, "planner-undone-desktop")
+    game = page.url.split("?")[0]
     context.close()
+
+    # the same plan on a phone: the strip over the map holds the plan, every button at least 48 px
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = phone.new_page()
+    open_app(page, f"{game}?ship={RAVEN}&tab=map")
+    tap_until(page, "plan-toggle", "plan")
+    by_id(page, "centre").click()
+    page.wait_for_timeout(1500)
+    x, y = hex_point(page, state, cell)
+    for _ in range(5):
+        page.mouse.click(x, y)
+        try:
+            wait_for_text(lambda: text_of(by_id(page, "plan")), f"End at {END}", "the plan panel", timeout=5)
+            break
+        except AssertionError:
+            continue
+    tap_until(page, f"plan-face-{FACING}", "plan-guns")
+    wait_for_text(lambda: text_of(by_id(page, "plan")), re.escape(heading), "the plan panel on a phone")
+    shoot(page, "planner-path-phone")
+    assert small_targets(page) == []
+    phone.close()
 
 
 # --- War Fleet: the same planner on the 20-against-20 battle ------------------------------------------

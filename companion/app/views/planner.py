@@ -51,19 +51,7 @@ class Planner:
         self.legend = ft.Row([], spacing=8, tight=True, wrap=True, run_spacing=2)
         self._arc_legend: tuple[Any, bool] | None = None
         self._drawn: tuple | None = None
-        self.heading = heading("", 14)
-        self.hint = muted("", 12)
-        self.choices = ft.Row([], wrap=True, spacing=6, run_spacing=6)
-        self.steps = ft.Text("", size=13)
-        self.guns = ft.Column([], spacing=6, tight=True)
-        self.problem = ft.Text("", size=12, color=ft.Colors.ERROR)
-        self.move_button = tag(self.ident("plan-move-there"), ft.FilledButton(
-            content="Move there", icon=ft.Icons.NEAR_ME, on_click=self._move_there, height=TOUCH))
-        self.stop_button = tag(self.ident("plan-stop"), ft.TextButton(content="Stop planning", icon=ft.Icons.CLOSE,
-                                                                      on_click=self._stop, height=TOUCH))
-        self.lines = ft.Column([], spacing=8, tight=True)
-        self.control = tag(self.ident("plan"), ft.Container(content=self.lines, padding=10, border_radius=10,
-                                                            bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
+        self.side, self.strip = PlanPanel(self), PlanPanel(self, compact=True)  # a phone's strip has its own
 
     def ident(self, name: str) -> str:
         return self.prefix + name
@@ -177,8 +165,39 @@ class Planner:
 
     # --- the panel ------------------------------------------------------------------------------------
 
-    def panel(self, shown: PlanMap | None, view: PlanView | None) -> ft.Control | None:
-        """The plan's panel while planning: the tapped hex's facings, path, guns and Move there."""
+    def panel(self, shown: PlanMap | None, view: PlanView | None, strip: bool = False) -> ft.Control | None:
+        """The plan's panel while planning (None when not): the side panel's, or the phone strip's."""
+        return (self.strip if strip else self.side).show(shown, view)
+
+    _view: PlanView | None = None
+
+
+class PlanPanel:
+    """The plan's panel, kept on screen and changed in place: the tapped hex's facings, its path,
+    each gun's targets from there, Move there and Stop planning."""
+
+    def __init__(self, planner: Planner, compact: bool = False):
+        self.planner, self.compact = planner, compact  # compact: a phone's strip, the map kept in view
+        ident = planner.ident
+        self.heading = heading("", 14)
+        self.hint = muted("", 12)
+        self.choices = ft.Row([], wrap=not compact, spacing=6, run_spacing=6,
+                              scroll=ft.ScrollMode.AUTO if compact else None)
+        self.steps = ft.Text("", size=13)
+        self.guns = ft.Column([], spacing=6, tight=True)
+        self.problem = ft.Text("", size=12, color=ft.Colors.ERROR)
+        self.move_button = tag(ident("plan-move-there"), ft.FilledButton(
+            content="Move there", icon=ft.Icons.NEAR_ME, on_click=planner._move_there, height=TOUCH))
+        self.stop_button = tag(ident("plan-stop"), ft.TextButton(content="Stop planning", icon=ft.Icons.CLOSE,
+                                                                 on_click=planner._stop, height=TOUCH))
+        self.lines = ft.Column([], spacing=8, tight=True)
+        self.control = tag(ident("plan"), ft.Container(content=self.lines, padding=10, border_radius=10,
+                                                       bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
+
+    def ident(self, name: str) -> str:
+        return self.planner.ident(name)
+
+    def show(self, shown: PlanMap | None, view: PlanView | None) -> ft.Control | None:
         if shown is None:
             return None
         lines: list[ft.Control] = [self.heading]
@@ -194,24 +213,26 @@ class Planner:
         put(self.guns, self._guns(view))
         self.problem.value = view.problem or ""
         self.move_button.content.disabled = view.problem is not None
-        lines += [muted("Facing there:", 12), self.choices, tag(self.ident("plan-path"), self.steps),
-                  tag(self.ident("plan-guns"), self.guns)]
+        lines += ([] if self.compact else [muted("Facing there:", 12)]) + [
+            self.choices, tag(self.ident("plan-path"), self.steps), tag(self.ident("plan-guns"), self.guns)]
         lines += ([self.problem] if view.problem else []) + [ft.Row([self.move_button, self.stop_button], wrap=True)]
         put(self.lines, lines)
         return self.control
 
     def _choice(self, ident: str, label: str, selected: bool) -> ft.Control:
         return tag(self.ident(ident), ft.Chip(label=ft.Text(label), selected=selected, show_checkmark=False,
-                                              on_click=on(self._choose, ident), height=TOUCH))
+                                              on_click=on(self.planner._choose, ident), height=TOUCH))
 
     def _guns(self, view: PlanView) -> list[ft.Control]:
         if not view.guns:
             return [muted("From there no gun has an enemy in arc and range.", 12)]
+        if self.compact:  # one line: each gun's targets with the chance named first (the whole on the Ships tab)
+            shots = "; ".join(f"{gun.gun.split(' (')[0]}: " + ", ".join(f"{t.name} {t.odds.split(', ')[0].split(': ')[-1]}"
+                                                                        for t in gun.targets) for gun in view.guns)
+            return [ft.Text(f"Shots from there: {shots}", size=12)]
         out: list[ft.Control] = [muted("From there, each gun's enemies in arc and range:", 12)]
         for number, gun in enumerate(view.guns):
             rows: list[ft.Control] = [ft.Text(gun.gun, size=13, weight=ft.FontWeight.W_600)]
             rows += [ft.Text(f"{t.name} ({t.summary}): {t.odds}", size=12, tooltip=t.exact) for t in gun.targets]
             out.append(tag(self.ident(f"plan-gun-{number}"), ft.Column(rows, spacing=2, tight=True)))
         return out
-
-    _view: PlanView | None = None

@@ -295,10 +295,11 @@ class QuickStartBody:
         if m.move is None:
             return self.strip_hint
         if m.state.phase in ("setup", "movement") or self.placing:
+            planning = self.planner.panel(*m.plan, strip=True)  # the plan alone, so the map stays in view
+            if planning is not None:
+                return planning
             self.strip_moves.planning = self.planner.on
-            moves = self.strip_moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state), m.house)
-            planning = self.planner.panel(*m.plan)
-            return moves if planning is None else ft.Column([moves, planning], spacing=6, tight=True)
+            return self.strip_moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state), m.house)
         card = m.card
         self.strip_name.value = card.name
         self.strip_position.value = card.position
