@@ -11,6 +11,10 @@ The players' choices are kept by the view as `Choices`: a gun's chosen option, o
 None for "no shot"; a gun not in it fires its best option (the default plan).
 Shots declared and not yet rolled are in the plan as declared (they go at their
 targets too); shots already rolled are on the target's card.
+
+A plan of many shots at one target takes seconds to combine or sample (fire_plan.py), so the
+view first asks `PlanCache` for a quick one (exact within `QUICK_BOUND` cards, else a few hundred
+sampled runs, the wider error stated) and works out the full plan in the background.
 """
 
 from __future__ import annotations
