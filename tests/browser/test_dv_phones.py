@@ -2,8 +2,8 @@
 a TV (the shared screen): the host starts the sample scenario from Home; command points and an
 ability; initiative with the table's dice; a move with a turn typed as numbers; a gun attack whose
 exact odds show before rolling, rolled with table faces so its N7 bonus roll is certain, two
-armour saves failed and two grid boxes marked; a torpedo; the maintenance roll it left due; the
-turn ended.  Screenshots in tests/screenshots/dv-*.png.
+armour saves failed and two grid boxes marked; a torpedo; the maintenance rolls due; the turn
+ended; the log; a grid box marked by hand and undone.  Screenshots in tests/screenshots/dv-*.png.
 
 Checked from the page, waiting generously: a latency is the benchmark's, never asserted here.
 """
@@ -176,6 +176,15 @@ def test_one_turn_on_two_phones_and_a_tv(tmp_path, browser):
         shoot(british, "dv-turn-2-phone")
         tap_until(british, "dv-tab-log", "dv-log")
         says(british, "dv-log", "IJN Mihon moves 10\" and turns 1 time")
+
+        # by hand (the table is the truth): a box of HMS Dart marked, seen on the TV, then undone
+        select(british, "hms-dart")
+        tap_until(british, "dv-by-hand", "dv-points-up")
+        tap_until(british, "dv-box-hms-dart-1-1", "dv-box-hms-dart-1-1-marked")
+        by_id(tv, "dv-box-hms-dart-1-1-marked").wait_for(timeout=30000)
+        tap(british, "dv-undo")
+        by_id(tv, "dv-box-hms-dart-1-1").wait_for(timeout=30000)
+        assert by_id(tv, "dv-box-hms-dart-1-1-marked").count() == 0
         for page in (host, tv, british, japanese):
             page.context.close()
     finally:

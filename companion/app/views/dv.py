@@ -81,6 +81,7 @@ class DecisiveVictoryBody:
         self.attacks = AttackPanel(self)
         self.maintenance_dice: dict[str, tuple[ft.TextField, ...]] = {}
         self.close_with: str | None = None  # the other ship of a close action being entered
+        self.by_hand = False  # the selected ship's record open to corrections
 
     @property
     def state(self):
@@ -162,8 +163,36 @@ class DecisiveVictoryBody:
         ship = state.ship(self.selected)
         row = next(r for r in rows if r.id == ship.id)
         out += self._orders(state, ship)
-        out.append(ship_card(row, box_size=44 if self.app.wide else 38))
+        correcting = self.by_hand and self.mine(ship.id)
+        out.append(ship_card(row, box_size=44 if self.app.wide else 38,
+                             on_box=(lambda box: self._toggle_box(ship.id, box)) if correcting else None))
+        if self.mine(ship.id):
+            out.append(tag("dv-by-hand", ft.Switch(label="Correct by hand (the table is the truth)", value=self.by_hand,
+                                                   on_change=on(self._by_hand))))
+        if correcting:
+            out.append(self._corrections(ship))
         return out
+
+    def _corrections(self, ship) -> ft.Control:
+        """Damage points and minor damage one up or down; a tap on a grid box marks or clears it (§16 by hand)."""
+        def stepper(what: str, kind: str, key: str, value: int) -> ft.Control:
+            return ft.Row([ft.Text(f"{what} {value}", size=13, expand=True),
+                           icon_button(ft.Icons.REMOVE, f"Less {what.lower()}",
+                                       on(self.send, {"kind": kind, "ship": ship.id, key: max(0, value - 1)}),
+                                       f"dv-{key}-down"),
+                           icon_button(ft.Icons.ADD, f"More {what.lower()}",
+                                       on(self.send, {"kind": kind, "ship": ship.id, key: value + 1}), f"dv-{key}-up")])
+        return ft.Column([muted("Tap a grid box to mark or clear it.", 12),
+                          stepper("Damage points", "set_damage", "points", ship.damage_points),
+                          stepper("Minor damage", "set_minor", "minor", ship.minor_damage)], spacing=0, tight=True)
+
+    async def _by_hand(self) -> None:
+        self.by_hand = not self.by_hand
+        await self.frame.refresh(force=True)
+
+    async def _toggle_box(self, ship_id: str, box: tuple[int, int]) -> None:
+        marked = box in self.state.ship(ship_id).boxes
+        await self.send({"kind": "mark_box", "ship": ship_id, "box": list(box), "marked": not marked})
 
     def _initiative(self, state) -> list[ft.Control]:
         return [tag("dv-initiative", ft.Container(ft.Column([

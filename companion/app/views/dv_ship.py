@@ -44,9 +44,16 @@ def _box(ship: str, cell, size: int, on_box) -> ft.Control:
     box = ft.Container(content, width=size, height=30, border_radius=4,
                        bgcolor=ft.Colors.ERROR_CONTAINER if cell.marked else ft.Colors.SURFACE_CONTAINER_HIGHEST,
                        border=ft.Border.all(1, ft.Colors.OUTLINE if not cell.unverified else ft.Colors.OUTLINE_VARIANT),
-                       on_click=(lambda e, b=cell.box: on_box(b)) if on_box else None)
+                       on_click=_tapped(on_box, cell.box) if on_box else None)
     words = f"{cell.system} box {g},{c}" + (" marked" if cell.marked else "") + (" reconstructed" if cell.unverified else "")
     return tag(f"dv-box-{ship}-{g}-{c}" + ("-marked" if cell.marked else ""), box, label=words)
+
+
+def _tapped(on_box, box):
+    """A box's tap: `on_box(box)` awaited (a correction by hand)."""
+    async def handle(e) -> None:
+        await on_box(box)
+    return handle
 
 
 def systems_row(row: ShipRow) -> ft.Control:
