@@ -120,6 +120,24 @@ class LocationView:
     armour: int
     slots: tuple[SlotView, ...]
     wrecked: bool
+    place: str = "top"  # where the printed card puts it: top (bow), left (port), right (starboard), bottom (stern)
+
+
+#: The location dice, explained once on the card (rules-notes.md §7: a ship "moved" this turn when it
+#: entered at least one new hex; that picks the target's go or stop dice).  ▶ and ■ are the printed
+#: card's GO and STOP arrows (printing.py).
+DICE_LEGEND = "Location dice: ▶ go if this ship entered a new hex this turn, ■ stop if not"
+
+#: The printed card's arrangement, read row by row: bow on top, port left and starboard right (a
+#: Type 4 splits each side into bow and quarter), stern at the foot (docs/printing.md).
+CARD_ORDER = ("bow", "port_bow", "starboard_bow", "port", "starboard", "port_quarter", "starboard_quarter", "stern")
+
+
+def card_place(location: str) -> str:
+    """Where the printed card puts a location: 'top', 'left', 'right' or 'bottom'."""
+    if location in ("bow", "stern"):
+        return "top" if location == "bow" else "bottom"
+    return "left" if location.startswith("port") else "right"
 
 
 @dataclass(frozen=True)
@@ -141,6 +159,28 @@ class CardView:
     locations: tuple[LocationView, ...]
     verified: bool
     unruled: str = ""  # "Torpedo, Steering Gear: no Quick-Start rule: apply it at the table"
+    card_mp: int = 0  # Starting MP as the card prints it (issue 18: always in view)
+    si_note: str = ""  # a second SI the card prints in brackets: "(25)"
+
+    @property
+    def mp_text(self) -> str:
+        """'6 of 9': this turn's MP (engines lost in an earlier turn gone) of the card's printed MP."""
+        return f"{self.mp} of {self.card_mp}"
+
+    @property
+    def mp_left_text(self) -> str:
+        """'4 left' once some of this turn's MP are spent, else ''."""
+        return f"{self.mp_left} left" if self.mp_left != self.mp else ""
+
+    @property
+    def si_text(self) -> str:
+        """The Structural Integrity as printed: '20', or '24 (25)' where the card prints a second value."""
+        return f"{self.si} {self.si_note}".strip()
+
+    @property
+    def destroyed_text(self) -> str:
+        """'1 of 10': destroyed slots of the half SI that destroys the ship."""
+        return f"{self.destroyed} of {self.half_si}"
 
 
 def slot_view(ship: ShipState, location: str, number: int, slot) -> SlotView:
@@ -169,13 +209,16 @@ def slot_view(ship: ShipState, location: str, number: int, slot) -> SlotView:
 
 
 def card_view(state: GameState, ship_id: str) -> CardView:
+    """A ship's card as the printed card shows it (issue 18, docs/printing.md): its locations in the
+    card's arrangement, MP of the printed Starting MP, the SI as printed, the destroyed slots."""
     ship = state.ship(ship_id)
     locations = []
-    for key, loc in ship.card.locations.items():
+    for key in sorted(ship.card.locations, key=_card_rank):
+        loc = ship.card.locations[key]
         slots = tuple(slot_view(ship, key, n, slot) for n, slot in enumerate(loc.slots, start=1))
         locations.append(LocationView(
             key, location_name(key), tuple(dice_chips(loc.go)), tuple(dice_chips(loc.stop)),
-            "go" if ship.moved else "stop", ship.armour(key), slots, ship.location_wrecked(key),
+            "go" if ship.moved else "stop", ship.armour(key), slots, ship.location_wrecked(key), card_place(key),
         ))
     card = ship.card
     # the card's slots the Quick-Start rules do not define (issue 12)
@@ -186,7 +229,12 @@ def card_view(state: GameState, ship_id: str) -> CardView:
         card.structural_integrity, half_si(ship), ship.destroyed_count(),
         card.enter_hexes_before_turn, ship.destruction, ship.keel_broken, tuple(locations),
         card.verified, f"{', '.join(dict.fromkeys(unruled))}: {NO_QUICK_START_RULE}" if unruled else "",
+        card.card_mp, card.structural_integrity_note,
     )
+
+
+def _card_rank(location: str) -> int:
+    return CARD_ORDER.index(location) if location in CARD_ORDER else len(CARD_ORDER)
 
 
 # --- arcs on the map ------------------------------------------------------------------------

@@ -1,5 +1,10 @@
 """The ship card, laid out like the printed one: locations, six slots, breach numbers, dice.
 
+As on the printed card (issue 18, docs/printing.md): the bow on top, port left and starboard
+right, the stern at the foot, where the width allows (a phone stacks them in that order); MP as
+"6 of 9" (this turn's of the printed Starting MP), the SI as printed, the destroyed slots of the
+half SI that destroys the ship, and one legend for the ▶ go and ■ stop dice of every location.
+
 Circled (destroyed this turn) slots get a red ring; destroyed slots are struck
 through.  Tapping a slot offers to mark or clear it by hand.
 
@@ -17,11 +22,13 @@ from typing import Awaitable, Callable
 import flet as ft
 
 from ..theme import CIRCLED, marks_style
-from ..viewmodels import CardView, LocationView, SlotView
+from ..viewmodels import DICE_LEGEND, CardView, LocationView, SlotView
 from .widgets import muted, put, sent, show_chips, tag
 
 STATUS_WORDS = {"live": "working", "destroyed_this_turn": "destroyed this turn (circled)",
                 "destroyed": "destroyed (struck through)"}
+
+STAT_LABELS = ("Starting MP", "Structural Integrity", "Slots destroyed", "Enter hexes before turn")
 
 SlotHandler = Callable[[str, int, str], Awaitable[None]]
 
@@ -101,40 +108,51 @@ class SlotCell:
 
 
 class LocationBlock:
-    """One location: its name, armour, go and stop dice, and its slots."""
+    """One location: its name, armour, ▶ go and ■ stop dice, and its slots (three a row at a side)."""
 
     def __init__(self, on_slot: SlotHandler | None):
         self.on_slot = on_slot
-        self.name = ft.Text("", weight=ft.FontWeight.BOLD, size=14)
+        self.name = ft.Text("", weight=ft.FontWeight.BOLD, size=14, max_lines=1)
         self.armour = muted("", 11)
-        self.no_armour = ft.Container()
+        self.title = ft.Column([self.name], spacing=0, tight=True)
         self.go = ft.Row([], spacing=3, tight=True)
         self.stop = ft.Row([], spacing=3, tight=True)
-        self.dice = ft.Row([muted("go", 11), self.go, muted("stop", 11), self.stop], spacing=4, tight=True)
-        self.spacer = ft.Container(expand=True)
-        self.head = ft.Row([], spacing=8)
+        self.dice = ft.Row([_arrow("▶"), self.go, _arrow("■"), self.stop], spacing=4, tight=True)
+        self.head = ft.Row([self.title, ft.Container(expand=True), self.dice], spacing=6,
+                           vertical_alignment=ft.CrossAxisAlignment.START)
         self.cells: list[SlotCell] = []
         self.holders: list[ft.Container] = []
         self.grid = ft.ResponsiveRow([], spacing=4, run_spacing=4)
         self.control = ft.Container(content=ft.Column([self.head, self.grid], spacing=6, tight=True), padding=8,
                                     border_radius=10)
+        self.tagged = tag("", self.control)
+        self.holder = ft.Container(content=self.tagged)
 
     def show(self, card: CardView, loc: LocationView) -> None:
+        self.tagged.identifier = f"loc-{card.id}-{loc.key}"
         self.name.value = loc.name
         self.armour.value = f"armour +{loc.armour}"
-        put(self.head, [self.name, self.armour if loc.armour else self.no_armour, self.spacer, self.dice])
+        put(self.title, [self.name, self.armour] if loc.armour else [self.name])
         show_chips(self.go, loc.go, 14 if loc.rolling == "go" else 11)
         show_chips(self.stop, loc.stop, 14 if loc.rolling == "stop" else 11)
+        side = loc.place in ("left", "right")
+        self.holder.col = {"xs": 12, "sm": 6} if side else {"xs": 12}
         for i, slot in enumerate(loc.slots):
             if i == len(self.cells):
                 cell = SlotCell(card, loc.key, slot, self.on_slot)
                 self.cells.append(cell)
-                self.holders.append(ft.Container(content=cell.control, col={"xs": 4, "sm": 2}))
+                self.holders.append(ft.Container(content=cell.control))
             else:
                 self.cells[i].show(card, loc.key, slot)
+            self.holders[i].col = {"xs": 4} if side else {"xs": 4, "sm": 2}
         del self.cells[len(loc.slots):], self.holders[len(loc.slots):]
         put(self.grid, self.holders)
         self.control.bgcolor = ft.Colors.with_opacity(0.08, CIRCLED) if loc.wrecked else ft.Colors.SURFACE_CONTAINER_LOW
+
+
+def _arrow(mark: str) -> ft.Control:
+    """The printed card's GO (▶) or STOP (■) arrow before a location's dice."""
+    return ft.Text(mark, size=11, color=ft.Colors.ON_SURFACE_VARIANT, style=marks_style())
 
 
 class ShipCard:
@@ -146,8 +164,13 @@ class ShipCard:
         self.line = muted("", 12)
         self.header = ft.Column([self.name, self.line], spacing=0, tight=True)
         self.values = [ft.Text("", size=16, weight=ft.FontWeight.BOLD) for _ in range(4)]
-        self.stats = ft.Row([_stat(label, value) for label, value in
-                             zip(("MP", "SI", "Destroyed", "Enter before turn"), self.values)], spacing=8, wrap=True)
+        self.subs = [ft.Text("", size=10, color=ft.Colors.ON_SURFACE_VARIANT) for _ in range(4)]
+        self.tiles = [tag(ident, _stat(label, value, sub)) for ident, label, value, sub in
+                      zip(("card-mp", "card-si", "card-destroyed", "card-enter"), STAT_LABELS, self.values, self.subs)]
+        self.stats = ft.Row(self.tiles, spacing=8, wrap=True)
+        self.legend = tag("dice-legend", ft.Text(DICE_LEGEND, size=11, color=ft.Colors.ON_SURFACE_VARIANT,
+                                                 style=marks_style()), label=DICE_LEGEND)
+        self.places = ft.ResponsiveRow([], spacing=8, run_spacing=8)
         self.unruled = muted("", 12)  # the slots without a Quick-Start rule, in one line
         self.destruction = ft.Text("", color=ft.Colors.ON_ERROR_CONTAINER)
         self.warning = ft.Container(content=self.destruction, bgcolor=ft.Colors.ERROR_CONTAINER, padding=8,
@@ -165,9 +188,13 @@ class ShipCard:
         self.control.identifier = f"card-{card.id}"
         self.name.value = card.name
         self.line.value = f"{card.ship_class} · {card.side} · Type {card.type} · {card.position}"
-        for text, value in zip(self.values, (f"{card.mp_left}/{card.mp}", str(card.si),
-                                             f"{card.destroyed}/{card.half_si}", str(card.enter_before_turn))):
+        for text, value in zip(self.values, (card.mp_text, card.si_text, card.destroyed_text,
+                                             str(card.enter_before_turn))):
             text.value = value
+        for text, value in zip(self.subs, (card.mp_left_text, "", "lost at half SI", "")):
+            text.value, text.visible = value, bool(value)
+        for tile, label, text, sub in zip(self.tiles, STAT_LABELS, self.values, self.subs):
+            tile.label = f"{label}: {text.value}" + (f", {sub.value}" if sub.value else "")
         self.destruction.value = f"Destroyed: {card.destruction}." if card.destruction else ""
         self.unruled.value = card.unruled
         while len(self.blocks) < len(card.locations):
@@ -175,19 +202,19 @@ class ShipCard:
         del self.blocks[len(card.locations):]
         for block, loc in zip(self.blocks, card.locations):
             block.show(card, loc)
-        put(self.column, [self.header, self.stats, *([self.unruled] if card.unruled else []),
-                          *([self.warning] if card.destruction else []),
-                          *(block.control for block in self.blocks)])
+        put(self.places, [block.holder for block in self.blocks])
+        put(self.column, [self.header, self.stats, self.legend, *([self.unruled] if card.unruled else []),
+                          *([self.warning] if card.destruction else []), self.places])
         return self.control
 
     def sent(self) -> None:
         sent(self.control, *(cell.control for block in self.blocks for cell in block.cells))
 
 
-def _stat(label: str, value: ft.Text) -> ft.Control:
+def _stat(label: str, value: ft.Text, sub: ft.Text) -> ft.Control:
     return ft.Container(
-        content=ft.Column([ft.Text(label, size=10, color=ft.Colors.ON_SURFACE_VARIANT), value], spacing=0, tight=True,
-                          horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        content=ft.Column([ft.Text(label, size=10, color=ft.Colors.ON_SURFACE_VARIANT), value, sub], spacing=0,
+                          tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
         padding=ft.Padding.symmetric(horizontal=10, vertical=4), border_radius=8,
         bgcolor=ft.Colors.SECONDARY_CONTAINER,
     )

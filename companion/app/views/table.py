@@ -303,7 +303,7 @@ class QuickStartBody:
         card = m.card
         self.strip_name.value = card.name
         self.strip_position.value = card.position
-        self.strip_damage.value = f"{card.destroyed}/{card.half_si} destroyed"
+        self.strip_damage.value = f"{card.destroyed_text} slots destroyed"
         return self.strip_card
 
     # --- handlers ------------------------------------------------------------------------
