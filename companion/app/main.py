@@ -86,7 +86,7 @@ class App:
             await self.table.follow_session()
             return
         self._leave_game()
-        from .views import dice, dv_editor, editor, fleets, home, info, join, newgame, report, screen, warfleet_start
+        from .views import dice, dv_editor, editor, fleets, home, info, join, newgame, replay, report, screen, warfleet_start
         from .views.frame import GameFrame
 
         if not self.device.may_enter:  # a device on the network: the join PIN first
@@ -125,6 +125,7 @@ class App:
         }
         self._set_screen(builders.get(session.screen, home.build)(self))
 
+            "replay": replay.build,
     def _set_screen(self, control: ft.Control) -> None:
         self.body.content = control
         self.page.update()

@@ -45,7 +45,7 @@ class Step:
     kind: str  # "start", "action", "undo" or "redo"
     turn: int
     phase: str
-    title: str  # the entry in words: its first event, or the action's kind
+    title: str  # the entry in words: its first event (a roll's: the words before its dice), or the action's kind
     lines: tuple[str, ...]  # every event's words
     rolls: tuple[Roll, ...]
     changes: tuple[str, ...]  # what changed on the ships, in words
@@ -105,9 +105,12 @@ class Replay:
             return Step(0, "start", state.turn, state.phase, "The start of the game", (), (), ())
         entry = self.entries[number - 1]
         events = [Event.model_validate(e) for e in entry.events]
+        rolls = rolls_of(events)
         title = events[0].text if events else (entry.action or {}).get("kind", entry.kind).replace("_", " ")
+        if rolls and rolls[0].text == title:  # a roll's words show under its dice: its head alone here
+            title = title.partition(": ")[0]
         return Step(number, entry.kind, state.turn, state.phase, title, tuple(e.text for e in events),
-                    rolls_of(events), changes(self.positions[number - 1], state))
+                    rolls, changes(self.positions[number - 1], state))
 
 
 def positions(ruleset: Ruleset, initial: Any, entries: Iterable[LogEntry]) -> Iterable[Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
-SCREENS = ("home", "new", "game", "dice", "fleets", "editor", "rules", "load", "warfleet", "dv-editor", "report")
+SCREENS = ("home", "new", "game", "dice", "fleets", "editor", "rules", "load", "warfleet", "dv-editor", "report", "replay")
 TABS = ("map", "ship", "fire", "log")
 
 
@@ -30,7 +30,7 @@ class Session:
             query = {k: v for k, v in (("ship", self.ship), ("tab", self.tab)) if v and v != "map"}
             path = f"/game/{quote(self.game_id, safe='')}"
             return path + ("?" + urlencode(query) if query else "")
-        if self.screen in ("warfleet", "report") and self.game_id:
+        if self.screen in ("warfleet", "report", "replay") and self.game_id:
             return f"/{self.screen}/{quote(self.game_id, safe='')}"
         return "/" if self.screen == "home" else f"/{self.screen}"
 
@@ -51,7 +51,7 @@ def session_from_route(route: str) -> Session:
     if segments[0] == "game" and len(segments) >= 2:
         tab = query.get("tab", "map")
         return Session("game", segments[1], query.get("ship") or None, tab if tab in TABS else "map")
-    if segments[0] in ("warfleet", "report") and len(segments) >= 2:
+    if segments[0] in ("warfleet", "report", "replay") and len(segments) >= 2:
         return Session(segments[0], segments[1])
     if segments[0] in SCREENS:
         return Session(segments[0])

@@ -88,7 +88,8 @@ def build(app) -> ft.Control:
                             size=30 if latest else None, color=ft.Colors.PRIMARY if latest else None),
             title=ft.Text(f"Continue: {row.name}" if latest else row.name, weight=ft.FontWeight.W_600),
             subtitle=ft.Text(f"{RULESET_NAMES.get(ruleset, ruleset)} · {row.detail} · {row.sides} · {row.last_played}"),
-            trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
+            trailing=icon_button(ft.Icons.REPLAY, "Replay, turn by turn", on(app.navigate, Session("replay", row.id)),
+                                 "replay-" + row.id),
             on_click=on(app.navigate, Session("game", row.id)), min_height=64,
         )))
 

@@ -160,6 +160,8 @@ class QuickStartBody:
                              height=48, on_click=on(self.app.navigate, Session("report", self.game.id))),
         ]))]
 
+            ft.PopupMenuItem(content=tag("menu-replay", ft.Text("Replay, turn by turn")), icon=ft.Icons.REPLAY,
+                             height=48, on_click=on(self.app.navigate, Session("replay", self.game.id))),
     def compute(self, state: GameState) -> Models:
         """Everything the table shows for this state, selection and tab (in a worker thread); the
         arcs only when the selected ship moved, turned or lost a gun."""

@@ -83,8 +83,10 @@ class WarFleetBody:
     def top_actions(self) -> list[ft.Control]:
         report = icon_button(ft.Icons.INSIGHTS, "After-action report",
                              on(self.app.navigate, Session("report", self.game.id)), "wf-report")
-        return [report] if self.read_only else [
-            report, icon_button(ft.Icons.RESTART_ALT, "A new War Fleet battle", self._restart, "wf-restart")]
+        replay = icon_button(ft.Icons.REPLAY, "Replay, turn by turn", on(self.app.navigate, Session("replay", self.game.id)),
+                             "wf-replay")
+        return [report, replay] if self.read_only else [
+            report, replay, icon_button(ft.Icons.RESTART_ALT, "A new War Fleet battle", self._restart, "wf-restart")]
 
     def compute(self, state):
         """The banner and the selected ship's arcs (the selection dropped once its ship has gone)."""

@@ -1,0 +1,331 @@
+"""The Replay view (`/replay/<game id>`, issue 17): a stored game step by step, on any screen.
+
+The map as it was after each log entry (Quick-Start: the shared screen's map with each declared
+shot drawn; War Fleet: its ship tokens), the step's words and its dice large, what changed, and
+the ship cards as they were (Quick-Start's printed card, War Fleet's ship lines; Decisive
+Victory has no map, so its ship cards alone).  Back and forward by one log entry or by a turn,
+a turn list to jump to, and "Play from here" (the host only: `Sharing.may_start` decides on the
+server when it is tapped) forks a new game at the step shown (`replay_model.fork`).
+
+Each screen's replay is its own: a TV opened on `/replay/<id>` is stepped by its own buttons
+(read from across the room: the dice 64 px, the words 22 px and more at 1920 px wide).  The
+positions come from `app.replay_model`, computed once in a worker thread; nothing here changes
+the replayed game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import flet as ft
+
+from ..replay_model import Replay, fork, replay_of
+from ..session import Session
+from ..tasks import soon
+from ..theme import CIRCLED, side_colour
+from .frame import on
+from .hexmap import HexMap
+from .screen import ScreenView, fitted_size, ships_view
+from .widgets import die_face, icon_button, mounted, muted, tag
+
+log = logging.getLogger(__name__)
+
+WIDE = 900  # px: the map beside the step; below, one column
+SIDE = 480  # px: the step's column beside the map on a wide screen
+
+
+def build(app) -> ft.Control:
+    view = ReplayView(app, app.session.game_id or "")
+    soon(app.page, view.load)
+    return view.control
+
+
+def cells_of(state) -> list:
+    """The hexes a position's ships in play stand in (Quick-Start: every hex of a ship; War Fleet: its hex)."""
+    cells = []
+    for ship in getattr(state, "ships", []):
+        if getattr(ship, "removed", False):
+            continue
+        if hasattr(ship, "hexes"):
+            cells += list(ship.hexes)
+        elif getattr(ship, "placed", False):
+            cells.append(ship.hex)
+    return cells
+
+
+class ReplayView:
+    def __init__(self, app, game_id: str):
+        self.app, self.game_id = app, game_id
+        self.replay: Replay | None = None
+        self.number = 0
+        self.selected: str | None = None  # the ship whose card shows (War Fleet's map: the ringed one)
+        self.map: HexMap | None = None
+        self.model_state = None  # the position shown (ScreenView's shot drawing reads it)
+        self.wide = (app.page.width or 1280) >= WIDE
+        big = (app.page.width or 0) >= 1600  # a TV
+        self.dice_size = 64 if big else 48 if self.wide else 40
+        self.word_size = 22 if big else 18
+        self.name = ft.Text("Replay", size=16, weight=ft.FontWeight.W_600, expand=True, max_lines=1,
+                            overflow=ft.TextOverflow.ELLIPSIS)
+        self.where = ft.Text("", size=30 if big else 22, weight=ft.FontWeight.BOLD)
+        self.whose = ft.Text("", size=self.word_size, weight=ft.FontWeight.W_600)
+        self.count = ft.Text("", size=14, color=ft.Colors.ON_SURFACE_VARIANT)
+        self.title = ft.Text("", size=self.word_size + 2, weight=ft.FontWeight.BOLD)
+        self.lines = ft.Column(spacing=4, tight=True)
+        self.rolls = ft.Column(spacing=12, tight=True)
+        self.changes = ft.Column(spacing=4, tight=True)
+        self.ships = ft.Column(spacing=8, tight=True)
+        self.lost = ft.Column(spacing=4, tight=True)
+        self.problem = ft.Text("", color=ft.Colors.ERROR)
+        self.turns = ft.Dropdown(label="Jump to turn", width=180, dense=True, menu_height=420, options=[],
+                                 on_select=self._picked)
+        self.map_box = ft.Container(alignment=ft.Alignment.CENTER, expand=True, border_radius=10,
+                                    clip_behavior=ft.ClipBehavior.ANTI_ALIAS)
+        self.buttons = {
+            "replay-first": (ft.Icons.FIRST_PAGE, "The start of the game", self._first),
+            "replay-prev-turn": (ft.Icons.KEYBOARD_DOUBLE_ARROW_LEFT, "Back a turn (the start of this turn, or the one before)",
+                                 self._previous_turn),
+            "replay-back": (ft.Icons.CHEVRON_LEFT, "Back one step", self._back),
+            "replay-next": (ft.Icons.CHEVRON_RIGHT, "Forward one step", self._next),
+            "replay-next-turn": (ft.Icons.KEYBOARD_DOUBLE_ARROW_RIGHT, "Forward to the next turn", self._next_turn),
+            "replay-last": (ft.Icons.LAST_PAGE, "The end of the log", self._last),
+        }
+        self.fork_button = tag("replay-fork", ft.FilledButton(
+            content="Play from here", icon=ft.Icons.CALL_SPLIT, height=48, on_click=self._fork,
+            tooltip="A new game from this position, with fresh dice (this game stays as it is)"))
+        self.control = ft.Container(expand=True, bgcolor=ft.Colors.SURFACE,
+                                    content=ft.Column([self._top(), ft.Container(muted("Replaying the log..."), padding=16)]))
+
+    # --- layout ----------------------------------------------------------------------------------
+
+    def _top(self) -> ft.Control:
+        back = icon_button(ft.Icons.ARROW_BACK, "Back to the game", on(self.app.navigate, Session("game", self.game_id)),
+                           "replay-back-to-game")
+        home = icon_button(ft.Icons.HOME_OUTLINED, "Home", on(self.app.navigate, Session()), "home")
+        return ft.Container(ft.Row([back, ft.Icon(ft.Icons.REPLAY, size=20), self.name, tag("replay-count", self.count),
+                                    home], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                            padding=ft.Padding.only(left=6, right=6), height=48, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)
+
+    def _controls(self) -> ft.Control:
+        self.step_buttons = {ident: ft.IconButton(icon=icon, tooltip=tip, on_click=handler, icon_size=30, width=56, height=56)
+                             for ident, (icon, tip, handler) in self.buttons.items()}
+        steps = [tag(ident, button) for ident, button in self.step_buttons.items()]
+        hosts = self.app.sharing.may_start(self.app.device) is None if self.app.device is not None else True
+        self.fork_button.visible = hosts  # shown to the host; the server checks again when tapped
+        return ft.Container(ft.Row([*steps, tag("replay-turn", self.turns), self.fork_button], spacing=4, wrap=True,
+                                   vertical_alignment=ft.CrossAxisAlignment.CENTER, run_spacing=4),
+                            padding=ft.Padding.symmetric(horizontal=12, vertical=4))
+
+    def _card(self, ident: str, title: str, *controls: ft.Control) -> ft.Control:
+        return tag(ident, ft.Container(ft.Column([
+            ft.Text(title.upper(), size=13, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_SURFACE_VARIANT), *controls],
+            spacing=8, tight=True), padding=14, border_radius=14, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
+
+    def _layout(self) -> None:
+        replay, page = self.replay, self.app.page
+        width, height = page.width or 1280, page.height or 800
+        has_map = replay.ruleset.id != "decisive-victory"
+        if has_map:
+            map_w = width - SIDE - 36 if self.wide else width - 16
+            map_h = height - 170 if self.wide else min(height * 0.5, map_w * 0.8)
+            self._build_map(map_w, map_h)
+        heading = ft.Container(ft.Column([tag("replay-where", self.where), tag("replay-whose", self.whose)],
+                                         spacing=2, tight=True), padding=ft.Padding.only(left=16, right=16))
+        side = [self._card("replay-step", "This step", self.title, self.lines),
+                self._card("replay-rolls", "Dice rolled", self.rolls),
+                self._card("replay-changes", "What changed", self.changes),
+                self._card("replay-lost", "Ships lost", self.lost),
+                self._card("replay-ships", "Ships as they were", self.ships)]
+        if not has_map:
+            side.insert(0, muted("Decisive Victory is played on an open table: no map, the ships' cards as they were.", 14))
+        column = ft.Column(side, spacing=10, scroll=ft.ScrollMode.AUTO, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        if self.wide and has_map:
+            body = ft.Row([ft.Container(self.map_box, expand=True, padding=ft.Padding.only(left=12, bottom=12)),
+                           ft.Container(column, width=SIDE, padding=ft.Padding.only(right=12, bottom=12))],
+                          expand=True, spacing=12, vertical_alignment=ft.CrossAxisAlignment.STRETCH)
+        else:
+            column.expand = True
+            body = ft.Container(ft.Column(([ft.Container(self.map_box, height=self.map_box.height)] if has_map else [])
+                                          + [column], spacing=10, scroll=ft.ScrollMode.AUTO, expand=True),
+                                padding=ft.Padding.symmetric(horizontal=8), expand=True)
+        self.control.content = ft.Column([self._top(), self._controls(), heading, tag("replay-problem", self.problem), body],
+                                         spacing=4, expand=True)
+
+    def _build_map(self, width: float, height: float) -> None:
+        """The board once, zoomed to where the game's ships went (every position's hexes)."""
+        replay = self.replay
+        first = replay.shown(0)
+        cells = list({c for n in range(0, replay.last + 1, max(1, replay.last // 60)) for c in cells_of(replay.state(n))})
+        size, left, top = ships_view(first.board, cells, width, height) if cells else (
+            fitted_size(first.board, width, height), 0.0, 0.0)
+        self.war_fleet = replay.ruleset.id == "war-fleet"
+        self.map = HexMap(first, getattr(self.app, "theme_name", self.app.dark), self._tapped, size=size,
+                          ring=not self.war_fleet)  # the palette (a bool, dark, before palettes)
+        self.map.name_size = max(16.0, round(size * 0.4))
+        if size < 14:
+            self.map.labels.visible = False
+        self.map.stack.left, self.map.stack.top = -left, -top
+        self.map_box.content = ft.Stack([self.map.stack], width=min(width, self.map.layout.width),
+                                        height=min(height, self.map.layout.height))
+        self.map_box.bgcolor = self.map.colours["sky"]
+        self.map_box.height = None if self.wide else min(height, self.map.layout.height)
+
+    # --- loading and stepping ------------------------------------------------------------------
+
+    async def load(self) -> None:
+        try:
+            self.replay = await asyncio.to_thread(replay_of, self.app.store, self.game_id)
+        except (KeyError, ValueError, OSError) as exc:  # an unknown game, a log that does not replay
+            self.control.content = ft.Column([self._top(), ft.Container(tag("replay-problem", ft.Text(
+                f"No replay: {exc}", color=ft.Colors.ERROR, size=16)), padding=16)])
+            self.app.page.update()
+            return
+        self.name.value = f"Replay · {self.replay.name}"
+        self.turns.options = [ft.DropdownOption(key=str(m.turn), text=f"Turn {m.turn}") for m in self.replay.turns]
+        self._layout()
+        await self.show(0)
+
+    async def show(self, number: int) -> None:
+        replay = self.replay
+        if replay is None:
+            return
+        self.number = max(0, min(number, replay.last))
+        step, state = replay.steps[self.number], replay.shown(self.number)
+        self.model_state = state
+        self.problem.value = ""
+        self.count.value = f"step {self.number} of {replay.last}"
+        self.turns.value = str(step.turn)
+        for ident, button in self.step_buttons.items():
+            button.disabled = (self.number == 0) if ident in ("replay-first", "replay-prev-turn", "replay-back") \
+                else self.number == replay.last
+        self.title.value = step.title
+        self.lines.controls = [ft.Text(t, size=self.word_size - 4) for t in step.lines[1:6]]
+        self.rolls.controls = [ft.Column([ft.Row([die_face(c, f, self.dice_size) for c, f in r.dice], wrap=True,
+                                                 spacing=8, run_spacing=8),
+                                          ft.Text(r.text, size=self.word_size - 2)], spacing=6, tight=True)
+                               for r in step.rolls] or [muted("No dice in this step.", 15)]
+        self.changes.controls = [ft.Text(c, size=self.word_size - 4) for c in step.changes] or [muted("Nothing on the ships.", 15)]
+        await self._draw(state)
+        if mounted(self.control):
+            self.control.update()
+
+    async def _draw(self, state) -> None:
+        """The map, the ships lost and the ship cards of the position shown."""
+        ruleset = self.replay.ruleset.id
+        if ruleset == "decisive-victory":
+            await self._draw_dv(state)
+            return
+        if ruleset == "war-fleet":
+            from .. import warfleet_model as M
+            from .warfleet import WarFleetBody
+
+            WarFleetBody._ships(self, state)  # the War Fleet tokens (it reads self.map, app and selected)
+            banner = M.banner(state)
+            self.where.value, self.whose.value = banner.title, banner.detail
+            self.lost.controls = self._lost_lines([(s.name, s.side, "lost" if s.lost else "casualty" if s.casualty else "removed")
+                                                   for s in state.ships if s.lost or s.casualty or s.removed])
+            self.ships.controls = self._war_fleet_ships(state)
+        else:
+            from ..screenmodel import screen_model
+
+            model = await asyncio.to_thread(screen_model, state, (), self.number)
+            self.map.show_ships(state, self.selected)
+            ScreenView._draw_shots(self, model)  # each declared shot still to roll: gun to target, its odds
+            self.where.value, self.whose.value = model.headline, model.whose
+            self.lost.controls = self._lost_lines([(l.name, l.side, l.why) for l in model.lost])
+            self.ships.controls = self._quick_start_ships(state)
+
+    def _lost_lines(self, rows) -> list[ft.Control]:
+        state = self.model_state
+        return [ft.Row([ft.Icon(ft.Icons.DANGEROUS, color=CIRCLED, size=20),
+                        ft.Text(f"{name} ({side}): {why}", size=self.word_size - 4, expand=True,
+                                color=side_colour(state.sides, side))], spacing=6) for name, side, why in rows] or [
+            muted("None yet.", 15)]
+
+    def _ship_chips(self, ships) -> ft.Control:
+        state = self.model_state
+        return ft.Row([tag(f"replay-ship-{s.id}", ft.Chip(
+            label=ft.Text(name, color=side_colour(state.sides, s.side)), selected=s.id == self.selected,
+            on_click=on(self._select, s.id))) for s, name in ships], wrap=True, spacing=6, run_spacing=6)
+
+    def _quick_start_ships(self, state) -> list[ft.Control]:
+        from ..viewmodels import card_view
+        from .shipcard import ShipCard
+
+        if self.selected is None or not state.has_ship(self.selected):
+            self.selected = state.ships[0].id if state.ships else None
+        chips = self._ship_chips([(s, s.card.name) for s in state.ships])
+        card = [tag("replay-card", ShipCard().show(card_view(state, self.selected)))] if self.selected else []
+        return [chips, *card]
+
+    def _war_fleet_ships(self, state) -> list[ft.Control]:
+        """Each side's ships in one line each: where, and what is lost (the War Fleet cards' state)."""
+        out: list[ft.Control] = []
+        for side in state.sides:
+            out.append(ft.Text(side, size=16, weight=ft.FontWeight.BOLD, color=side_colour(state.sides, side)))
+            for ship in (s for s in state.ships if s.side == side):
+                hurt = ", ".join(loc.replace("_", " ") for loc in ship.destroyed)
+                words = f"{ship.name}: {ship.describe_position(state.board)}" + (f" · lost {hurt}" if hurt else "") \
+                    + (" · casualty" if ship.casualty else "")
+                out.append(tag(f"replay-wf-{ship.id}", ft.Text(words, size=13)))
+        return out
+
+    async def _draw_dv(self, state) -> None:
+        from .. import dv_model as M
+        from .dv_ship import ship_card
+
+        banner = M.banner(state)
+        self.where.value, self.whose.value = banner.title, banner.detail
+        rows = M.ship_rows(state)
+        self.lost.controls = self._lost_lines([(r.name, r.side, r.removed) for r in rows if r.removed])
+        self.ships.controls = [ship_card(r, 30) for r in rows]
+
+    # --- taps --------------------------------------------------------------------------------------
+
+    async def _tapped(self, cell) -> None:
+        state = self.model_state
+        here = [s for s in state.ships if cell in (list(s.hexes) if hasattr(s, "hexes") else [s.hex] if s.placed else [])]
+        if here:
+            await self._select(here[0].id)
+
+    async def _select(self, ship_id: str) -> None:
+        self.selected = ship_id
+        await self.show(self.number)
+
+    async def _first(self, e) -> None:
+        await self.show(0)
+
+    async def _last(self, e) -> None:
+        await self.show(self.replay.last)
+
+    async def _back(self, e) -> None:
+        await self.show(self.number - 1)
+
+    async def _next(self, e) -> None:
+        await self.show(self.number + 1)
+
+    async def _previous_turn(self, e) -> None:
+        await self.show(self.replay.previous_turn(self.number))
+
+    async def _next_turn(self, e) -> None:
+        await self.show(self.replay.next_turn(self.number))
+
+    async def _picked(self, e) -> None:
+        if self.turns.value:
+            await self.show(self.replay.turn_start(int(self.turns.value)))
+
+    async def _fork(self, e) -> None:
+        """A new game from the step shown: the host's own browser only (decided here, on the server)."""
+        problem = self.app.sharing.may_start(self.app.device) if self.app.device is not None else None
+        if problem is None:
+            try:
+                game = await asyncio.to_thread(fork, self.app.store, self.game_id, self.number)
+            except (OSError, ValueError) as exc:
+                problem = str(exc)
+        if problem is not None:
+            log.warning("no fork for %s: %s", getattr(self.app.device, "name", "?"), problem)
+            self.problem.value = f"Not started: {problem}"
+            self.control.update()
+            return
+        await self.app.navigate(Session("game", game.id))

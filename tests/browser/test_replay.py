@@ -1,0 +1,115 @@
+"""The replay in a real browser (issue 17, "Beyond paper"): a seeded 10-turn Quick-Start game
+(tests/helpers/ten_turns.py) opened in replay on a TV-size screen (1920 x 1080) from the saved
+games list, stepped through by turn and by step with the map, the dice and the cards as they were,
+turn 3 picked from the turn list, and "Play from here" (the host) forks a new game that opens at
+turn 3; the same replay from the game's menu.  Screenshots in tests/screenshots/replay-*.png."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from companion.store.store import TinyDBStore
+
+from .conftest import SCREENSHOTS, by_id, open_app, tap_until, words_in
+from .test_editor import choose, wait_text
+from .test_report import ten_turn_game
+
+TV = {"width": 1920, "height": 1080}
+
+pytestmark = pytest.mark.browser
+
+
+def shoot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    time.sleep(1.0)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def step_of(page) -> int:
+    return int(re.search(r"step (\d+) of", wait_text(page, "replay-count", "step ")).group(1))
+
+
+def tap(page, ident: str, then: str, words: str) -> str:
+    """Tap a replay button until `then` says `words` (a tap lost on a busy machine is tapped again)."""
+    for _ in range(4):
+        by_id(page, ident).click()
+        try:
+            return wait_text(page, then, words, timeout=12)
+        except AssertionError:
+            continue
+    return wait_text(page, then, words, timeout=1)
+
+
+def test_a_tv_replays_the_ten_turn_game_and_forks_it_from_turn_3(server, browser, tmp_path):
+    game_id = ten_turn_game(server.data, tmp_path)
+    marks = _marks(server.data, game_id)
+    context = browser.new_context(viewport=TV)
+    page = context.new_page()
+    open_app(page, server.url)
+    tap_until(page, "replay-" + game_id, "replay-where", timeout=60)
+    assert "/replay/" + game_id in page.url
+    wait_text(page, "replay-count", "step 0 of ")
+    assert "Turn 1" in wait_text(page, "replay-where", "Turn 1")
+    by_id(page, "replay-card").wait_for(timeout=10000)  # HML Hertfordshire's card as it was
+    shoot(page, "replay-tv-start")
+
+    tap(page, "replay-next", "replay-count", "step 1 of")  # the initiative roll: its dice large
+    assert "Initiative" in words_in(by_id(page, "replay-step")) or "initiative" in words_in(by_id(page, "replay-step"))
+    assert "No dice" not in words_in(by_id(page, "replay-rolls"))
+    tap(page, "replay-next-turn", "replay-where", "Turn 2")
+    second = step_of(page)
+    tap(page, "replay-back", "replay-where", "Turn 1")  # one step back: the end of turn 1
+    assert step_of(page) == second - 1
+    for turn in range(2, 9):
+        tap(page, "replay-next-turn", "replay-where", f"Turn {turn}")
+    assert step_of(page) == marks["eighth"]
+    for number in range(marks["eighth"] + 1, marks["shot"] + 1):  # step by step to turn 8's first breach roll
+        tap(page, "replay-next", "replay-count", f"step {number} of")
+    assert marks["shot_words"] in words_in(by_id(page, "replay-step"))
+    assert "No dice" not in words_in(by_id(page, "replay-rolls"))
+    shoot(page, "replay-tv-turn-8-shot")
+
+    choose(page, "replay-turn", "Turn 3")
+    wait_text(page, "replay-where", "Turn 3")
+    assert step_of(page) == marks["third"]
+    shoot(page, "replay-tv-turn-3")
+
+    tap_until(page, "replay-fork", "banner", timeout=60)  # the host plays from here: a new game at turn 3
+    wait_text(page, "banner", "Turn 3", timeout=30)
+    new_id = page.url.rstrip("/").split("/game/")[1].split("?")[0]
+    assert new_id != game_id
+    shoot(page, "replay-tv-forked-game")
+    open_app(page, server.url)  # listed among the saved games under its name
+    by_id(page, "resume-" + new_id).wait_for(timeout=30000)
+    assert "What if from turn 3 of Ten turns" in words_in(by_id(page, "resume-" + new_id))
+    context.close()
+
+
+def _marks(data, game_id: str) -> dict:
+    """Where the replay's turns 3 and 8 start and turn 8's first breach roll, read before the app opens the game."""
+    from companion.app.replay_model import replay_of
+
+    store = TinyDBStore(data)
+    try:
+        replay = replay_of(store, game_id)
+        eighth = replay.turn_start(8)
+        shot = next(s for s in replay.steps[eighth:] if s.rolls and s.turn == 8 and "nitiative" not in s.title)
+        return {"third": replay.turn_start(3), "eighth": eighth, "shot": shot.number, "shot_words": shot.title[:20]}
+    finally:
+        store.close()
+
+
+def test_the_replay_opens_from_the_game_menu(server, browser, tmp_path):
+    game_id = ten_turn_game(server.data, tmp_path)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    open_app(page, server.url + f"game/{game_id}")
+    tap_until(page, "menu", "menu-replay", timeout=60)
+    tap_until(page, "menu-replay", "replay-where", timeout=60)
+    assert "/replay/" + game_id in page.url
+    tap(page, "replay-last", "replay-where", "Turn 11")
+    tap_until(page, "replay-back-to-game", "banner", timeout=30)
+    context.close()
