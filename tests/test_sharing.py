@@ -359,6 +359,91 @@ def test_a_device_changes_its_role_only_with_the_hosts_approval():
     assert table.act(phone, {"kind": "roll_initiative"}).ok
 
 
+# --- device names (issue 18) --------------------------------------------------------------------
+
+
+def test_the_host_renames_a_device_and_the_name_shows_everywhere_it_is_named():
+    """Issue 18: 'devices named This computer 2 that cannot be renamed'."""
+    sharing = Sharing()
+    game = fresh_game()
+    heard = []
+    sharing.table(game).subscribe(heard.append)
+    host = sharing.connect(None, "127.0.0.1")
+    phone = sharing.connect(None, "10.0.0.5", "iPhone Mobile")
+    sharing.admit(phone, sharing.pin)
+    sharing.choose(phone, game, BRITISH)
+    heard.clear()
+    assert sharing.rename(host, phone.token, "  Anna's   phone ") is None
+    assert phone.name == "Anna's phone" and phone.ident == "Phone 1"  # its controls keep their id
+    assert [c.kind for c in heard] == ["seats"]  # every screen at the game hears it
+    seat = next(s for s in sharing.seats(game.id) if s.token == phone.token)
+    assert (seat.name, seat.ident, seat.holds) == ("Anna's phone", "Phone 1", "British")
+    sharing.ask_role(phone, game, FRENCH)
+    assert sharing.requests()[0][0].name == "Anna's phone"  # the host's approval names it
+    assert sharing.answer(host, phone.token, game, True) is None
+    sharing.disconnect(phone)
+    again = sharing.connect(phone.token, "10.0.0.9", "iPhone Mobile")  # the name stays with the token
+    assert again is phone and again.name == "Anna's phone"
+
+
+def test_a_device_renames_itself_but_no_other_and_names_are_bounded():
+    sharing = Sharing()
+    host = sharing.connect(None, "127.0.0.1")
+    phone = sharing.connect(None, "10.0.0.5", "iPhone Mobile")
+    tablet = sharing.connect(None, "10.0.0.6", "iPad")
+    for device in (phone, tablet):
+        sharing.admit(device, sharing.pin)
+    assert sharing.rename(phone, phone.token, "Ben's phone") is None and phone.name == "Ben's phone"
+    assert sharing.rename(phone, tablet.token, "Mine now") == "Only the host can rename another device."
+    assert sharing.rename(phone, host.token, "Not the host") == "Only the host can rename another device."
+    assert tablet.name == "Tablet 1" and host.name == "This computer"
+    assert sharing.rename(tablet, tablet.token, " \t ") == "Give the device a name."
+    assert sharing.rename(tablet, tablet.token, "x" * 41) == "A device's name is at most 40 characters (41 given)."
+    assert sharing.rename(tablet, tablet.token, "BEN'S PHONE") == (
+        "Another device is already called BEN'S PHONE: pick another name.")
+    assert sharing.rename(tablet, tablet.token, "x" * 40) is None and tablet.name == "x" * 40
+    assert sharing.rename(host, host.token, "Table\x00 laptop\n") is None and host.name == "Table laptop"
+    assert sharing.rename(host, "gone", "Anyone") == "That device has left."
+
+
+def test_renaming_is_decided_from_the_servers_record_not_a_copied_token():
+    sharing = Sharing()
+    host = sharing.connect(None, "127.0.0.1")
+    phone = sharing.connect(None, "10.0.0.5")
+    copied = sharing.connect(host.token, "10.0.0.66")  # a remote browser replaying the host's token
+    assert not copied.host
+    assert sharing.rename(copied, phone.token, "Hijacked") == "Only the host can rename another device."
+    assert phone.name == "Computer 1"
+
+
+def test_the_devices_list_says_what_each_device_holds():
+    sharing = Sharing()
+    game = fresh_game()
+    host = sharing.connect(None, "127.0.0.1")
+    phone, tv, watcher = (sharing.connect(None, f"10.0.0.{n}") for n in (5, 6, 7))
+    for device in (phone, tv, watcher):
+        sharing.admit(device, sharing.pin)
+        sharing.showing(device, game.id)
+    sharing.showing(host, game.id)
+    sharing.choose(phone, game, FRENCH)
+    sharing.choose(tv, game, SCREEN)
+    holds = {s.token: s.holds for s in sharing.seats(game.id)}
+    assert holds == {host.token: "whole table", phone.token: "French", tv.token: "shared screen",
+                     watcher.token: "watching"}
+
+
+def test_forgetting_a_renamed_device_ends_its_token():
+    sharing = Sharing()
+    host = sharing.connect(None, "127.0.0.1")
+    phone = sharing.connect(None, "10.0.0.5")
+    sharing.admit(phone, sharing.pin)
+    sharing.rename(host, phone.token, "Anna's phone")
+    token = phone.token
+    assert sharing.forget(host, token) is None
+    assert not phone.may_enter and sharing.device(token) is None
+    assert not sharing.connect(token, "10.0.0.5").may_enter  # the PIN again
+
+
 def test_the_shared_screen_cannot_make_itself_a_side():
     sharing = Sharing()
     game = fresh_game()

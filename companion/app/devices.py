@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .roles import Role
+from .roles import SCREEN, TABLE, Role
 
 
 def new_pin(digits: int = 6) -> str:
@@ -132,9 +132,29 @@ def device_kind(user_agent: str | None) -> str:
     return "Computer"
 
 
+#: The longest name a device may be given (issue 18: "Anna's phone").
+NAME_LIMIT = 40
+
+
+def named(text: str | None, taken: list[str]) -> tuple[str, str | None]:
+    """A device's new name, tidied (spaces run together, no control characters), and why it may
+    not have it (None: it may): empty, longer than `NAME_LIMIT`, or another device's name (any case)."""
+    name = " ".join("".join(ch for ch in (text or "") if ch.isprintable() or ch.isspace()).split())
+    if not name:
+        return name, "Give the device a name."
+    if len(name) > NAME_LIMIT:
+        return name, f"A device's name is at most {NAME_LIMIT} characters ({len(name)} given)."
+    if name.casefold() in {other.casefold() for other in taken}:
+        return name, f"Another device is already called {name}: pick another name."
+    return name, None
+
+
 @dataclass
 class Device:
-    """One browser: its token, whether it gave the PIN, its role in each game."""
+    """One browser: its token, whether it gave the PIN, its role in each game.
+
+    `name` is what people see, and the host (or the device itself) may change it; `ident` is the
+    name it was first given ("Phone 2"), never changed: the stable id of its controls."""
 
     token: str
     name: str
@@ -146,6 +166,10 @@ class Device:
     game: str | None = None  # the game it shows now
     asks: dict[str, Role] = field(default_factory=dict)  # role changes waiting for the host, by game
     waiting: float | None = None  # when it asked the host to let it in (None: not waiting)
+    ident: str = ""
+
+    def __post_init__(self) -> None:
+        self.ident = self.ident or self.name
 
     @property
     def may_enter(self) -> bool:
@@ -162,3 +186,12 @@ class Seat:
     online: bool
     host: bool
     asks: Role | None = None  # the role it asked the host for, if any
+    ident: str = ""  # the device's stable id (its first name)
+
+    @property
+    def holds(self) -> str:
+        """What the device does at this game, for the host's list: a side, 'shared screen', 'whole
+        table', or 'watching' (it shows the game and holds no role yet)."""
+        if self.role is None:
+            return "watching"
+        return {TABLE: "whole table", SCREEN: "shared screen"}.get(self.role.kind, self.role.side or "")

@@ -20,37 +20,17 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
 from ..engine.game import Refused
 from ..engine.kernel import RefusalKind
 from ..engine.state import GameState
 from ..store.game import Game, LogEntry
-from .devices import WAITING, Device, PinGate, Seat, device_kind, is_local
+from .devices import WAITING, Device, PinGate, Seat, device_kind, is_local, named
+from .listeners import subscribe as _subscribe, tell as _tell
 from .roles import SIDE, TABLE, Role, action_data, may, may_redo, may_undo, role_words
 
 log = logging.getLogger(__name__)
-
-
-def _subscribe(lock: Any, listeners: list, listener: Callable) -> Callable[[], None]:
-    """Add `listener` to `listeners` (under `lock`); returns the way to stop."""
-    with lock:
-        listeners.append(listener)
-
-    def stop() -> None:
-        with lock:
-            if listener in listeners:
-                listeners.remove(listener)
-
-    return stop
-
-
-def _tell(listeners: list, *args: Any) -> None:
-    for listener in listeners:
-        try:
-            listener(*args)
-        except Exception:  # a closed session must not stop the others hearing
-            pass
 
 
 @dataclass(frozen=True)
@@ -213,6 +193,22 @@ class Sharing:
             device.sessions += 1
         self._devices_changed()
         return device
+
+    def rename(self, by: Device, token: str, name: str) -> str | None:
+        """Name a device (issue 18: "Anna's phone"): the host any device, a device only itself, as
+        the server knows `by` (the session's own record, never the browser's word).  None, or why not."""
+        device = self.device(token)
+        if device is None or not (by.host or by is device):
+            return "That device has left." if device is None else "Only the host can rename another device."
+        with self._lock:
+            name, problem = named(name, [d.name for d in self._devices.values() if d is not device])
+            if problem is None:
+                device.name = name
+        if problem is None:
+            for game_id in set(device.roles) | ({device.game} - {None}):
+                self._seats_changed(game_id)
+            self._devices_changed()
+        return problem
 
     def reconnect(self, device: Device) -> None:
         """A session of the device is back (a phone woke up)."""
@@ -452,7 +448,7 @@ class Sharing:
         """Every device that has a role in, or shows, a game: for the host's hand-over list."""
         with self._lock:
             devices = [d for d in self._devices.values() if game_id in d.roles or d.game == game_id]
-            return [Seat(d.token, d.name, self.role(d, game_id), d.sessions > 0, d.host, d.asks.get(game_id))
+            return [Seat(d.token, d.name, self.role(d, game_id), d.sessions > 0, d.host, d.asks.get(game_id), d.ident)
                     for d in devices]
 
     def devices(self) -> list[Device]:
