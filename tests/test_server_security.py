@@ -355,7 +355,7 @@ def test_a_window_dragged_to_a_new_size_does_not_use_up_the_taps(own_server):
                                                "data": {"width": width, "height": 800}}))
         before = len(client.messages)
         await client.ws.send(frame(EVENT, {"target": target, "name": "click", "data": None}))
-        changed = await client.pump(lambda c: any(a == PATCH and "theme_mode" in strings(body, [])
+        changed = await client.pump(lambda c: any(a == PATCH and "theme-dialog" in strings(body, [])
                                                   for a, body in c.messages[before:]), 20)
         await client.close()
         assert changed, "the tap after the resizes was not handled"
@@ -364,7 +364,7 @@ def test_a_window_dragged_to_a_new_size_does_not_use_up_the_taps(own_server):
 
 
 def theme_button(client: Client) -> int:
-    """The id of the home screen's light/dark switch (its tooltip names it)."""
+    """The id of the home screen's theme button (its tooltip names the dark theme; a tap opens the choice)."""
     found = [node["_i"] for node in objects(client) if node.get("on_click")
              and isinstance(node.get("tooltip"), (str, dict)) and "dark" in str(node["tooltip"]).lower()]
     assert found, "no theme switch on the home screen"

@@ -20,11 +20,13 @@ import flet as ft
 from ..engine.cards import Card
 from ..engine.state import GameState
 from .session import Session, session_from_route
-from .theme import FONTS, themes
+from .palettes import DEFAULT, LABELS, PALETTES
+from .theme import FONTS, apply_theme
 
 log = logging.getLogger(__name__)
 
 PHONE_WIDTH = 900  # below this: one panel at a time with bottom navigation
+THEME_KEY = "leviathans.theme"  # the browser's stored palette name
 
 
 class App:
@@ -44,15 +46,15 @@ class App:
         self._unlisten: Callable[[], None] | None = None
         self.table = None  # the game's view while a game is shown: views.frame.GameFrame, or the shared screen
         self.body = ft.Container(expand=True)
+        self.theme_name = DEFAULT  # this device's palette (palettes.py), kept in the browser: THEME_KEY
 
     # --- start and routing ------------------------------------------------------
 
     async def start(self) -> None:
         page = self.page
         page.title = "Leviathans companion"
-        page.theme, page.dark_theme = themes()
+        apply_theme(page, self.theme_name)
         page.fonts = dict(FONTS)
-        page.theme_mode = ft.ThemeMode.SYSTEM
         page.padding = 0
         page.spacing = 0
         page.on_route_change = self._on_route_change
@@ -64,6 +66,7 @@ class App:
         from .views.join import identify
 
         self.device = await identify(self)
+        await self._remembered_theme()
         await self.show(session_from_route(page.route))
 
     async def _on_route_change(self, e) -> None:
@@ -122,10 +125,10 @@ class App:
             "warfleet": warfleet_start.build,
             "dv-editor": dv_editor.build,
             "report": report.build,
+            "replay": replay.build,
         }
         self._set_screen(builders.get(session.screen, home.build)(self))
 
-            "replay": replay.build,
     def _set_screen(self, control: ft.Control) -> None:
         self.body.content = control
         self.page.update()
@@ -233,17 +236,45 @@ class App:
         """The session expired: let the game go."""
         self._leave_game()
 
-    def toggle_theme(self) -> None:
-        self.page.theme_mode = ft.ThemeMode.LIGHT if self.dark else ft.ThemeMode.DARK
+    # --- theme (issue 18): light, dark or high contrast, chosen per device ---------------------------
+
+    async def set_theme(self, name: str) -> None:
+        """Show every screen of this device in a palette at once (the screen shown is built again in
+        it), and keep the choice in this browser, so a reload opens in it."""
+        if name not in PALETTES:
+            return
+        self.theme_name = name
+        apply_theme(self.page, name)
         if self.table is not None:
-            self.table.retheme()
-        self.page.update()
+            self._leave_game()
+        await self.show(self.session)
+        try:
+            await asyncio.wait_for(ft.SharedPreferences().set(THEME_KEY, name), 5)
+        except Exception as exc:  # no storage in this browser: the choice lasts the session
+            log.info("theme not stored: %s", exc)
+
+    async def _remembered_theme(self) -> None:
+        """The palette this browser chose before; until it chooses, dark where the device is set dark."""
+        try:
+            name = await asyncio.wait_for(ft.SharedPreferences().get(THEME_KEY), 5)
+        except Exception as exc:
+            log.info("theme unavailable: %s", exc)
+            return
+        if name is None and self.page.platform_brightness == ft.Brightness.DARK:
+            name = "dark"
+        if isinstance(name, str) and name in PALETTES and name != self.theme_name:
+            self.theme_name = name
+            apply_theme(self.page, name)
+
+    async def toggle_theme(self) -> None:
+        """The next palette: light, dark, high contrast, light..."""
+        names = list(LABELS)
+        await self.set_theme(names[(names.index(self.theme_name) + 1) % len(names)])
 
     @property
     def dark(self) -> bool:
-        page = self.page
-        return page.theme_mode == ft.ThemeMode.DARK or (
-            page.theme_mode == ft.ThemeMode.SYSTEM and page.platform_brightness == ft.Brightness.DARK)
+        """Whether the palette is dark (the dark and the high-contrast palettes)."""
+        return PALETTES[self.theme_name].dark
 
 
 def body_for(ruleset_id: str):

@@ -1,10 +1,13 @@
-"""Colours and themes: dice chips, side colours, arc shading, light and dark."""
+"""Colours and themes (issue 18): the three palettes of `palettes.py` as Flet themes, dice chips,
+side colours by faction, arc shading, the map's colours in each palette."""
 
 from __future__ import annotations
 
 import flet as ft
 
-SEED_COLOUR = "#3b5b7a"
+from .palettes import DEFAULT, FACTION_COLOURS, FACTIONS, PALETTES, SPARE_ORDER, side_colours
+
+SEED_COLOUR = PALETTES[DEFAULT].primary
 
 #: (fill, text) per die colour, as printed on the Leviathans dice.
 DICE = {
@@ -16,8 +19,9 @@ DICE = {
     "D6": ("#f4f1e8", "#1d1d1d"),
 }
 
-#: Side colours, by the side's place in the game (first side, second side).
-SIDES = ("#2f6fd0", "#d2453b", "#2e9d6a", "#9b59b6")
+#: Side colours by the side's place in the game (War Fleet's sides 0 and 1), in the light palette:
+#: `side_colour` gives a named side its faction's colour in the palette shown.
+SIDES = tuple(FACTION_COLOURS[DEFAULT][f] for f in SPARE_ORDER[:4])
 
 #: Arc shading per location.
 ARCS = {
@@ -29,8 +33,18 @@ ARCS = {
 CIRCLED = "#d9342b"
 
 
-def side_colour(sides: list[str], side: str) -> str:
-    return SIDES[sides.index(side) % len(SIDES)] if side in sides else SIDES[-1]
+def side_colour(sides: list[str], side: str, palette: str | bool = DEFAULT) -> str:
+    """A side's colour: its faction's ("British" is the British Empire's red coats), else a faction's
+    colour no other side of the game has; in the palette named (or dark: True, light: False)."""
+    name = palette_name(palette)
+    return side_colours(list(sides), name).get(side, FACTION_COLOURS[name][FACTIONS[2]])
+
+
+def palette_name(palette: str | bool) -> str:
+    """A palette's name from its name, or from the old dark flag (True: "dark", False: "light")."""
+    if isinstance(palette, bool):
+        return "dark" if palette else "light"
+    return palette if palette in PALETTES else DEFAULT
 
 
 #: The printed cards' gun marks (▲, ■): no font of the offline web app has them, so the texts that
@@ -53,12 +67,26 @@ def marks_style(struck: bool = False) -> ft.TextStyle:
     return ft.TextStyle(font_family_fallback=[MARKS_FONT])
 
 
+def theme_for(name: str) -> ft.Theme:
+    """The Flet theme of a palette: its colour scheme, the display and body fonts."""
+    palette = PALETTES[palette_name(name)]
+    return ft.Theme(color_scheme_seed=palette.primary, color_scheme=ft.ColorScheme(**palette.scheme()),
+                    use_material3=True, font_family=BODY_FONT, text_theme=_text_theme(),
+                    scaffold_bgcolor=palette.surface, canvas_color=palette.surface,
+                    divider_color=palette.outline_variant)
+
+
+def apply_theme(page: ft.Page, name: str) -> None:
+    """Show a page in a palette: the theme both ways, the mode by the palette's brightness."""
+    name = palette_name(name)
+    page.theme = page.dark_theme = theme_for(name)
+    page.theme_mode = ft.ThemeMode.DARK if PALETTES[name].dark else ft.ThemeMode.LIGHT
+    page.bgcolor = PALETTES[name].surface
+
+
 def themes() -> tuple[ft.Theme, ft.Theme]:
-    light = ft.Theme(color_scheme_seed=SEED_COLOUR, use_material3=True, font_family=BODY_FONT,
-                     text_theme=_text_theme())
-    dark = ft.Theme(color_scheme_seed=SEED_COLOUR, use_material3=True, font_family=BODY_FONT,
-                    text_theme=_text_theme())
-    return light, dark
+    """The light and the dark theme."""
+    return theme_for("light"), theme_for("dark")
 
 
 def _text_theme() -> ft.TextTheme:
@@ -73,10 +101,15 @@ def _text_theme() -> ft.TextTheme:
     return ft.TextTheme(**styles)
 
 
-def map_colours(dark: bool) -> dict[str, str]:
-    """Colours of the map layers for the light or dark theme."""
-    if dark:
-        return {"sky": "#1b2430", "grid": "#3d4a5c", "label": "#7f8ea3", "ring": "#11161d",
-                "zone": "#2a3a2a", "ink": "#e8edf3", "halo": "#0d1117"}
-    return {"sky": "#e9eef3", "grid": "#b5c2cf", "label": "#7d8b99", "ring": "#cfd7df",
-            "zone": "#dcebd6", "ink": "#1d2733", "halo": "#ffffff"}
+def map_colours(dark: bool | str) -> dict[str, str]:
+    """Colours of the map layers in a palette (by name; or True: dark, False: light).  The high-contrast
+    palette's map is black sky, a clear grid and white names."""
+    name = palette_name(dark)
+    if name == "contrast":
+        return {"sky": "#000000", "grid": "#8c8c8c", "label": "#d0d0d0", "ring": "#1a1a1a",
+                "zone": "#0f2a12", "ink": "#ffffff", "halo": "#000000"}
+    if name == "dark":
+        return {"sky": "#1a1a1f", "grid": "#45454f", "label": "#a29a8a", "ring": "#0f0f12",
+                "zone": "#23321f", "ink": "#ece3d0", "halo": "#0d0d10"}
+    return {"sky": "#ece6d6", "grid": "#bcae90", "label": "#6b5d47", "ring": "#ddd3bd",
+            "zone": "#d9e3c6", "ink": "#2a2118", "halo": "#fcf8ee"}

@@ -22,6 +22,7 @@ import flet as ft
 
 from ..session import Session
 from ..tasks import soon
+from .settings import theme_button
 from .widgets import icon_button, mounted, muted, nav_button, put, tab_button, tag
 
 PANEL_WIDTH = 460
@@ -34,6 +35,11 @@ def on(handler, *args, **kwargs):
     async def handle(e) -> None:
         await handler(*args, **kwargs)
     return handle
+
+
+def _named(control: ft.Control, identifier: str) -> bool:
+    """Whether a control is the body's menu (which offers the theme): else the top bar has a theme button."""
+    return getattr(control, "identifier", None) == identifier
 
 
 class GameFrame:
@@ -69,6 +75,7 @@ class GameFrame:
         self.banner = tag(p + "banner", self.banner_box)
         self.undo_button = icon_button(ft.Icons.UNDO, "Undo", on(self.change, "undo"), p + "undo")
         self.redo_button = icon_button(ft.Icons.REDO, "Redo", on(self.change, "redo"), p + "redo")
+        actions = body.top_actions()
         self.top = ft.Container(
             content=ft.Row([
                 icon_button(ft.Icons.HOME_OUTLINED, "Home", on(app.navigate, Session()), p + "home"),
@@ -76,7 +83,8 @@ class GameFrame:
                         overflow=ft.TextOverflow.ELLIPSIS),
                 tag(p + "ruleset", muted(game.ruleset.name, 12)),
                 *([] if read_only else [self.undo_button, self.redo_button]),
-                *body.top_actions(),
+                *actions,
+                *([] if any(_named(c, p + "menu") for c in actions) else [theme_button(app, p + "theme")]),
             ], spacing=0, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.only(left=4, right=4), bgcolor=ft.Colors.SURFACE_CONTAINER,
         )
@@ -158,7 +166,7 @@ class GameFrame:
             await self.refresh(force=True)
 
     def retheme(self) -> None:
-        self.body.map.retheme(self.app.dark)
+        self.body.map.retheme(self.app.theme_name)
         for layer in (self.body.map.grid, self.body.map.labels):
             if mounted(layer):
                 layer.update()

@@ -16,7 +16,8 @@ from ..dv_model import PHASES as DV_PHASES, RULESET as DV
 from ..warfleet_model import PHASES, WAR_FLEET
 from . import share
 from .frame import on
-from .widgets import heading, icon_button, muted, tag
+from .settings import theme_button
+from .widgets import airship, heading, icon_button, muted, tag
 
 
 RULESET_NAMES = {ruleset.id: ruleset.name for ruleset in RULESETS.values()}
@@ -130,11 +131,11 @@ def build(app) -> ft.Control:
     content = ft.Column(
         [
             ft.Container(height=8),
-            ft.Row([ft.Icon(ft.Icons.AIRPLANEMODE_ACTIVE, size=34, color=ft.Colors.PRIMARY),
+            ft.Row([airship(40),
                     ft.Column([ft.Text("Leviathans", size=28, weight=ft.FontWeight.BOLD, font_family=DISPLAY_FONT),
                                muted("Table companion · Quick-Start rules")], spacing=0, tight=True),
                     ft.Container(expand=True),
-                    icon_button(ft.Icons.BRIGHTNESS_6, "Light or dark theme", lambda e: app.toggle_theme(), "theme")]),
+                    theme_button(app)]),
             *message,
             *share.home_section(app),
             latest,

@@ -16,9 +16,10 @@ import flet as ft
 from ..roles import SCREEN, SIDE, TABLE, Role
 from ..session import Session
 from ..tasks import run_soon
+from ..palettes import ink_on
 from ..theme import side_colour
 from .frame import on
-from .widgets import icon_button, mounted, muted, tag
+from .widgets import airship, icon_button, mounted, muted, tag
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +105,7 @@ def _page(content: list[ft.Control], width: int = 460) -> ft.Control:
 
 def _brand(subtitle: str) -> ft.Control:
     return ft.Row([
-        ft.Icon(ft.Icons.AIRPLANEMODE_ACTIVE, size=34, color=ft.Colors.PRIMARY),
+        airship(40),
         ft.Column([ft.Text("Leviathans", size=26, weight=ft.FontWeight.BOLD), muted(subtitle)], spacing=0, tight=True),
     ], spacing=10)
 
@@ -201,8 +202,9 @@ def tables_screen(app, games: list) -> ft.Control:
 
 
 def _role_card(ident: str, icon, colour: str | None, title: str, lines: list[str], handler) -> ft.Control:
-    lead = ft.Container(content=ft.Icon(icon, color="#ffffff", size=26), width=46, height=46, border_radius=23,
-                        bgcolor=colour or ft.Colors.PRIMARY, alignment=ft.Alignment.CENTER)
+    lead = ft.Container(content=ft.Icon(icon, color=ink_on(colour) if colour else ft.Colors.ON_PRIMARY, size=26),
+                        width=46, height=46, border_radius=23, bgcolor=colour or ft.Colors.PRIMARY,
+                        alignment=ft.Alignment.CENTER)
     return tag(ident, ft.Card(content=ft.Container(
         content=ft.Row([lead, ft.Column([ft.Text(title, size=17, weight=ft.FontWeight.W_600),
                                          *[muted(line, 13) for line in lines if line]],
@@ -243,7 +245,7 @@ def role_screen(app, game) -> ft.Control:
                                     ["Every side on this device: pass it round the table."], on(pick, role)))
         elif role.kind == SIDE:
             ships = [s.card.name if hasattr(s, "card") else s.name for s in state.ships if s.side == role.side]
-            cards.append(_role_card(f"role-side-{role.side}", ft.Icons.FLAG, side_colour(state.sides, role.side),
+            cards.append(_role_card(f"role-side-{role.side}", ft.Icons.FLAG, side_colour(state.sides, role.side, app.theme_name),
                                     role.side + mark, [f"Move, fire and roll for {', '.join(ships)}", holders(role)],
                                     on(pick, role)))
         elif role.kind == SCREEN:
@@ -270,7 +272,7 @@ def role_bar(app, game) -> ft.Control:
     """A thin bar over the table: this device's role, a way to change it, and (the host) the devices."""
     role = app.sharing.role(app.device, game.id)
     state = game.state
-    colour = side_colour(state.sides, role.side) if role and role.kind == SIDE else ft.Colors.PRIMARY
+    colour = side_colour(state.sides, role.side, app.theme_name) if role and role.kind == SIDE else ft.Colors.PRIMARY
     label = {TABLE: "Whole table", SCREEN: "Shared screen"}.get(role.kind if role else "", role.side if role else "")
 
     async def change(e) -> None:

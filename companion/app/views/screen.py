@@ -21,6 +21,7 @@ from ..geometry import HexLayout
 from ..screenmodel import ScreenModel, screen_model
 from ..session import Session
 from ..tasks import run_soon, soon
+from ..palettes import ink_on
 from ..theme import CIRCLED, side_colour
 from .frame import on
 from .hexmap import HexMap
@@ -115,7 +116,7 @@ class ScreenView:
         state = self.game.state
         self._in_play = in_play(state)
         size, left, top = ships_view(state.board, self._in_play, map_w, map_h)
-        self.map = HexMap(state, self.app.dark, self._no_tap, size=size)
+        self.map = HexMap(state, self.app.theme_name, self._no_tap, size=size)
         self.map.name_size = max(16.0, round(size * 0.4))
         self._shown = (left, top, map_w, map_h, size)
         if size < SMALLEST_LABELLED:  # hex labels too small to read: the grid alone
@@ -178,7 +179,7 @@ class ScreenView:
         """Each declared shot as a line from the gun's hex to the struck location's, with its odds."""
         layout, shapes = self.map.layout, []
         for line in m.shots:
-            colour = side_colour(self.model_state.sides, line.side)
+            colour = side_colour(self.model_state.sides, line.side, self.app.theme_name)
             (x1, y1), (x2, y2) = layout.centre(line.start), layout.centre(line.end)
             shapes += [cv.Line(x1, y1, x2, y2, paint=ft.Paint(color=colour, stroke_width=5,
                                                                style=ft.PaintingStyle.STROKE)),
@@ -186,7 +187,7 @@ class ScreenView:
                                                                            style=ft.PaintingStyle.STROKE)),
                        cv.Text((x1 + x2) / 2, (y1 + y2) / 2, line.odds, alignment=ft.Alignment.CENTER,
                                style=ft.TextStyle(size=self.map.name_size, weight=ft.FontWeight.BOLD,
-                                                  color="#ffffff", bgcolor=colour))]
+                                                  color=ink_on(colour), bgcolor=colour))]
         self.map.marks.shapes = shapes
 
     async def _no_tap(self, cell) -> None:
@@ -228,7 +229,7 @@ class ScreenView:
         self.whose.value = m.whose
         self.whose_dot.visible = m.whose_side is not None
         if m.whose_side:
-            self.whose_dot.bgcolor = side_colour(state.sides, m.whose_side)
+            self.whose_dot.bgcolor = side_colour(state.sides, m.whose_side, self.app.theme_name)
         code = self.app.sharing.table(self.game).check_code()
         self.count.value = f"log {self.game.actions_in_effect} · {code}"
         roll = m.last_roll
@@ -249,14 +250,14 @@ class ScreenView:
             for ship in m.lost
         ] or [muted("None yet.", 15)]
         self.sides.controls = [
-            ft.Row([ft.Container(width=14, height=14, border_radius=7, bgcolor=side_colour(state.sides, line.side)),
+            ft.Row([ft.Container(width=14, height=14, border_radius=7, bgcolor=side_colour(state.sides, line.side, self.app.theme_name)),
                     ft.Text(f"{line.side}: {line.afloat} of {line.ships} afloat", size=22 if self._wide else 16,
                             weight=ft.FontWeight.BOLD if line.acting else None)], spacing=6, tight=True)
             for line in m.sides
         ]
         self.shots.controls = [
             ft.Column([ft.Text(line.what, size=20 if self._wide else 16, weight=ft.FontWeight.W_600,
-                               color=side_colour(state.sides, line.side)),
+                               color=side_colour(state.sides, line.side, self.app.theme_name)),
                        ft.Text(line.odds, size=22 if self._wide else 17)], spacing=0, tight=True)
             for line in m.shots]
         self.shots_card.visible = bool(m.shots)

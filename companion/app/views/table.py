@@ -31,6 +31,7 @@ from .house import unit_initiative_dialog
 from .log import log_control
 from .move import MoveControls
 from .planner import Planner
+from .settings import open_theme_dialog
 from .shipcard import ShipCard
 from .widgets import TOUCH, muted, put, sent, tag
 
@@ -58,8 +59,8 @@ class Models:
 class ShipPicker:
     """The ships as chips (tap one to select it), kept on screen: a new selection changes two chips."""
 
-    def __init__(self, prefix: str, select):
-        self.prefix, self.select = prefix, select
+    def __init__(self, prefix: str, select, palette: str = "light"):
+        self.prefix, self.select, self.palette = prefix, select, palette
         self.chips: dict[str, ft.Control] = {}
         self.control = ft.Row([], wrap=True, spacing=6, run_spacing=6)
         self._keys: dict[str, tuple] = {}
@@ -75,7 +76,7 @@ class ShipPicker:
                     label="", on_click=on(self.select, row.id), show_checkmark=False, height=TOUCH,
                     leading=ft.Container(width=12, height=12, border_radius=6)), kept=True)
             note = {"to move": " · to move", "destroyed": " · sunk"}.get(row.status, "")
-            key = (f"{row.name.replace('HML ', '')}{note}", row.id == selected, side_colour(m.state.sides, row.side))
+            key = (f"{row.name.replace('HML ', '')}{note}", row.id == selected, side_colour(m.state.sides, row.side, self.palette))
             if self._keys.get(row.id) != key:
                 self._keys[row.id] = key
                 chip = tagged.content
@@ -103,14 +104,14 @@ class QuickStartBody:
         self.entries: dict[int, TableDiceEntry] = {}
         self.fire_panel = FirePanel(self._declare, self._roll, self._enter, self._cancel_shot, self._choose)
         self.advisor = AdvisorPanel(self)
-        self.map = HexMap(self.game.state, self.app.dark, self.map_tapped)
+        self.map = HexMap(self.game.state, self.app.theme_name, self.map_tapped)
         self.map.focus = self._selected_hex(self.game.state)
         self.planner = Planner(self.map, self.frame.act, lambda: self.frame.refresh(force=True))
         self.bookkeeping = ft.PopupMenuItem(content="Rule checks off (bookkeeping)", checked=False,
                                             on_click=self._toggle_bookkeeping, height=48)
         # the side panel's pieces, kept on screen and changed in place
-        self.ship_picker = ShipPicker("ship", self.select)
-        self.fire_picker = ShipPicker("fire", self.select)
+        self.ship_picker = ShipPicker("ship", self.select, self.app.theme_name)
+        self.fire_picker = ShipPicker("fire", self.select, self.app.theme_name)
         self.card = ShipCard(on_slot=self._slot_tapped)
         self.their_card = ShipCard()  # another side's ship on a device holding one side: no taps
         self.theirs = tag("their-ship", muted("", 12))
@@ -153,15 +154,16 @@ class QuickStartBody:
         return [tag("menu", ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip="Game settings", width=48, height=48,
                                                items=[
             self.bookkeeping,
-            ft.PopupMenuItem(content="Light or dark theme", on_click=lambda e: self.app.toggle_theme(), height=48),
+            ft.PopupMenuItem(content=tag("menu-theme", ft.Text("Theme: light, dark or high contrast")),
+                             icon=ft.Icons.PALETTE_OUTLINED, on_click=lambda e: open_theme_dialog(self.app), height=48),
             ft.PopupMenuItem(content="End movement (ships not moved stay put)",
                              on_click=on(self.frame.act, A.EndMovement()), height=48),
             ft.PopupMenuItem(content=tag("menu-report", ft.Text("After-action report")), icon=ft.Icons.INSIGHTS,
                              height=48, on_click=on(self.app.navigate, Session("report", self.game.id))),
-        ]))]
-
             ft.PopupMenuItem(content=tag("menu-replay", ft.Text("Replay, turn by turn")), icon=ft.Icons.REPLAY,
                              height=48, on_click=on(self.app.navigate, Session("replay", self.game.id))),
+        ]))]
+
     def compute(self, state: GameState) -> Models:
         """Everything the table shows for this state, selection and tab (in a worker thread); the
         arcs only when the selected ship moved, turned or lost a gun."""

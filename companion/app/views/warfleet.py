@@ -65,7 +65,7 @@ class WarFleetBody:
         self.selected: str | None = None
         self.tab = "log" if self.read_only else "ship"
         self.reach = 2  # hexes around the selected ship that make its pocket
-        self.map = HexMap(self.game.state, self.app.dark, self.tapped, ring=False)
+        self.map = HexMap(self.game.state, self.app.theme_name, self.tapped, ring=False)
         self.map.fleet = tuple(s.hex for s in self.game.state.active_ships if s.placed)
         self.planner = Planner(self.map, self.frame.act, lambda: self.frame.refresh(force=True), prefix="wf-")
         self._plan: tuple = (None, None)
@@ -124,7 +124,7 @@ class WarFleetBody:
 
     def _ships(self, state) -> None:
         """Every ship into the map's ship layer: a token per ship, several to a hex in a ring."""
-        layout, colours = self.map.layout, map_colours(self.app.dark)
+        layout, colours = self.map.layout, map_colours(self.app.theme_name)
         shapes = []
         for ship in M.map_ships(state, self.selected):
             cx, cy = layout.centre(ship.cell)

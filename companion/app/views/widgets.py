@@ -128,6 +128,12 @@ def faces(dice, size: int = 30) -> ft.Row:
     return ft.Row([die_face(c, f, size) for c, f in dice], spacing=4, wrap=True, tight=True)
 
 
+def airship(size: int = 40) -> ft.Control:
+    """The app's own airship (assets/icons/icon-192.png, drawn from assets/icon.svg), served offline."""
+    return tag("app-icon", ft.Image(src="icons/icon-192.png", width=size, height=size, fit=ft.BoxFit.CONTAIN),
+               label="Leviathans airship")
+
+
 def heading(text: str, size: int = 16) -> ft.Text:
     return ft.Text(text, size=size, weight=ft.FontWeight.W_600, font_family=DISPLAY_FONT)
 

@@ -1,0 +1,125 @@
+"""Issue 18, the theme: chosen in settings (Home's theme button, a game's menu), applied at once,
+kept by the browser across reloads; screenshots of home, table, fire, card, log and the shared screen
+in the light, dark and high-contrast themes, on a phone and a desktop (tests/screenshots/theme-*)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, SCREENSHOTS, by_id, open_app, tap_until
+
+pytestmark = pytest.mark.browser
+
+RAVEN = "hml-raven"
+THEMES = ("light", "dark", "contrast")
+WIDE = {"width": 1280, "height": 900}
+
+
+def shoot(page, name: str, settle: float = 1.5) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.mouse.move(1, 1)  # no hover tooltips in the picture
+    time.sleep(settle)
+    page.screenshot(path=str(SCREENSHOTS / f"theme-{name}.png"))
+
+
+def label(page, ident: str) -> str:
+    node = by_id(page, ident)
+    return " ".join(filter(None, [node.get_attribute("aria-label") or "", node.inner_text() or ""]))
+
+
+def chosen(page) -> str:
+    """The theme the open theme dialog marks as this device's."""
+    for name in THEMES:
+        if "chosen" in label(page, f"theme-{name}"):
+            return name
+    return "none"
+
+
+def choose_theme(page, name: str) -> None:
+    """Home's theme button, then a theme in the dialog: applied at once (the dialog closes)."""
+    tap_until(page, "theme", "theme-dialog")
+    by_id(page, f"theme-{name}").wait_for(timeout=10000)
+    by_id(page, f"theme-{name}").click()
+    by_id(page, "theme-dialog").wait_for(state="detached", timeout=15000)
+    by_id(page, "quick-start").wait_for(timeout=15000)
+
+
+def start_game(page) -> str:
+    """Quick-Start from home, to the movement phase (a log of three entries); the game's path."""
+    tap_until(page, "quick-start", "start-game")
+    tap_until(page, "start-game", "roll-initiative")
+    for _ in range(6):  # the initiative rolled: its button gone, the movement phase on
+        if by_id(page, "roll-initiative").count():
+            try:
+                by_id(page, "roll-initiative").click(timeout=5000)
+                by_id(page, "roll-initiative").wait_for(state="detached", timeout=8000)
+            except Exception:
+                continue
+        break
+    assert by_id(page, "roll-initiative").count() == 0
+    return "game/" + page.url.split("/game/")[1].split("?")[0]
+
+
+def test_a_theme_chosen_is_kept_across_a_reload(server, browser):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    open_app(page, server.url)
+    by_id(page, "quick-start").wait_for(timeout=15000)
+    tap_until(page, "theme", "theme-dialog")
+    assert chosen(page) == "light"
+    by_id(page, "theme-dark").click()
+    by_id(page, "theme-dialog").wait_for(state="detached", timeout=15000)
+
+    open_app(page, server.url)  # a reload: the same theme
+    by_id(page, "quick-start").wait_for(timeout=15000)
+    tap_until(page, "theme", "theme-dialog")
+    assert chosen(page) == "dark"
+    by_id(page, "theme-contrast").click()
+    by_id(page, "theme-dialog").wait_for(state="detached", timeout=15000)
+
+    # a game's menu offers it too, and a game opened after a reload shows in the kept theme
+    path = start_game(page)
+    open_app(page, server.url + path)
+    by_id(page, "menu").wait_for(timeout=15000)
+    tap_until(page, "menu", "menu-theme")
+    tap_until(page, "menu-theme", "theme-dialog")
+    assert chosen(page) == "contrast"
+    context.close()
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_screenshots_in_every_theme(server, browser, device):
+    """home, table, fire, card, log and the shared screen, in each theme (saved, looked at by people)."""
+    phone = device == "phone"
+    options = dict(viewport=PHONE, is_mobile=True, has_touch=True) if phone else dict(viewport=WIDE)
+    context = browser.new_context(**options)
+    page = context.new_page()
+    open_app(page, server.url)
+    by_id(page, "quick-start").wait_for(timeout=15000)
+    path = None
+    tv_context = browser.new_context(viewport=PHONE if phone else WIDE)
+    tv = tv_context.new_page()
+    for theme in THEMES:
+        open_app(page, server.url)
+        by_id(page, "quick-start").wait_for(timeout=15000)
+        choose_theme(page, theme)
+        shoot(page, f"home-{theme}-{device}")
+        path = path or start_game(page)
+        screens = (("table", "?tab=map" if phone else "", "map"), ("card", f"?ship={RAVEN}&tab=ship", f"card-{RAVEN}"),
+                   ("fire", f"?ship={RAVEN}&tab=fire", "fire"), ("log", "?tab=log", "log"))
+        for name, query, ident in screens:
+            open_app(page, server.url + path + query)
+            by_id(page, ident).first.wait_for(timeout=15000)
+            shoot(page, f"{name}-{theme}-{device}", settle=2.5 if name == "table" else 1.5)
+        # the shared screen: a device of its own, with its own theme
+        open_app(tv, server.url)
+        by_id(tv, "quick-start").wait_for(timeout=15000)
+        choose_theme(tv, theme)
+        open_app(tv, server.url + path)
+        if by_id(tv, "screen-headline").count() == 0:
+            tap_until(tv, "role-screen", "screen-headline")
+        shoot(tv, f"tv-{theme}-{device}", settle=2.5)
+    tv_context.close()
+    context.close()

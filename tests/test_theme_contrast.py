@@ -1,0 +1,128 @@
+"""Issue 18: every text of every theme meets WCAG AA (4.5:1 normal text, 3:1 large text and controls),
+computed from WCAG 2.x's relative luminance; the factions' colours readable in every palette."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import flet as ft
+import pytest
+
+from companion.app.palettes import (AA_LARGE, AA_TEXT, BACKGROUNDS, FACTION_COLOURS, FACTIONS, LABELS, NAMES, PALETTES,
+                                    contrast, faction_of, ink_on, luminance, pairs, side_colours)
+from companion.app.theme import map_colours, side_colour, theme_for
+
+CARDS = Path(__file__).resolve().parents[2] / "shared" / "reference" / "printed-cards.json"
+
+
+# --- the arithmetic, against WCAG's own figures ---------------------------------------------------
+
+def test_relative_luminance_of_white_black_and_a_grey():
+    assert luminance("#ffffff") == pytest.approx(1.0)
+    assert luminance("#000000") == 0.0
+    assert luminance("#808080") == pytest.approx(0.2158605, abs=1e-6)  # (0.50196 + 0.055) / 1.055) ** 2.4
+
+
+def test_contrast_ratio_extremes_and_wcag_examples():
+    assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
+    assert contrast("#ffffff", "#ffffff") == pytest.approx(1.0)
+    assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)  # the grey that just fails AA
+    assert contrast("#767676", "#ffffff") == pytest.approx(4.54, abs=0.01)  # the grey that just passes
+    assert contrast("#ffffff", "#777777") == contrast("#777777", "#ffffff")  # symmetric
+
+
+# --- every palette ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_text_pair_meets_aa(name):
+    failing = [(text, ground, a, b, round(contrast(a, b), 2), least)
+               for text, ground, a, b, least in pairs(PALETTES[name]) if contrast(a, b) < least]
+    assert failing == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_main_text_is_at_least_aaa(name):
+    palette = PALETTES[name]
+    assert contrast(palette.on_surface, palette.surface) >= 7.0
+
+
+def test_high_contrast_is_at_least_seven_to_one_for_every_text():
+    palette = PALETTES["contrast"]
+    low = [(t, g, round(contrast(a, b), 2)) for t, g, a, b, least in pairs(palette)
+           if least == AA_TEXT and contrast(a, b) < 7.0]
+    assert low == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_map_names_and_labels_are_readable_and_the_ships_stand_out(name):
+    colours = map_colours(name)
+    assert contrast(colours["ink"], colours["sky"]) >= AA_TEXT
+    assert contrast(colours["label"], colours["sky"]) >= AA_TEXT
+    for faction, colour in FACTION_COLOURS[name].items():
+        assert contrast(colour, colours["sky"]) >= AA_LARGE, faction
+
+
+def test_the_palettes_are_light_dark_and_high_contrast():
+    assert [LABELS[n] for n in NAMES] == ["Light", "Dark", "High contrast"]
+    assert not PALETTES["light"].dark and PALETTES["dark"].dark
+    assert contrast(PALETTES["contrast"].on_surface, PALETTES["contrast"].surface) == pytest.approx(21.0)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_palette_is_a_flet_theme(name):
+    theme = theme_for(name)
+    assert isinstance(theme, ft.Theme)
+    assert theme.color_scheme.surface == PALETTES[name].surface
+    assert theme.color_scheme.on_surface == PALETTES[name].on_surface
+
+
+# --- factions ---------------------------------------------------------------------------------------
+
+def test_every_faction_of_the_printed_cards_has_a_colour_in_every_palette():
+    printed = {ship["faction"] for ship in json.loads(CARDS.read_text())["ships"]} - {"Generic"}
+    assert printed <= set(FACTIONS)
+    for name in NAMES:
+        assert set(FACTION_COLOURS[name]) == set(FACTIONS)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_faction_colours_differ_within_a_palette(name):
+    colours = list(FACTION_COLOURS[name].values())
+    assert len(set(colours)) == len(colours)
+
+
+def test_a_side_named_as_players_name_it_takes_its_faction():
+    assert faction_of("British") == "British Empire"
+    assert faction_of("French") == "French Republic"
+    assert faction_of("Japanese") == "Japanese Empire"
+    assert faction_of("Kingdom of Italy") == "Kingdom of Italy"
+    assert faction_of("Pirates") is None
+
+
+def test_the_quick_start_sides_take_red_and_blue_in_each_palette():
+    for name in NAMES:
+        assert side_colour(["British", "French"], "British", name) == FACTION_COLOURS[name]["British Empire"]
+        assert side_colour(["British", "French"], "French", name) == FACTION_COLOURS[name]["French Republic"]
+
+
+def test_sides_of_no_faction_take_colours_no_other_side_has():
+    colours = side_colours(["French", "Pirates", "Smugglers"], "light")
+    assert len(set(colours.values())) == 3
+    assert colours["French"] == FACTION_COLOURS["light"]["French Republic"]
+
+
+def test_the_old_dark_flag_still_names_a_palette():
+    assert side_colour(["British", "French"], "French", True) == FACTION_COLOURS["dark"]["French Republic"]
+    assert map_colours(False) == map_colours("light")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_odds_on_a_sides_colour_are_readable(name):
+    """The shared screen writes a shot's odds on its side's colour: black or white, whichever reads."""
+    for colour in FACTION_COLOURS[name].values():
+        assert contrast(ink_on(colour), colour) >= AA_TEXT
+
+
+def test_backgrounds_are_the_palettes_surfaces():
+    assert BACKGROUNDS[0] == "surface"
