@@ -377,6 +377,45 @@ def test_a_role_change_and_a_waiting_device_wait_for_the_host(shared_server, bro
         ctx.close()
 
 
+def test_the_host_renames_a_phone_and_forgets_it(shared_server, browser):
+    """Issue 18: the host names a phone "Anna's phone" on its Devices list; the phone's bar and the
+    host's list show the name and what the phone holds; Forget sends the phone back to the PIN."""
+    server = shared_server
+    host_ctx = browser.new_context(viewport=DESKTOP)
+    host = host_ctx.new_page()
+    open_app(host, server.url)
+    by_id(host, "quick-start").wait_for(timeout=15000)
+    by_id(host, "quick-start").click()
+    host.wait_for_url("**/game/**", timeout=15000)
+    game_path = "game/" + host.url.split("/game/")[1].split("?")[0]
+    wait_log(host, 0)
+
+    phone_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone = phone_ctx.new_page()
+    join(phone, server.lan_url + game_path, server.pin, "side-British")
+    by_id(phone, "my-role").wait_for(timeout=10000)
+    ident = re.search(r"· ((?:Phone|Tablet|Computer) \d+)", label(by_id(phone, "my-role"))).group(1)
+
+    tap_until(host, "devices", f"rename-{ident}")
+    assert "British" in label(by_id(host, f"holds-{ident}"))
+    tap_until(host, f"rename-{ident}", "rename-field")
+    by_id(host, "rename-field").click()
+    host.wait_for_timeout(300)  # the field has the keyboard's focus
+    host.keyboard.press("Control+A")
+    host.keyboard.type("Anna's phone", delay=20)
+    by_id(host, "rename-save").click()
+    wait_words(host, "Anna's phone: British", timeout=15000)  # the host's list
+    wait_words(phone, "This device: British · Anna's phone", timeout=15000)  # the phone's bar
+    shoot(host, "devices-list-desktop")
+    shoot(phone, "renamed-phone")
+
+    by_id(host, f"forget-{ident}").click()
+    by_id(phone, "pin-field").wait_for(timeout=15000)  # its token ended: the PIN again
+    assert by_id(phone, "my-role").count() == 0
+    for ctx in (host_ctx, phone_ctx):
+        ctx.close()
+
+
 def test_load_a_scenario_refuses_a_device_and_a_huge_board_in_plain_words(server, browser):
     """Issue 11.7: `/dev/zero` took the server to 2.7 GB; a pasted 999 x 999 board left it unanswering."""
     import json

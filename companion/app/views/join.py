@@ -215,7 +215,10 @@ def _role_card(ident: str, icon, colour: str | None, title: str, lines: list[str
 
 
 def role_screen(app, game) -> ft.Control:
-    """Pick what this device does in a game: a side, the shared screen (the host: the whole table too)."""
+    """Pick what this device does in a game: a side, the shared screen (the host: the whole table too);
+    name this device."""
+    from .share import rename_dialog
+
     state = game.state
     seats = app.sharing.seats(game.id)
     current = app.sharing.role(app.device, game.id)
@@ -265,6 +268,9 @@ def role_screen(app, game) -> ft.Control:
         muted("A side's moves, shots and rolls come only from devices holding that side. "
               "To change it later, ask the host from the bar at the top.", 14),
         *cards,
+        tag("name-me", ft.TextButton(content=f"Name this device (now “{app.device.name}”)", icon=ft.Icons.EDIT,
+                                     on_click=lambda e: app.page.show_dialog(rename_dialog(app, app.device.token,
+                                                                                           app.device.name)))),
     ], width=520)
 
 
@@ -285,9 +291,7 @@ def role_bar(app, game) -> ft.Control:
 
     controls: list[ft.Control] = [
         ft.Container(width=10, height=10, border_radius=5, bgcolor=colour),
-        tag("my-role", ft.Text(f"This device: {label} · {app.device.name}", size=13, weight=ft.FontWeight.W_600,
-                               max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True),
-            label=f"This device: {label} · {app.device.name}"),
+        my_role(app, label),
         sync_counter(app, game),
     ]
     if app.device.host:
@@ -297,6 +301,29 @@ def role_bar(app, game) -> ft.Control:
                        padding=ft.Padding.only(left=14, right=6), height=38,
                        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)
     return ft.Column([bar, questions(app, game)], spacing=0, tight=True)
+
+
+def my_role(app, label: str) -> ft.Control:
+    """'British · Anna's phone': this device's role and name, following a rename by the host; a tap
+    names this device (issue 18)."""
+    text = ft.Text("", size=13, weight=ft.FontWeight.W_600, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
+                   tooltip="Tap to name this device")
+    box = tag("my-role", ft.GestureDetector(content=text, on_tap=lambda e: rename_me(), expand=True))
+
+    def show() -> None:
+        text.value, box.label = f"{label} · {app.device.name}", f"This device: {label} · {app.device.name}"
+
+    def rename_me() -> None:
+        from .share import rename_dialog
+        app.page.show_dialog(rename_dialog(app, app.device.token, app.device.name))  # the change is heard
+
+    async def changed() -> None:
+        show()
+        box.update()
+
+    show()
+    follow(app, box, changed)
+    return box
 
 
 def questions(app, game) -> ft.Control:
@@ -328,11 +355,11 @@ def questions(app, game) -> ft.Control:
         if app.device.host:
             for seat in app.sharing.seats(game.id):
                 if seat.asks is not None and seat.token != app.device.token:
-                    lines.append(line(f"asks-{seat.name}",
+                    lines.append(line(f"asks-{seat.ident}",
                                       f"{seat.name} asks for {words(seat.asks)} (holds {words(seat.role)})", [
-                        tag(f"approve-{seat.name}", ft.TextButton(content="Approve", icon=ft.Icons.CHECK,
+                        tag(f"approve-{seat.ident}", ft.TextButton(content="Approve", icon=ft.Icons.CHECK,
                                                                   on_click=on(answer, seat.token, True))),
-                        tag(f"refuse-{seat.name}", ft.TextButton(content="Refuse", icon=ft.Icons.CLOSE,
+                        tag(f"refuse-{seat.ident}", ft.TextButton(content="Refuse", icon=ft.Icons.CLOSE,
                                                                  on_click=on(answer, seat.token, False))),
                     ]))
         else:

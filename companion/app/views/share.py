@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import flet as ft
 
+from ..devices import NAME_LIMIT
 from ..qr import qr_png
 from ..roles import SCREEN, SIDE, TABLE, Role
 from .widgets import heading, muted, tag
@@ -100,11 +101,11 @@ def _asking(app) -> list[ft.Control]:
         text = f"{device.name} ({device.address}) asks to join"
         lines.append(ft.Row([
             ft.Icon(ft.Icons.PAN_TOOL, color=ft.Colors.ON_TERTIARY_CONTAINER),
-            tag(f"waiting-{device.name}", ft.Text(text, weight=ft.FontWeight.W_600, expand=True,
+            tag(f"waiting-{device.ident}", ft.Text(text, weight=ft.FontWeight.W_600, expand=True,
                                                   color=ft.Colors.ON_TERTIARY_CONTAINER), label=text),
-            tag(f"let-in-{device.name}", ft.FilledButton(content="Let in", icon=ft.Icons.LOGIN,
+            tag(f"let-in-{device.ident}", ft.FilledButton(content="Let in", icon=ft.Icons.LOGIN,
                                                          on_click=act(sharing.let_in, device.token))),
-            tag(f"turn-away-{device.name}", ft.TextButton(content="Turn away",
+            tag(f"turn-away-{device.ident}", ft.TextButton(content="Turn away",
                                                           on_click=act(sharing.turn_away, device.token))),
         ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
     if len(waiting) > 8:
@@ -115,9 +116,9 @@ def _asking(app) -> list[ft.Control]:
         text = f"{device.name} asks for {_role_text(role)}{where} (holds {_role_text(sharing.role(device, game_id))})"
         lines.append(ft.Row([
             ft.Icon(ft.Icons.SWAP_HORIZ, color=ft.Colors.ON_TERTIARY_CONTAINER),
-            tag(f"asks-{device.name}", ft.Text(text, color=ft.Colors.ON_TERTIARY_CONTAINER, expand=True), label=text),
-            tag(f"approve-{device.name}", ft.FilledButton(content="Approve", on_click=act(answer, device.token, game_id, True))),
-            tag(f"refuse-{device.name}", ft.TextButton(content="Refuse", on_click=act(answer, device.token, game_id, False))),
+            tag(f"asks-{device.ident}", ft.Text(text, color=ft.Colors.ON_TERTIARY_CONTAINER, expand=True), label=text),
+            tag(f"approve-{device.ident}", ft.FilledButton(content="Approve", on_click=act(answer, device.token, game_id, True))),
+            tag(f"refuse-{device.ident}", ft.TextButton(content="Refuse", on_click=act(answer, device.token, game_id, False))),
         ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
     if not lines:
         return []
@@ -137,12 +138,51 @@ def _role_text(role: Role | None) -> str:
     return {TABLE: "Whole table", SCREEN: "Shared screen"}.get(role.kind, role.side or "")
 
 
+def rename_dialog(app, token: str, name: str, done=None) -> ft.AlertDialog:
+    """Name a device (issue 18): the host any device, a device itself; the server decides
+    (`Sharing.rename`) and says why not in plain words.  `done()` follows a new name."""
+    own = token == app.device.token
+    field = ft.TextField(label=f"Name (up to {NAME_LIMIT} characters)", value=name, max_length=NAME_LIMIT,
+                         autofocus=True)
+    note = ft.Text("", color=ft.Colors.ERROR, size=13)
+
+    async def save(e) -> None:
+        problem = app.sharing.rename(app.device, token, field.value or "")
+        if problem:
+            note.value = problem
+            note.update()
+            return
+        app.page.pop_dialog()
+        if done is not None:
+            done()
+
+    field.on_submit = save
+    return ft.AlertDialog(
+        title=ft.Text("Name this device" if own else f"Rename {name}"),
+        content=ft.Container(content=ft.Column([
+            muted("The name shows on the bar at the top of its screen and in the host's list of devices.", 13),
+            tag("rename-field", field), note], spacing=10, tight=True), width=380),
+        actions=[ft.TextButton(content="Cancel", on_click=lambda e: app.page.pop_dialog()),
+                 tag("rename-save", ft.FilledButton(content="Save", on_click=save))],
+    )
+
+
+def _device_icon(ident: str):
+    return (ft.Icons.SMARTPHONE if ident.startswith("Phone") else ft.Icons.TABLET if ident.startswith("Tablet")
+            else ft.Icons.COMPUTER)
+
+
 def devices_dialog(app, game) -> ft.AlertDialog:
-    """The host hands sides over: every device at this game, with its role to change."""
+    """The host's list of the devices at this game: each one's name, what it holds (a side, the
+    shared screen, the whole table, or watching), a role to hand it, Rename and Forget."""
     state = game.state
     roles = [Role.table(), *[Role.holding(s) for s in state.sides], Role.screen()]
-    rows = ft.Column(spacing=6, tight=True, scroll=ft.ScrollMode.AUTO)
+    rows = ft.Column(spacing=10, tight=True, scroll=ft.ScrollMode.AUTO)
     note = ft.Text("", color=ft.Colors.ERROR, size=13)
+
+    def refresh() -> None:
+        fill()
+        app.page.update()
 
     def fill() -> None:
         rows.controls = []
@@ -150,41 +190,54 @@ def devices_dialog(app, game) -> ft.AlertDialog:
             def changed(e, token=seat.token):
                 key = e.control.value
                 role = None if key == "none" else Role.from_key(key)
-                problem = app.sharing.hand_over(app.device, token, game, role)
-                note.value = problem or ""
-                fill()
-                app.page.update()
+                note.value = app.sharing.hand_over(app.device, token, game, role) or ""
+                refresh()
 
             def forget(e, token=seat.token):
                 note.value = app.sharing.forget(app.device, token) or ""
-                fill()
-                app.page.update()
+                refresh()
+
+            def rename(e, token=seat.token, name=seat.name):
+                app.page.show_dialog(rename_dialog(app, token, name, refresh))
 
             options = [ft.DropdownOption(key=r.key, text=_role_text(r)) for r in roles]
             options.append(ft.DropdownOption(key="none", text="No role (asks again)"))
-            status = ("online" if seat.online else "away") + (" · host" if seat.host else "")
+            status = f"{seat.holds} · " + ("online" if seat.online else "away") + (" · host" if seat.host else "")
             if seat.asks is not None:
                 status += f" · asks for {_role_text(seat.asks)}"
-            rows.controls.append(tag(f"seat-{seat.name}", ft.Row([
-                ft.Icon(ft.Icons.SMARTPHONE if seat.name.startswith("Phone") else
-                        ft.Icons.TABLET if seat.name.startswith("Tablet") else ft.Icons.COMPUTER,
-                        color=ft.Colors.PRIMARY if seat.online else ft.Colors.OUTLINE),
-                ft.Column([ft.Text(seat.name, weight=ft.FontWeight.W_600), muted(status, 12)],
-                          spacing=0, tight=True, expand=True),
-                ft.Dropdown(options=options, value=seat.role.key if seat.role else "none", width=190,
-                            dense=True, on_select=changed),
-                *([] if seat.host else [tag(f"forget-{seat.name}", ft.IconButton(
-                    ft.Icons.PERSON_REMOVE, tooltip="Forget this device: it gives the PIN again", on_click=forget))]),
-            ], spacing=10)))
+            rows.controls.append(tag(f"seat-{seat.ident}", ft.Column([
+                ft.Row([
+                    ft.Icon(_device_icon(seat.ident), color=ft.Colors.PRIMARY if seat.online else ft.Colors.OUTLINE),
+                    ft.Column([ft.Text(seat.name, weight=ft.FontWeight.W_600),
+                               tag(f"holds-{seat.ident}", muted(status, 12), label=status)],
+                              spacing=0, tight=True, expand=True),
+                ], spacing=10),
+                ft.Row([
+                    ft.Dropdown(options=options, value=seat.role.key if seat.role else "none", width=190,
+                                dense=True, on_select=changed, tooltip="Hand this device a role"),
+                    tag(f"rename-{seat.ident}", ft.TextButton(content="Rename", icon=ft.Icons.EDIT, on_click=rename)),
+                    *([] if seat.host else [tag(f"forget-{seat.ident}", ft.TextButton(
+                        content="Forget", icon=ft.Icons.PERSON_REMOVE, on_click=forget,
+                        tooltip="Forget this device: it gives the PIN again"))]),
+                ], spacing=4, wrap=True),
+            ], spacing=4, tight=True), label=f"{seat.name}: {seat.holds}"))
         if not rows.controls:
             rows.controls.append(muted("No other device has opened this game yet."))
 
+    async def heard() -> None:  # a device joined, left, renamed itself or changed role
+        fill()
+        rows.update()
+
     fill()
+    from .join import follow
+
+    follow(app, rows, heard, app.sharing.table(game))
     return ft.AlertDialog(
         title=ft.Text("Devices at this game"),
         content=ft.Container(content=ft.Column([
             muted("Hand a side over: give it to another device, or make a device the shared screen. "
-                  "Forget a device to end its token: it gives the PIN again.", 13),
-            rows, note], spacing=10, tight=True), width=440),
+                  "Rename a device so everyone knows whose it is. Forget a device to end its token: "
+                  "it gives the PIN again.", 13),
+            rows, note], spacing=10, tight=True), width=460),
         actions=[ft.TextButton(content="Done", on_click=lambda e: app.page.pop_dialog())],
     )
