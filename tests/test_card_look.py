@@ -66,3 +66,18 @@ def test_the_go_and_stop_dice_are_explained_once():
     still = vm.card_view(position(raven()), "r")
     assert {loc.rolling for loc in moved.locations} == {"go"}
     assert {loc.rolling for loc in still.locations} == {"stop"}
+
+
+def test_a_war_fleet_ship_with_its_rear_destroyed_reads_mp_0_of_its_cards():
+    """Seed 004 "MP": rear destroyed, MP 0; the card's MP stays in view (issue 18)."""
+    from companion.app import warfleet_model as M
+    from companion.app.warfleet_card import converted_card
+    from companion.files import load_catalogue, shipped_fleets_dir
+
+    state = M.twenty_against_twenty(load_catalogue(), shipped_fleets_dir(), seed="model")
+    ship = next(s for s in state.ships if s.id == "montpellier-1")
+    card = converted_card(state, ship.id)
+    assert card.head.startswith(f"class 1 · SI 9 · MP {ship.stats.mp} of {ship.stats.mp}")
+    wrecked = ship.with_location("stern", "destroyed")
+    state = state.model_copy(update={"ships": [wrecked if s.id == ship.id else s for s in state.ships]})
+    assert converted_card(state, ship.id).head == f"class 1 · SI 9 · MP 0 of {ship.stats.mp} (rear destroyed)"

@@ -79,8 +79,10 @@ def converted_card(state: WarFleetState, ship_id: str) -> ConvertedCard:
             source=(f"go {src.go}, stop {src.stop}", *(_slot_text(s) for s in src.slots)) if src else (),
             working=tuple(steps[name].lines()) if name in steps else (),
         ))
-    head = f"class {stats.ship_class} · SI {stats.si} · MP {ship.mp}" + (" (rear destroyed)" if ship.rear_destroyed else "")
-    source_head = (f"{source.name}: Type {source.type}, SI {source.structural_integrity}, MP {source.starting_mp}"
+    # MP as "0 of 4": this turn's of the card's, the card's figure always in view (issue 18)
+    head = (f"class {stats.ship_class} · SI {stats.si} · MP {ship.mp} of {stats.mp}"
+            + (" (rear destroyed)" if ship.rear_destroyed else ""))
+    source_head = (f"{source.name}: Type {source.type}, SI {source.structural_integrity}, MP {source.card_mp}"
                    if source else "no Quick-Start card")
     return ConvertedCard(ship.id, ship.name, head, source_head, tuple(lines),
                          edited=source is not None and convert_card(source) != stats)
