@@ -135,3 +135,41 @@ def test_war_fleet_replay_and_fork():
     new = fork(store, game.id, replay.last)
     assert new.ruleset.id == "war-fleet" and new.state.phase == "movement"
     assert new.act(A.Step(ship="hml-leviathan", step="forward")).ok
+
+
+def test_decisive_victory_replay_and_fork():
+    """Decisive Victory's positions replay the same way (the view shows its ship cards: no map)."""
+    from companion.engine.ruleset import find_ruleset
+    from dv_for_tests import sample_game
+
+    dv = find_ruleset("decisive-victory")
+    store = MemoryStore()
+    game = store.new_game(sample_game(phase="command"), "Sample")
+    for _ in range(6):
+        possible = [o.action for o in dv.options(game.state) if o.possible]
+        if not possible:
+            break
+        assert game.act(possible[0]).ok
+    replay = replay_of(store, game.id)
+    stored = store.stored(game.id)
+    assert replay.last == len(stored.entries) >= 1
+    for n in range(replay.last + 1):
+        assert replay.state(n) == state_after(stored.record.initial, stored.entries, n, dv)
+    new = fork(store, game.id, 1)
+    assert new.ruleset.id == "decisive-victory" and new.initial.model_copy(
+        update={"roller": replay.state(1).roller}) == replay.state(1)
+
+
+def test_a_game_another_process_added_is_found(tmp_path):
+    """The app's store learns of a game written to its data folder by `companion import` or the like."""
+    from companion.store.store import TinyDBStore
+
+    app_store = TinyDBStore(tmp_path)
+    try:
+        assert app_store.games() == []
+        other = TinyDBStore(tmp_path)  # another process, as the browser tests' setup is
+        game = _quick_start_game(other, turns=1)
+        other.close()
+        assert replay_of(app_store, game.id).last == len(game.entries)
+    finally:
+        app_store.close()

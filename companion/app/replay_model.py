@@ -224,8 +224,13 @@ _LOCK = threading.Lock()
 
 
 def replay_of(store: Any, game_id: str) -> Replay:
-    """The replay of a stored game, built once per length of its log (and store)."""
-    stored = store.stored(game_id)
+    """The replay of a stored game, built once per length of its log (and store); a game another
+    companion process added (an import) is looked for once more after the store refreshes."""
+    try:
+        stored = store.stored(game_id)
+    except KeyError:
+        store.refresh()
+        stored = store.stored(game_id)
     key = (id(store), game_id, len(stored.entries))
     with _LOCK:
         if key in _CACHE:

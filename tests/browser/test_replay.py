@@ -113,3 +113,52 @@ def test_the_replay_opens_from_the_game_menu(server, browser, tmp_path):
     tap(page, "replay-last", "replay-where", "Turn 11")
     tap_until(page, "replay-back-to-game", "banner", timeout=30)
     context.close()
+
+
+def _war_fleet_and_dv_games(data) -> tuple[str, str]:
+    """A War Fleet battle with its initiative rolled and the Leviathan moved, and Decisive Victory's
+    sample with a few of its first possible actions taken, stored in the server's data folder."""
+    from companion.app import warfleet_model as M
+    from companion.engine.ruleset import find_ruleset
+    from companion.engine.warfleet import actions as A
+    from companion.files import load_catalogue, shipped_fleets_dir
+    from dv_for_tests import sample_game
+
+    store = TinyDBStore(data)
+    try:
+        war = store.new_game(M.twenty_against_twenty(load_catalogue(), shipped_fleets_dir(), seed="replay"), "Twenty")
+        assert war.act(A.RollInitiative()).ok
+        if war.state.initiative != "French":
+            assert war.act(A.SetInitiative(side="French")).ok
+        assert war.act(A.Step(ship="hml-leviathan", step="forward")).ok
+        dv_rules = find_ruleset("decisive-victory")
+        dv = store.new_game(sample_game(phase="command"), "Sample")
+        for _ in range(4):
+            possible = [o.action for o in dv_rules.options(dv.state) if o.possible]
+            if possible:
+                assert dv.act(possible[0]).ok
+        return war.id, dv.id
+    finally:
+        store.close()
+
+
+def test_war_fleet_and_decisive_victory_replays(server, browser):
+    war_id, dv_id = _war_fleet_and_dv_games(server.data)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    open_app(page, server.url + f"replay/{war_id}")
+    try:
+        wait_text(page, "replay-where", "Turn 1", timeout=90)  # forty ships: the first drawing takes a while
+    except AssertionError:
+        shoot(page, "replay-war-fleet-failed")
+        raise
+    tap(page, "replay-last", "replay-where", "Movement")
+    assert "moved" in words_in(by_id(page, "replay-changes"))
+    assert "HML Leviathan" in words_in(by_id(page, "replay-ships"))
+    shoot(page, "replay-war-fleet")
+    open_app(page, server.url + f"replay/{dv_id}")
+    wait_text(page, "replay-count", "step 0 of ", timeout=60)
+    by_id(page, "dv-card-hms-sample").wait_for(timeout=20000)  # Decisive Victory: its ship cards, no map
+    tap(page, "replay-next", "replay-count", "step 1 of")
+    shoot(page, "replay-decisive-victory")
+    context.close()

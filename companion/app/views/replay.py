@@ -94,8 +94,9 @@ class ReplayView:
         self.fork_button = tag("replay-fork", ft.FilledButton(
             content="Play from here", icon=ft.Icons.CALL_SPLIT, height=48, on_click=self._fork,
             tooltip="A new game from this position, with fresh dice (this game stays as it is)"))
+        self.top = self._top()
         self.control = ft.Container(expand=True, bgcolor=ft.Colors.SURFACE,
-                                    content=ft.Column([self._top(), ft.Container(muted("Replaying the log..."), padding=16)]))
+                                    content=ft.Column([self.top, ft.Container(muted("Replaying the log..."), padding=16)]))
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -149,7 +150,7 @@ class ReplayView:
             body = ft.Container(ft.Column(([ft.Container(self.map_box, height=self.map_box.height)] if has_map else [])
                                           + [column], spacing=10, scroll=ft.ScrollMode.AUTO, expand=True),
                                 padding=ft.Padding.symmetric(horizontal=8), expand=True)
-        self.control.content = ft.Column([self._top(), self._controls(), heading, tag("replay-problem", self.problem), body],
+        self.control.content = ft.Column([self.top, self._controls(), heading, tag("replay-problem", self.problem), body],
                                          spacing=4, expand=True)
 
     def _build_map(self, width: float, height: float) -> None:
@@ -177,7 +178,7 @@ class ReplayView:
         try:
             self.replay = await asyncio.to_thread(replay_of, self.app.store, self.game_id)
         except (KeyError, ValueError, OSError) as exc:  # an unknown game, a log that does not replay
-            self.control.content = ft.Column([self._top(), ft.Container(tag("replay-problem", ft.Text(
+            self.control.content = ft.Column([self.top, ft.Container(tag("replay-problem", ft.Text(
                 f"No replay: {exc}", color=ft.Colors.ERROR, size=16)), padding=16)])
             self.app.page.update()
             return
