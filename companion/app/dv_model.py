@@ -26,11 +26,13 @@ from ..engine.dv.scenario import build_dv_state, load_dv_scenario
 from ..engine.dv.state import AttackFacts, DVAttack, DVShip, DVState
 from ..engine.roller import Roller
 
+from .dv_hand_model import tables_words
 from .dv_rolls import (LastRoll, attack_table, dice_of, faces, groups, initiative_faces,  # noqa: F401 (the views' one door)
                        last_roll, log_lines, maintenance_table)
 
 RULESET = "decisive-victory"
 SAMPLE_FILE = "decisive-victory/sample.json"
+CARRIER_FILE = "decisive-victory/carrier-strike.json"
 PHASES = {"setup": "Set-up", "command": "Command", "initiative": "Initiative", "aircraft": "Aircraft",
           "movement": "Movement", "attacks": "Attacks", "maintenance": "Maintenance", "over": "Game over"}
 #: The turn's steps in order (§4): the banner's chips.
@@ -40,12 +42,25 @@ ABILITIES = {a: (NAME[a], COST[a]) for a in ("make_smoke", "evasive", "scuttle",
 SPEED_WORDS = {"full": "Full speed", "half": "Half speed", "stop": "Complete stop"}
 
 
-def sample_game(fleets_dir, seed: str | None = None) -> DVState:
-    """The shipped sample scenario (fleets/decisive-victory/sample.json), ready to start, with its dice seed."""
+#: The shipped scenarios a new game offers: (file under fleets/, words on its button).
+SCENARIOS = ((SAMPLE_FILE, "Cruisers and destroyers"), (CARRIER_FILE, "Carrier strike (aircraft)"))
+
+
+def sample_game(fleets_dir, seed: str | None = None, store: Any = None, scenario: str = SAMPLE_FILE) -> DVState:
+    """A shipped scenario (fleets/decisive-victory/sample.json or carrier-strike.json), ready to start,
+    with its dice seed; with a store, played with the group's own hit grid and Table 1 when it saved
+    them (store/dv_group.build_group_game, spec §18)."""
     from ..files import read_json
 
-    scenario = load_dv_scenario(read_json(fleets_dir / SAMPLE_FILE))
-    return build_dv_state(scenario, roller=Roller.from_seed(seed or secrets.token_hex(16)))
+    if scenario not in dict(SCENARIOS):
+        raise ValueError(f"no shipped Decisive Victory scenario {scenario!r}")
+    loaded = load_dv_scenario(read_json(fleets_dir / scenario))
+    roller = Roller.from_seed(seed or secrets.token_hex(16))
+    if store is None:
+        return build_dv_state(loaded, roller=roller)
+    from ..store.dv_group import build_group_game
+
+    return build_group_game(store, loaded, roller=roller)
 
 
 def percent(p: Fraction) -> str:
@@ -94,6 +109,7 @@ class ShipRow:
     notes: tuple[str, ...]  # rudder, salvoes, smoke, close action, lost
     removed: str | None
     grid: tuple[GridLine, ...]
+    tables: str = ""  # whose hit grid and Table 1: the group's own or reconstructed
 
 
 def grid_lines(state: DVState, ship: DVShip) -> tuple[GridLine, ...]:
@@ -132,7 +148,7 @@ def ship_row(state: DVState, ship: DVShip) -> ShipRow:
         SPEED_WORDS[ship.speed_mode] + moved,
         f"Damage {ship.damage_points} (CDT {rec.critical_damage_threshold}) · minor {ship.minor_damage}",
         ship.cp, tuple(NAME.get(a, a.replace('_', ' ')) for a in ship.abilities), systems,
-        tuple(notes), ship.removed, grid_lines(state, ship))
+        tuple(notes), ship.removed, grid_lines(state, ship), tables_words(state, ship))
 
 
 def ship_rows(state: DVState) -> tuple[ShipRow, ...]:

@@ -67,7 +67,8 @@ def test_one_turn_on_two_phones_and_a_tv(tmp_path, browser):
     try:
         host = browser.new_context(viewport=DESKTOP).new_page()
         open_app(host, server.url)
-        tap_until(host, "decisive-victory", "dv-banner")  # Home: Decisive Victory starts the sample scenario
+        tap_until(host, "decisive-victory", "dv-scenario-sample")  # Home: Decisive Victory asks which scenario
+        tap_until(host, "dv-scenario-sample", "dv-banner")
         host.wait_for_url(re.compile(r"/game/"), timeout=20000)
         game = host.url.rsplit("/game/", 1)[1].split("?")[0]
         banner_says(host, "Set-up")

@@ -13,7 +13,9 @@ import flet as ft
 
 from .. import dv_model as M
 from ..theme import side_colour
+from .dv_air import AirPanel
 from .dv_attack import AttackPanel
+from .dv_hand import HandControls
 from .dv_screen import DVScreenView
 from .dv_ship import ship_card, ship_line
 from .frame import on
@@ -21,6 +23,7 @@ from .widgets import TOUCH, icon_button, muted, tag
 
 TABS = (("ship", ft.Icons.DIRECTIONS_BOAT_OUTLINED, ft.Icons.DIRECTIONS_BOAT, "Ships"),
         ("attacks", ft.Icons.GPS_NOT_FIXED, ft.Icons.GPS_FIXED, "Attacks"),
+        ("air", ft.Icons.FLIGHT_OUTLINED, ft.Icons.FLIGHT, "Aircraft"),
         ("maintenance", ft.Icons.BUILD_OUTLINED, ft.Icons.BUILD, "Repair"),
         ("log", ft.Icons.LIST, ft.Icons.LIST, "Log"))
 
@@ -79,6 +82,8 @@ class DecisiveVictoryBody:
         self.carried = ft.Checkbox(label="Use carried turn", value=False)
         self.initiative = {side: field(f"{side} d6", 130) for side in self.game.state.sides}
         self.attacks = AttackPanel(self)
+        self.air = AirPanel(self)
+        self.hand = HandControls(self)
         self.maintenance_dice: dict[str, tuple[ft.TextField, ...]] = {}
         self.close_with: str | None = None  # the other ship of a close action being entered
         self.by_hand = False  # the selected ship's record open to corrections
@@ -100,7 +105,8 @@ class DecisiveVictoryBody:
         self.tab = key
 
     def tabs(self) -> list[tuple]:
-        return list(TABS)
+        """The Aircraft tab only in a game with flights (§12)."""
+        return [t for t in TABS if t[0] != "air" or self.state.flights]
 
     def top_actions(self) -> list[ft.Control]:
         return [icon_button(ft.Icons.DOWNLOAD, "Export the game (JSON)", on(self._export), "dv-export")]
@@ -134,8 +140,11 @@ class DecisiveVictoryBody:
             return self.attacks.controls(state)
         if tab == "maintenance":
             return self._maintenance(state)
+        if tab == "air":
+            return self.air.controls(state)
         if tab == "log":
-            return [tag("dv-log", ft.Column([ft.Text(line, size=12) for line in M.log_lines(self.game.history())[-80:]],
+            return [*self.hand.table_section(state),
+                    tag("dv-log", ft.Column([ft.Text(line, size=12) for line in M.log_lines(self.game.history())[-80:]],
                                             spacing=4, tight=True))]
         return self._ships(state, rows)
 
@@ -170,7 +179,7 @@ class DecisiveVictoryBody:
             out.append(tag("dv-by-hand", ft.Switch(label="Correct by hand (the table is the truth)", value=self.by_hand,
                                                    on_change=on(self._by_hand))))
         if correcting:
-            out.append(self._corrections(ship))
+            out += [self._corrections(ship), *self.hand.corrections(state, ship)]
         return out
 
     def _corrections(self, ship) -> ft.Control:
@@ -200,6 +209,7 @@ class DecisiveVictoryBody:
             muted("Each side's d6 (a re-roll's face after it, for a tie). Or tap Roll initiative above.", 12),
             ft.Row([tag(f"dv-initiative-{side}", f) for side, f in self.initiative.items()], wrap=True, spacing=8),
             button("dv-initiative-table", "Roll with these faces", on(self._initiative_table), filled=True),
+            *self.hand.initiative(state),
         ], spacing=6, tight=True), padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))]
 
     def _orders(self, state, ship) -> list[ft.Control]:
@@ -236,6 +246,7 @@ class DecisiveVictoryBody:
         if self.close_with and state.has_ship(self.close_with):
             out.append(ft.Row([button(c.ident, c.label, on(self.send, c.action))
                                for c in M.close_action_choices(state, ship.id, self.close_with)], wrap=True, spacing=6))
+            out += self.hand.collision(state, ship.id, self.close_with)
         return out
 
     async def _pick_close(self, other: str) -> None:
@@ -318,7 +329,7 @@ class DecisiveVictoryBody:
         before = self.state.phase
         outcome = await self.frame.act(action)
         if outcome.ok and self.state.phase != before:
-            tab = {"attacks": "attacks", "maintenance": "maintenance"}.get(self.state.phase, "ship")
+            tab = {"attacks": "attacks", "maintenance": "maintenance", "aircraft": "air"}.get(self.state.phase, "ship")
             if tab != self.frame.tab:
                 await self.frame.go_tab(tab)
 
@@ -355,9 +366,10 @@ class DecisiveVictoryBody:
         await self.send({"kind": "roll_initiative", "faces": faces})
 
 
-async def start_sample(app) -> None:
-    """New game: Decisive Victory's shipped sample scenario (fleets/decisive-victory/sample.json),
-    stored like any game; only the host starts games."""
+async def start_sample(app, scenario: str | None = None) -> None:
+    """New game: a shipped Decisive Victory scenario (fleets/decisive-victory/: the sample or the
+    carrier strike), picked in a dialog, stored like any game with the group's own hit grid and
+    Table 1 when it saved them; only the host starts games."""
     import asyncio
     import time
 
@@ -369,9 +381,31 @@ async def start_sample(app) -> None:
     if refused:
         await app.navigate(Session(message=refused))
         return
+    if scenario is None:
+        _choose_scenario(app)
+        return
     try:
-        state = await asyncio.to_thread(M.sample_game, shipped_fleets_dir(), app.seed)
+        state = await asyncio.to_thread(M.sample_game, shipped_fleets_dir(), app.seed, app.store, scenario)
     except (OSError, ValueError) as exc:
-        await app.navigate(Session(message=f"The Decisive Victory sample could not be read: {exc}"))
+        await app.navigate(Session(message=f"The Decisive Victory scenario could not be read: {exc}"))
         return
     await app.create_game(state, "Decisive Victory " + time.strftime("%d %b %H:%M"))
+
+
+def _choose_scenario(app) -> None:
+    """Which shipped scenario to play: each one a button (ids dv-scenario-<file stem>)."""
+    page = app.page
+
+    def start(file: str):
+        async def go(e) -> None:
+            page.pop_dialog()
+            await start_sample(app, file)
+        return go
+    page.show_dialog(ft.AlertDialog(
+        title=ft.Text("Decisive Victory: which scenario?"),
+        content=ft.Column([muted("Shipped sample data (unverified values). The group's own hit grid and "
+                                 "Table 1 are used when it saved them.", 12),
+                           *[tag("dv-scenario-" + file.rsplit("/", 1)[1].removesuffix(".json"),
+                                 ft.FilledButton(content=words, height=TOUCH, on_click=start(file)))
+                             for file, words in M.SCENARIOS]], tight=True, spacing=10),
+        actions=[ft.TextButton(content="Cancel", on_click=lambda _: page.pop_dialog())]))

@@ -118,6 +118,8 @@ class AttackPanel:
         if aids:
             out.append(ft.Row([tag(c.ident, ft.OutlinedButton(content=c.label, height=TOUCH, on_click=on(self.body.send, c.action)))
                                for c in aids], wrap=True, spacing=6, run_spacing=6))
+            out += [self.body.hand.radar_row(c.action) for c in aids if c.action["kind"] == "radar_roll"]
+        out += self.body.hand.illuminate(state)
         out.append(tag("dv-declare", ft.FilledButton(content="Declare", icon=ft.Icons.GPS_FIXED, height=TOUCH,
                                                      on_click=on(self._declare))))
         return out

@@ -9,10 +9,12 @@ import asyncio
 
 import flet as ft
 
+from .. import dv_air_model as A
 from .. import dv_model as M
 from ..session import Session
 from ..tasks import run_soon, soon
 from ..theme import side_colour
+from .dv_air import flight_card
 from .dv_ship import grid_table, systems_row
 from .frame import on
 from .join import keep_awake, role_screen
@@ -30,6 +32,7 @@ class DVScreenView:
         self.roll_dice = ft.Row(spacing=8, wrap=True, run_spacing=8)
         self.roll_text = ft.Text("", size=20)
         self.attacks = ft.Column(spacing=8, tight=True)
+        self.flights = ft.Column(spacing=8, tight=True)
         self.ships = ft.ResponsiveRow(spacing=12, run_spacing=12)
         self.count = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
         self.control = ft.Container(expand=True, bgcolor=ft.Colors.SURFACE)
@@ -53,7 +56,8 @@ class DVScreenView:
                                       spacing=2, tight=True), padding=ft.Padding.only(left=18, right=18, top=10))
         self.attacks_card = self._card("screen-shots", "Declared attacks: exact odds", self.attacks)
         roll = self._card("screen-last-roll", "Last roll", self.roll_title, self.roll_dice, self.roll_text)
-        side = ft.Column([roll, self.attacks_card], spacing=12, col={"xs": 12, "md": 4},
+        self.flights_card = self._card("screen-flights", "Flights and their stages", self.flights)
+        side = ft.Column([roll, self.attacks_card, self.flights_card], spacing=12, col={"xs": 12, "md": 4},
                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
         fleets = ft.Column([tag("screen-ships", self.ships)], col={"xs": 12, "md": 8})
         body = ft.Container(ft.ResponsiveRow([side, fleets], spacing=12, run_spacing=12),
@@ -88,9 +92,9 @@ class DVScreenView:
 
     @staticmethod
     def _models(state, history):
-        return M.banner(state), M.ship_rows(state), M.last_roll(history), M.declared_previews(state)
+        return M.banner(state), M.ship_rows(state), M.last_roll(history), M.declared_previews(state), A.flight_rows(state)
 
-    def render(self, state, banner, rows, roll, declared) -> None:
+    def render(self, state, banner, rows, roll, declared, flights=()) -> None:
         self.headline.value = banner.title
         self.whose.value = banner.detail
         code = self.app.sharing.table(self.game).check_code()
@@ -107,6 +111,8 @@ class DVScreenView:
             ft.Text(p.title, size=18, weight=ft.FontWeight.W_600, color=side_colour(state.sides, state.ship(a.ship).side)),
             ft.Text(p.odds_text, size=18)], spacing=0, tight=True) for a, p in waiting] or [muted("None declared.", 15)]
         self.attacks_card.visible = True
+        self.flights_card.visible = bool(flights)
+        self.flights.controls = [flight_card(state, f, size=16) for f in flights]
         self.ships.controls = [tag(f"screen-ship-{r.id}", ft.Container(ft.Column([
             ft.Text(r.name + (f" ({r.removed})" if r.removed else ""), size=20, weight=ft.FontWeight.BOLD,
                     color=side_colour(state.sides, r.side)),

@@ -78,6 +78,7 @@ def ship_card(row: ShipRow, box_size: int = 44, with_grid: bool = True, on_box=N
         tag(f"dv-cp-{row.id}", ft.Text(f"CP {row.cp}{abilities}", size=13)),
         systems_row(row),
         *[muted(n, 12) for n in row.notes],
+        *([tag(f"dv-tables-{row.id}", muted(row.tables, 12))] if row.tables else []),
         *([ft.Text("Hit location grid", size=13, weight=ft.FontWeight.BOLD),
            grid_table(row, box_size, on_box=on_box)] if with_grid else []),
     ], spacing=4, tight=True), padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
