@@ -28,7 +28,8 @@ def flight_card(state, row: A.FlightRow, selected: bool = False, size: int = 13,
     """One flight: its name in its side's colour, type and quality, stage and counter, base and target."""
     where = " · ".join(x for x in (row.stage, row.counter) if x)
     lines: list[ft.Control] = [
-        ft.Text(row.name, weight=ft.FontWeight.BOLD, size=size + 2, color=side_colour(state.sides, row.side)),
+        tag(f"dv-flight-{row.id}-name", ft.Text(row.name, weight=ft.FontWeight.BOLD, size=size + 2,
+                                                 color=side_colour(state.sides, row.side))),
         muted(f"{row.side} · {row.kind}", size - 1),
         tag(f"dv-flight-{row.id}-stage", ft.Text(where, size=size, weight=ft.FontWeight.W_600)),
         muted(f"Base: {row.base}" + (f" · target: {row.target}" if row.target else ""), size - 1)]
@@ -47,7 +48,7 @@ class AirPanel:
 
     def _fields(self, ident: str) -> dict[str, ft.TextField]:
         if ident not in self.fields:
-            made = {k: _field(v) for k, v in DICE_LABELS.items()}
+            made = {k: _field(v, 150) for k, v in DICE_LABELS.items()}
             made.update(points=_field("AA points", 110), inches=_field("Inches moved", 120),
                         distance=_field("Distance (in)", 130))
             self.fields[ident] = made
