@@ -148,7 +148,7 @@ def build(app) -> ft.Control:
                 *([ft.Column([tile(ft.Icons.UPLOAD_FILE, "Load a scenario", "A leviathans-scenario/1 file", go("load"), "load-scenario")], col={"xs": 12, "md": 6})] if starts else []),
                 *([ft.Column([tile(ft.Icons.DIRECTIONS_BOAT, "Fleets", "Ship cards: the shipped fleets and your own; edit, import, print", go("fleets"), "fleets")], col={"xs": 12, "md": 6})] if edits_cards else []),
                 ft.Column([tile(ft.Icons.MENU_BOOK, "Rule readings", "What the app assumes where the text is silent", go("rules"), "rule-readings")], col={"xs": 12, "md": 6}),
-                *([ft.Column([tile(ft.Icons.ANCHOR, "Decisive Victory", "Naval battle with aircraft (seed 003): the sample scenario, a cruiser and two destroyers a side", start_dv, "decisive-victory")], col={"xs": 12, "md": 6})] if starts else []),
+                *([ft.Column([tile(ft.Icons.ANCHOR, "Decisive Victory", "Naval battle with aircraft (seed 003): cruisers and destroyers, or a carrier strike", start_dv, "decisive-victory")], col={"xs": 12, "md": 6})] if starts else []),
                 *([ft.Column([tile(ft.Icons.SAILING, "War Fleet", "Twenty against twenty, one hex per ship; pockets at Quick-Start scale", go("warfleet"), "war-fleet")], col={"xs": 12, "md": 6})] if starts else []),  # guests join from the saved games
             ], spacing=8, run_spacing=0),
             heading("Saved games"),
