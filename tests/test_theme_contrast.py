@@ -59,8 +59,10 @@ def test_the_map_names_and_labels_are_readable_and_the_ships_stand_out(name):
     colours = map_colours(name)
     assert contrast(colours["ink"], colours["sky"]) >= AA_TEXT
     assert contrast(colours["label"], colours["sky"]) >= AA_TEXT
-    for faction, colour in FACTION_COLOURS[name].items():
-        assert contrast(colour, colours["sky"]) >= AA_LARGE, faction
+    hulls = FACTION_COLOURS["light"].values()  # a ship's hull: its side's deep colour, a white name on it
+    for colour in hulls:
+        assert contrast("#ffffff", colour) >= AA_TEXT
+        assert contrast(colour, colours["sky"]) >= AA_LARGE or contrast(colours["halo"], colours["sky"]) >= AA_LARGE
 
 
 def test_the_palettes_are_light_dark_and_high_contrast():
@@ -126,3 +128,12 @@ def test_odds_on_a_sides_colour_are_readable(name):
 
 def test_backgrounds_are_the_palettes_surfaces():
     assert BACKGROUNDS[0] == "surface"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_text_style_is_in_the_palettes_ink(name):
+    """A style with no colour is drawn black: the dark palettes' text would vanish on their ground."""
+    styles = theme_for(name).text_theme
+    for kind in ("display", "headline", "title", "body", "label"):
+        for size in ("large", "medium", "small"):
+            assert getattr(styles, f"{kind}_{size}").color == PALETTES[name].on_surface

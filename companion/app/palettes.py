@@ -97,7 +97,7 @@ PALETTES = {
         surface_container_lowest="#000000", surface_container_low="#0d0d0d", surface_container="#141414",
         surface_container_high="#1c1c1c", surface_container_highest="#242424",
         primary="#ffd84d", on_primary="#000000", primary_container="#1f3a66", on_primary_container="#ffffff",
-        secondary="#8fdcff", on_secondary="#000000", secondary_container="#ffffff", on_secondary_container="#000000",
+        secondary="#8fdcff", on_secondary="#000000", secondary_container="#003c5a", on_secondary_container="#ffffff",
         tertiary="#ffa8e0", on_tertiary="#000000", tertiary_container="#ffa8e0", on_tertiary_container="#000000",
         error="#ff9a90", on_error="#000000", error_container="#ff9a90", on_error_container="#000000",
         inverse_surface="#ffffff", on_inverse_surface="#000000", inverse_primary="#5a4300",
@@ -218,6 +218,8 @@ TEXT_PAIRS = (
     ("on_tertiary", "tertiary"), ("on_tertiary_container", "tertiary_container"),
     ("on_error", "error"), ("on_error_container", "error_container"),
     ("on_inverse_surface", "inverse_surface"), ("inverse_primary", "inverse_surface"),
+    ("on_surface", "primary_container"), ("on_surface_variant", "primary_container"),  # the game's banner
+    ("on_surface", "secondary_container"),  # a declared shot's card (fire tab)
 )
 
 #: Pairs drawn only as large text or as a control's edge: 3:1.

@@ -71,7 +71,7 @@ def theme_for(name: str) -> ft.Theme:
     """The Flet theme of a palette: its colour scheme, the display and body fonts."""
     palette = PALETTES[palette_name(name)]
     return ft.Theme(color_scheme_seed=palette.primary, color_scheme=ft.ColorScheme(**palette.scheme()),
-                    use_material3=True, font_family=BODY_FONT, text_theme=_text_theme(),
+                    use_material3=True, font_family=BODY_FONT, text_theme=_text_theme(palette.on_surface),
                     scaffold_bgcolor=palette.surface, canvas_color=palette.surface,
                     divider_color=palette.outline_variant)
 
@@ -89,27 +89,29 @@ def themes() -> tuple[ft.Theme, ft.Theme]:
     return theme_for("light"), theme_for("dark")
 
 
-def _text_theme() -> ft.TextTheme:
+def _text_theme(ink: str) -> ft.TextTheme:
     """The theme's display, headline and title styles (app bar and dialog titles) in the display font,
     the body and label styles in the body font (`views.widgets.heading` uses the display font too).
     A character either lacks is drawn from Flet's own Roboto, then the card marks' font: Flutter
-    would otherwise ask for a Noto font the offline app does not have."""
+    would otherwise ask for a Noto font the offline app does not have.  Every style in the palette's
+    ink (`ink`): a style without a colour is drawn black, unreadable on a dark palette."""
     fallback = ["Roboto", MARKS_FONT]
     styles = {f"{kind}_{size}": ft.TextStyle(font_family=DISPLAY_FONT if kind in ("display", "headline", "title")
-                                             else BODY_FONT, font_family_fallback=fallback)
+                                             else BODY_FONT, font_family_fallback=fallback, color=ink)
               for kind in ("display", "headline", "title", "body", "label") for size in ("large", "medium", "small")}
     return ft.TextTheme(**styles)
 
 
 def map_colours(dark: bool | str) -> dict[str, str]:
     """Colours of the map layers in a palette (by name; or True: dark, False: light).  The high-contrast
-    palette's map is black sky, a clear grid and white names."""
+    palette's map is black sky, a clear grid and white names.  The ships' hulls keep their sides' deep
+    colours under white names in every palette; on a dark sky their outline ("halo") is light."""
     name = palette_name(dark)
     if name == "contrast":
         return {"sky": "#000000", "grid": "#8c8c8c", "label": "#d0d0d0", "ring": "#1a1a1a",
-                "zone": "#0f2a12", "ink": "#ffffff", "halo": "#000000"}
+                "zone": "#0f2a12", "ink": "#ffffff", "halo": "#ffffff"}
     if name == "dark":
         return {"sky": "#1a1a1f", "grid": "#45454f", "label": "#a29a8a", "ring": "#0f0f12",
-                "zone": "#23321f", "ink": "#ece3d0", "halo": "#0d0d10"}
+                "zone": "#23321f", "ink": "#ece3d0", "halo": "#d8cfbc"}
     return {"sky": "#ece6d6", "grid": "#bcae90", "label": "#6b5d47", "ring": "#ddd3bd",
             "zone": "#d9e3c6", "ink": "#2a2118", "halo": "#fcf8ee"}

@@ -14,7 +14,7 @@ from ..tasks import soon
 from ..viewmodels import dice_view
 from .frame import on
 from .home import centred, page_width
-from .widgets import chips, faces, heading, icon_button, muted, tag
+from .widgets import chips, faces, heading, icon_button, muted, tag, tumble
 
 PRESETS = ("DBlue & DBlack", "DYellow & DGreen & 2DRed", "2DRed", "DRed & DBlue & DBlack", "D6")
 
@@ -22,7 +22,9 @@ PRESETS = ("DBlue & DBlack", "DYellow & DGreen & 2DRed", "2DRed", "DRed & DBlue 
 def build(app) -> ft.Control:
     pool = ft.TextField(label="Dice pool", value="DBlue & DGreen & DBlack", expand=True,
                         hint_text="e.g. DBlue & DBlack, 2DRed")
-    rolled = ft.Column(spacing=6)
+    dice = tumble()  # each roll tumbles in
+    total = ft.Text("", size=22, weight=ft.FontWeight.BOLD)
+    rolled = ft.Column([dice, total], spacing=6)
     table = ft.Column(spacing=2)
     message = ft.Text("", color=ft.Colors.ERROR)
     state = {"roller": Roller.from_seed(new_seed()), "text": None}  # the text shown: the last typed
@@ -55,9 +57,8 @@ def build(app) -> ft.Control:
             app.page.update()
             return
         results, state["roller"] = roll_pool(state["roller"], dice)
-        total = sum(d.face for d in results)
-        rolled.controls = [tag("rolled", faces([(d.colour.value, d.face) for d in results], 40)),
-                           ft.Text(f"Total {total}", size=22, weight=ft.FontWeight.BOLD)]
+        dice.content = tag("rolled", faces([(d.colour.value, d.face) for d in results], 40))
+        total.value = f"Total {sum(d.face for d in results)}"
         await show()
 
     async def preset(text):

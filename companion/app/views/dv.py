@@ -60,7 +60,7 @@ class FleetView:
 
     def show(self, state, rows) -> None:
         self.list.controls = [heading("Fleets", 15)] + [tag(f"dv-fleet-{r.id}", ft.Container(ft.Column([
-            ft.Text(r.name, weight=ft.FontWeight.BOLD, color=side_colour(state.sides, r.side)),
+            ft.Text(r.name, weight=ft.FontWeight.BOLD, color=side_colour(state.sides, r.side, self.body.app.theme_name)),
             ft.Text(ship_line(r), size=12)], spacing=0, tight=True), padding=8, border_radius=8,
             bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, on_click=on(self.body.select, r.id))) for r in rows]
 

@@ -108,14 +108,14 @@ class DVScreenView:
             self.roll_text.value = roll.text
         waiting = [(a, p) for a, p in declared if not a.rolled] or list(declared[-1:])
         self.attacks.controls = [ft.Column([
-            ft.Text(p.title, size=18, weight=ft.FontWeight.W_600, color=side_colour(state.sides, state.ship(a.ship).side)),
+            ft.Text(p.title, size=18, weight=ft.FontWeight.W_600, color=side_colour(state.sides, state.ship(a.ship).side, self.app.theme_name)),
             ft.Text(p.odds_text, size=18)], spacing=0, tight=True) for a, p in waiting] or [muted("None declared.", 15)]
         self.attacks_card.visible = True
         self.flights_card.visible = bool(flights)
         self.flights.controls = [flight_card(state, f, size=16) for f in flights]
         self.ships.controls = [tag(f"screen-ship-{r.id}", ft.Container(ft.Column([
             ft.Text(r.name + (f" ({r.removed})" if r.removed else ""), size=20, weight=ft.FontWeight.BOLD,
-                    color=side_colour(state.sides, r.side)),
+                    color=side_colour(state.sides, r.side, self.app.theme_name)),
             ft.Text(f"{r.damage} · {r.speed}", size=16), systems_row(r), grid_table(r, box_size=36)],
             spacing=4, tight=True), padding=12, border_radius=12, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
             col={"xs": 12, "lg": 6})) for r in rows]

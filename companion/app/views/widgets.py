@@ -113,6 +113,18 @@ def die_face(colour: str, face: int, size: int = 30) -> ft.Control:
     )
 
 
+ROLL_MS = 400  # the dice's tumble as they land (issue 18): short, and the result is readable all along
+
+
+def tumble(content: ft.Control | None = None) -> ft.AnimatedSwitcher:
+    """A place for rolled dice that tumbles them in (one turn, settling) when a new roll takes it.
+    Nothing waits on it: the faces, and the result beside them, are on screen from the first frame,
+    a tap goes through, and a screen built with its dice already rolled shows them still."""
+    return ft.AnimatedSwitcher(content=content or ft.Container(), transition=ft.AnimatedSwitcherTransition.ROTATION,
+                               duration=ROLL_MS, reverse_duration=80, switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK,
+                               switch_out_curve=ft.AnimationCurve.EASE_IN)
+
+
 def chips(colours, size: int = 20) -> ft.Row:
     return ft.Row([die_chip(c, size) for c in colours], spacing=3, tight=True)
 
