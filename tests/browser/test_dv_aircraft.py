@@ -1,11 +1,11 @@
 """Decisive Victory aircraft in the browser (issue 16, spec decisive-victory.md §12): the host starts
 the shipped carrier strike (fleets/decisive-victory/carrier-strike.json) from Home, a TV joins as the
-shared screen.  Turn 1: initiative with the table's dice, the aircraft phase's attacking stage
+shared screen.  Turn 1: the initiative as the table decided it, the aircraft phase's attacking stage
 resolved (the bombing squadron, launched before the battle, is On Target), the squadron placed, AA
 fire from its target with the points typed and the table's dice, its strike's whole hit chain's
 odds read before rolling, the strike rolled with the table's dice (a hit, the save failed, box
 (1, 4) marked), the returning stage resolved and the torpedo squadron launched at a measured
-distance (close and slow: 2 turns).  Screenshots in tests/screenshots/dv-air-*.png.
+distance (close and slow: 2 turns); then by hand the rule checks off and on and a rudder locked.  Screenshots in tests/screenshots/dv-air-*.png.
 """
 
 from __future__ import annotations
@@ -43,14 +43,13 @@ def test_a_carrier_strike_through_its_stages(tmp_path, browser):
         tap_until(tv, "role-screen", "screen-headline")
         says(tv, "screen-flights", "Bombing squadron")
 
-        # command, then initiative with the table's dice: American 5 + 3 against Japanese 2 + 3
+        # command, then the initiative as the table decided it (by hand: set_initiative)
         tap_until(host, "dv-start", "dv-end-command")
         tap_until(host, "dv-end-command", "dv-roll-initiative")
-        tap_until(host, "dv-tab-ship", "dv-initiative-American")
-        type_into(host, "dv-initiative-American", "5")
-        type_into(host, "dv-initiative-Japanese", "2")
-        tap(host, "dv-initiative-table")
+        tap_until(host, "dv-tab-ship", "dv-set-initiative-American")
+        tap(host, "dv-set-initiative-American")
         banner_says(host, "Aircraft")
+        banner_says(host, "Initiative: American")
 
         # the attacking stage: the bombing squadron is On Target, to be placed
         tap_until(host, "dv-tab-air", "dv-air-resolve-attacking")
@@ -100,6 +99,17 @@ def test_a_carrier_strike_through_its_stages(tmp_path, browser):
         shoot(host, "dv-air-launched")
         tap_until(host, "dv-air-end-aircraft", "dv-end-movement")
         banner_says(host, "Movement")
+
+        # by hand: the rule checks off and on again (the Log tab), a rudder locked on the ship card
+        tap_until(host, "dv-tab-log", "dv-bookkeeping-on")
+        tap_until(host, "dv-bookkeeping-on", "dv-bookkeeping-off")
+        says(host, "dv-bookkeeping", "Rule checks are off")
+        tap_until(host, "dv-bookkeeping-off", "dv-bookkeeping-on")
+        tap_until(host, "dv-tab-ship", "dv-ship-ijn-kaze")
+        tap_until(host, "dv-ship-ijn-kaze", "dv-card-ijn-kaze")
+        tap_until(host, "dv-by-hand", "dv-rudder-ahead")
+        tap_until(host, "dv-rudder-ahead", "dv-rudder-free")
+        shoot(host, "dv-air-by-hand")
         for page in (host, tv):
             page.context.close()
     finally:
