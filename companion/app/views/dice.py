@@ -14,7 +14,7 @@ from ..tasks import soon
 from ..viewmodels import dice_view
 from .frame import on
 from .home import centred, page_width
-from .widgets import chips, faces, heading, icon_button, muted, tag, tumble
+from .widgets import chips, faces, heading, icon_button, muted, settle, tag, tumble, tumbling
 
 PRESETS = ("DBlue & DBlack", "DYellow & DGreen & 2DRed", "2DRed", "DRed & DBlue & DBlack", "D6")
 
@@ -22,9 +22,9 @@ PRESETS = ("DBlue & DBlack", "DYellow & DGreen & 2DRed", "2DRed", "DRed & DBlue 
 def build(app) -> ft.Control:
     pool = ft.TextField(label="Dice pool", value="DBlue & DGreen & DBlack", expand=True,
                         hint_text="e.g. DBlue & DBlack, 2DRed")
-    dice = tumble()  # each roll tumbles in
+    tumbler = tumble()  # each roll tumbles in (issue 18's motion)
     total = ft.Text("", size=22, weight=ft.FontWeight.BOLD)
-    rolled = ft.Column([dice, total], spacing=6)
+    rolled = ft.Column([tumbler, total], spacing=6)
     table = ft.Column(spacing=2)
     message = ft.Text("", color=ft.Colors.ERROR)
     state = {"roller": Roller.from_seed(new_seed()), "text": None}  # the text shown: the last typed
@@ -57,9 +57,11 @@ def build(app) -> ft.Control:
             app.page.update()
             return
         results, state["roller"] = roll_pool(state["roller"], dice)
-        dice.content = tag("rolled", faces([(d.colour.value, d.face) for d in results], 40))
+        tumbler.content = tag("rolled", faces([(d.colour.value, d.face) for d in results], 40))
         total.value = f"Total {sum(d.face for d in results)}"
+        tumbling(tumbler)
         await show()
+        await settle(tumbler)
 
     async def preset(text):
         pool.value = text

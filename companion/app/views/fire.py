@@ -15,7 +15,7 @@ from ...engine.dice import FACES, Colour
 from ..theme import DICE
 from ..panels import FaceField, GunView, ShotView, StrikeView
 from .frame import on
-from .widgets import TOUCH, chips, die_face, heading, icon_button, muted, pill, put, show_chips, tag, tumble
+from .widgets import TOUCH, chips, die_face, heading, icon_button, muted, pill, put, show_chips, tag
 
 Declare = Callable[[str, int, str, str], Awaitable[None]]
 
@@ -147,9 +147,7 @@ class ShotCard:
         self.result = ft.Text("", weight=ft.FontWeight.W_600)
         self.result_line = tag(f"result-{shot_id}", self.result)
         self.pool = chips((), 16)
-        self.slot_note = muted("+ slot die", 11)
-        self.dice = tumble()  # the rolled dice tumble in where the pool was (one line, kept: issue 18's motion)
-        self.pool_line = ft.Row([self.dice, self.pool, self.slot_note], spacing=6)
+        self.pool_line = ft.Row([self.pool, muted("+ slot die", 11)], spacing=6)
         self.buttons = ft.Row([
             tag(f"roll-{shot_id}", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=on(roll, shot_id),
                                                    height=TOUCH)),
@@ -167,10 +165,9 @@ class ShotCard:
             if shot.dice != self._dice:
                 self._dice = shot.dice
                 self.faces.controls = [die_face(c, f, 32) for c, f in shot.dice]
-            self.dice.content = self.faces
             self.result.value = shot.result
             self.result.color = ft.Colors.ERROR if shot.outcome in ("slot_destroyed", "keel_break") else ft.Colors.ON_SURFACE
-            lines += [self.pool_line, self.result_line]
+            lines += [self.faces, self.result_line]
         elif shot.choices:  # the target's side picks the location struck (table rule): nothing to roll yet
             put(self.choices, [tag(f"choose-{self.shot_id}-{loc}", ft.OutlinedButton(
                 content=f"Strike the {name}", on_click=on(self.choose, self.shot_id, loc), height=TOUCH))
@@ -181,9 +178,6 @@ class ShotCard:
             lines += [self.pool_line, self.buttons]
             if entry is not None:
                 lines.append(entry.column)
-        if not shot.resolved and self.dice.content is self.faces:  # undone: the pool again
-            self.dice.content = ft.Container()
-        self.pool.visible = self.slot_note.visible = not shot.resolved
         self.control.bgcolor = ft.Colors.SURFACE_CONTAINER_LOW if shot.resolved else ft.Colors.SECONDARY_CONTAINER
         put(self.lines, lines)
         return self.control

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import flet as ft
 
 from ..theme import DICE, DISPLAY_FONT
@@ -116,13 +118,31 @@ def die_face(colour: str, face: int, size: int = 30) -> ft.Control:
 ROLL_MS = 400  # the dice's tumble as they land (issue 18): short, and the result is readable all along
 
 
-def tumble(content: ft.Control | None = None) -> ft.AnimatedSwitcher:
-    """A place for rolled dice that tumbles them in (one turn, settling) when a new roll takes it.
-    Nothing waits on it: the faces, and the result beside them, are on screen from the first frame,
-    a tap goes through, and a screen built with its dice already rolled shows them still."""
-    return ft.AnimatedSwitcher(content=content or ft.Container(), transition=ft.AnimatedSwitcherTransition.ROTATION,
-                               duration=ROLL_MS, reverse_duration=80, switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK,
-                               switch_out_curve=ft.AnimationCurve.EASE_IN)
+def tumble() -> ft.Container:
+    """A place for rolled dice that tumbles a new roll in (`tumbling`, then `settle`): half a turn and
+    a growth to full size in ROLL_MS.  Nothing waits on it: the faces, and the total beside them, are
+    on screen from the first frame, and a tap goes through while it turns."""
+    return ft.Container(rotate=ft.Rotate(0, alignment=ft.Alignment.CENTER), scale=1,
+                        animate_rotation=ft.Animation(ROLL_MS, ft.AnimationCurve.EASE_OUT_BACK),
+                        animate_scale=ft.Animation(ROLL_MS, ft.AnimationCurve.EASE_OUT))
+
+
+def tumbling(box: ft.Container) -> None:
+    """Tip the dice over and shrink them, at once (no animation back: `settle` animates them in)."""
+    box.animate_rotation = box.animate_scale = None
+    box.rotate = ft.Rotate(-3.1416, alignment=ft.Alignment.CENTER)
+    box.scale = 0.5
+
+
+async def settle(box: ft.Container) -> None:
+    """Animate tipped dice upright to full size (after the update that showed them)."""
+    await asyncio.sleep(0.05)
+    box.animate_rotation = ft.Animation(ROLL_MS, ft.AnimationCurve.EASE_OUT_BACK)
+    box.animate_scale = ft.Animation(ROLL_MS, ft.AnimationCurve.EASE_OUT)
+    box.rotate = ft.Rotate(0, alignment=ft.Alignment.CENTER)
+    box.scale = 1
+    if mounted(box):
+        box.update()
 
 
 def chips(colours, size: int = 20) -> ft.Row:
