@@ -268,7 +268,7 @@ def role_screen(app, game) -> ft.Control:
         muted("A side's moves, shots and rolls come only from devices holding that side. "
               "To change it later, ask the host from the bar at the top.", 14),
         *cards,
-        tag("name-me", ft.TextButton(content=f"Name this device (now “{app.device.name}”)", icon=ft.Icons.EDIT,
+        tag("name-me", ft.TextButton(content=f"Name this device (now “{app.device.name}”)", icon=ft.Icons.EDIT, height=48,
                                      on_click=lambda e: app.page.show_dialog(rename_dialog(app, app.device.token,
                                                                                            app.device.name)))),
     ], width=520)
@@ -304,18 +304,14 @@ def role_bar(app, game) -> ft.Control:
 
 
 def my_role(app, label: str) -> ft.Control:
-    """'British · Anna's phone': this device's role and name, following a rename by the host; a tap
-    names this device (issue 18)."""
+    """'British · Anna's phone': this device's role and name, following a rename (issue 18; the device
+    names itself from Change's 'Name this device', the host from Devices)."""
     text = ft.Text("", size=13, weight=ft.FontWeight.W_600, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
-                   tooltip="Tap to name this device")
-    box = tag("my-role", ft.GestureDetector(content=text, on_tap=lambda e: rename_me(), expand=True))
+                   expand=True)
+    box = tag("my-role", text)
 
     def show() -> None:
         text.value, box.label = f"{label} · {app.device.name}", f"This device: {label} · {app.device.name}"
-
-    def rename_me() -> None:
-        from .share import rename_dialog
-        app.page.show_dialog(rename_dialog(app, app.device.token, app.device.name))  # the change is heard
 
     async def changed() -> None:
         show()
