@@ -52,6 +52,15 @@ def test_side_of_each_kind():
     assert side({"kind": "air_strike", "flight": "nobody"}, state) is None
 
 
+def test_the_ships_a_star_shell_lit_are_entered_by_the_side_that_fired_it():
+    from companion.engine.dv.state import StarShell
+    state = fresh()
+    lit = {"kind": "illuminate", "ships": ["ijn-kaze"]}
+    assert DECISIVE_VICTORY.side(lit, state) is None   # no star shell yet: the game refuses it
+    fired = state.model_copy(update={"star_shells": [StarShell(ship="hms-sample", system="main")]})
+    assert DECISIVE_VICTORY.side(lit, fired) == "British"
+
+
 def test_options_name_the_turns_step():
     state = fresh()
     [option] = DECISIVE_VICTORY.options(state)

@@ -85,7 +85,7 @@ def _aa_at(state: DVState, flight: Flight) -> list[FlightOption]:
             odds = {str(p): O.flight_attack_odds(p, flight.record.quality, state.success_table).as_json()["destroyed"]
                     for p in range(1, left + 1)}
             out.append(FlightOption(action={"kind": "aa_fire", "ship": ship.id, "flight": flight.id, "points": left},
-                                    text=f"{ship.label} fires AA at {R.flight_label(flight)} (up to {left} points)",
+                                    text=f"{ship.label} fires AA at {R.flight_label(flight)} (up to {left} point{'s' * (left != 1)})",
                                     odds=odds))
     return out
 

@@ -43,12 +43,19 @@ def _mover_side(data: Mapping[str, Any], state: Any) -> str | None:
     return ship_side("ship")(data, state)
 
 
+def _shell_side(data: Mapping[str, Any], state: Any) -> str | None:
+    """`illuminate`: the side of the ship whose star shell lit the ships (the last fired)."""
+    shells = state.star_shells
+    return ship_side("ship")({"ship": shells[-1].ship}, state) if shells else None
+
+
 SIDE_OF: dict[str, SideOf] = {
     **{kind: ship_side("ship") for kind in (
-        "use_ability", "set_speed", "move", "end_move", "searchlight", "star_shell", "illuminate", "radar_roll",
+        "use_ability", "set_speed", "move", "end_move", "searchlight", "star_shell", "radar_roll",
         "declare_attack", "aa_fire", "maintenance_roll", "trade_damage", "pay_abandon", "abandon",
         "mark_box", "set_damage", "set_minor", "set_rudder", "remove_ship")},
     "close_action": _mover_side,
+    "illuminate": _shell_side,
     "roll_attack": _attack_side,
     **{kind: _flight_side for kind in ("air_attack", "air_strike", "launch_flight", "land_flight", "move_flight",
                                        "place_flight", "intercept")},
