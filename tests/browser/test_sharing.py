@@ -409,6 +409,18 @@ def test_the_host_renames_a_phone_and_forgets_it(shared_server, browser):
     shoot(host, "devices-list-desktop")
     shoot(phone, "renamed-phone")
 
+    # the phone names itself (its own name only), from Change
+    tap_until(phone, "change-role", "name-me")
+    tap_until(phone, "name-me", "rename-field")
+    by_id(phone, "rename-field").click()
+    phone.wait_for_timeout(300)
+    phone.keyboard.press("Control+A")
+    phone.keyboard.type("Ben's phone", delay=20)
+    by_id(phone, "rename-save").click()
+    wait_words(host, "Ben's phone: British", timeout=15000)
+    tap_until(phone, "role-side-British", "my-role")  # the role it holds: straight back to the game
+    wait_words(phone, "This device: British · Ben's phone", timeout=15000)
+
     by_id(host, f"forget-{ident}").click()
     by_id(phone, "pin-field").wait_for(timeout=15000)  # its token ended: the PIN again
     assert by_id(phone, "my-role").count() == 0
