@@ -8,7 +8,7 @@ kernel (kernel.py) runs them.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Callable, Generic, Literal, Sequence, TypeVar
+from typing import Annotated, Any, Callable, Generic, Literal, Mapping, Sequence, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Strict, ValidationError
 
@@ -214,7 +214,15 @@ def cancel(work: Work[Any], records: str, record_id: int, noun: str, done: str) 
 def rolled(work: Work[Any], table: BaseModel | None, needs: dict[str, str], resolve: Callable[[DiceSource], T]) -> T:
     """`resolve(dice)`, the dice the `table` entered (`TableDice`, for `needs`) or else the game's roller:
     a face a die does not carry is refused; the roller moves on if it rolled."""
-    dice = RollerDice(work.state.roller) if table is None else TableDice(table.model_dump(), needs)
+    return rolled_faces(work, None if table is None else (table.model_dump(), needs), resolve)
+
+
+def rolled_faces(work: Work[Any], faces: tuple[Mapping[str, Sequence[int]], Mapping[str, str]] | None,
+                 resolve: Callable[[DiceSource], T], unused_refused: bool = False) -> T:
+    """`resolve(dice)` with `faces` entered at the table (faces by purpose, and what each purpose's
+    missing die is in words) or, when None, the game's roller, which then moves on.  A face a die
+    does not carry is refused; with `unused_refused`, so is a face entered that the roll did not use."""
+    dice = RollerDice(work.state.roller) if faces is None else TableDice(*faces)
     try:
         result = resolve(dice)
     except NeedDice:
@@ -223,7 +231,19 @@ def rolled(work: Work[Any], table: BaseModel | None, needs: dict[str, str], reso
         raise Refusal(str(exc)) from None
     if isinstance(dice, RollerDice):
         work.update(roller=dice.roller)
+    elif unused_refused and any(dice.faces.values()):
+        raise Refusal("dice entered that this roll does not use: "
+                      + ", ".join(dice.needs[p] for p, rest in dice.faces.items() if rest))
     return result
+
+
+def ordered_pair(by: dict[str, list[int]], needs: dict[str, str], purpose: str, faces: Sequence[int],
+                 words: str) -> None:
+    """An ordered 2d6 roll entered at the table as [1st, 2nd]: each die its own purpose, so a missing
+    one is named ("the attack roll's 2nd die")."""
+    for i, role in enumerate(("first", "second")):
+        by[f"{purpose}.{role}"] = list(faces[i:i + 1])
+        needs[f"{purpose}.{role}"] = f"{words}'s {'1st' if role == 'first' else '2nd'} die"
 
 
 def movement_groups(ships: Sequence[Any], order: Sequence[str], rank: Callable[[Any], int]) -> list[tuple[str, int]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .grid import SystemStatus
+from .command import effective_status
 from .records import FlightDeck
 from .state import Base, DVShip, DVState, Flight
 
@@ -40,17 +40,6 @@ def step_problem(state: DVState, *steps: AirStep, doing: str) -> str | None:
     if "attacking" in steps:
         return f"{doing}: the attacking stage is already resolved this turn"
     return f"{doing}: the On Target stage is over this turn (the returning stage is resolved)"
-
-
-def effective_status(state: DVState, ship: DVShip, system: str) -> SystemStatus:
-    """A system's status as Damage Control leaves it this turn (§5.3)."""
-    status = state.status(ship, system)
-    control = ship.damage_control.get(system)
-    if control == "ignore_damaged" and status == "damaged":
-        return "working"
-    if control == "disabled_as_damaged" and status == "disabled":
-        return "damaged"
-    return status
 
 
 def half_at_least_one(points: int) -> int:

@@ -11,7 +11,8 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..kernel import Refusal, Work
-from ..roller import DiceSource, NeedDice, RollerDice, TableDice
+from ..common import ordered_pair, rolled_faces
+from ..roller import DiceSource
 from . import air_odds as O
 from . import air_rules as R
 from .state import DVShip, DVState, Flight
@@ -36,29 +37,13 @@ _WORDS = {"attack": "the attack roll", "answer": "the target flight's attack rol
 def with_dice(work: Work[DVState], table: AirFaces | None, resolve: Callable[[DiceSource], T]) -> T:
     """`resolve(dice)` with the faces entered at the table or the game's roller (which moves on);
     a missing face names the die still needed; a face entered and not used is refused."""
-    dice: RollerDice | TableDice
     if table is None:
-        dice = RollerDice(work.state.roller)
-    else:
-        faces: dict[str, list[int]] = {"damage": list(table.damage)}
-        needs = {"damage": "the strike's damage dice"}
-        for name, words in _WORDS.items():
-            for i, role in enumerate(("first", "second")):
-                faces[f"{name}.{role}"] = list(getattr(table, name)[i:i + 1])
-                needs[f"{name}.{role}"] = f"{words}'s {'1st' if role == 'first' else '2nd'} die"
-        dice = TableDice(faces, needs)
-    try:
-        result = resolve(dice)
-    except NeedDice:
-        raise
-    except ValueError as exc:  # a face the die does not carry
-        raise Refusal(str(exc)) from None
-    if isinstance(dice, RollerDice):
-        work.update(roller=dice.roller)
-    elif any(dice.faces.values()):
-        raise Refusal("dice entered that this roll does not use: "
-                      + ", ".join(dice.needs[p] for p, rest in dice.faces.items() if rest))
-    return result
+        return rolled_faces(work, None, resolve)
+    faces: dict[str, list[int]] = {"damage": list(table.damage)}
+    needs = {"damage": "the strike's damage dice"}
+    for name, words in _WORDS.items():
+        ordered_pair(faces, needs, name, getattr(table, name), words)
+    return rolled_faces(work, (faces, needs), resolve, unused_refused=True)
 
 
 # --- helpers ----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from ..common import Flag, _Action
 from ..kernel import Handler, Refusal, Work
 from . import air_odds as O
 from . import air_rules as R
+from .command import effective_status
 from .air_options import FlightOption as FlightOption, flight_options as flight_options
 from .inches import Inches
 from .state import Base, DVShip, DVState
@@ -160,7 +161,7 @@ def _pay_extra_launch(work: Work[DVState], place: DVShip | Base, payer_id: str |
     if isinstance(place, DVShip) and payer.id != place.id:
         if not payer.flagship:
             work.rule(f"only {place.label} or its flagship can pay for its extra launch")
-        elif R.effective_status(state, place, "Com") == "disabled":
+        elif effective_status(state, place, "Com") == "disabled":
             work.rule(f"{place.label}'s command system is disabled: its flagship cannot pay for it")
     if payer.cp < 1:
         work.rule(f"{payer.label} has {payer.cp} CP: an extra launch costs 1")

@@ -22,8 +22,9 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..dice import Colour
-from ..kernel import Refusal, Work
-from ..roller import DiceSource, NeedDice, RollerDice, TableDice
+from ..kernel import Work
+from ..common import ordered_pair, rolled_faces
+from ..roller import DiceSource
 from .attack_facts import modifiers, odds_attack, weapon_of
 from .damage import mark_box, pair, pair_json, die
 from .odds import (Attack, Save, box_name, box_of, damage_result, damage_target, gives_bonus_roll,
@@ -54,10 +55,10 @@ def attack_dice(faces: AttackFaces) -> tuple[dict[str, list[int]], dict[str, str
     """The faces by purpose, and what each purpose's missing die is, in words."""
     by: dict[str, list[int]] = {}
     needs: dict[str, str] = {}
-    _pair(by, needs, "attack", faces.attack, "the attack roll")
-    _pair(by, needs, "bonus", faces.bonus, "the N7 bonus roll")
+    ordered_pair(by, needs, "attack", faces.attack, "the attack roll")
+    ordered_pair(by, needs, "bonus", faces.bonus, "the N7 bonus roll")
     for k in (1, 2):
-        _pair(by, needs, f"save{k}", faces.saves[k - 1] if len(faces.saves) >= k else [],
+        ordered_pair(by, needs, f"save{k}", faces.saves[k - 1] if len(faces.saves) >= k else [],
               f"the {ORDINAL[k]} armour save")
         by[f"damage{k}"] = list(faces.damage[k - 1]) if len(faces.damage) >= k else []
         needs[f"damage{k}"] = f"the damage dice of the {ORDINAL[k]} hit"
@@ -66,30 +67,11 @@ def attack_dice(faces: AttackFaces) -> tuple[dict[str, list[int]], dict[str, str
     return by, needs
 
 
-def _pair(by: dict[str, list[int]], needs: dict[str, str], purpose: str, faces: Sequence[int], words: str) -> None:
-    for i, role in enumerate(("first", "second")):
-        by[f"{purpose}.{role}"] = list(faces[i:i + 1])
-        needs[f"{purpose}.{role}"] = f"{words}'s {'1st' if role == 'first' else '2nd'} die"
-
-
 def with_dice(work: Work[DVState], faces: tuple[Mapping[str, Sequence[int]], Mapping[str, str]] | None,
               resolve: Callable[[DiceSource], T]) -> T:
     """`resolve(dice)` with the faces entered at the table, or the game's roller (which then moves
     on); a face a die does not carry, or a face entered and not needed, is refused."""
-    dice: RollerDice | TableDice = RollerDice(work.state.roller) if faces is None else TableDice(*faces)
-    try:
-        result = resolve(dice)
-    except NeedDice:
-        raise
-    except ValueError as exc:
-        raise Refusal(str(exc)) from None
-    if isinstance(dice, RollerDice):
-        work.update(roller=dice.roller)
-    else:
-        left = [faces[1][p] for p, rest in dice.faces.items() if rest] if faces else []
-        if left:
-            raise Refusal(f"dice entered that this roll does not use: {', '.join(left)}")
-    return result
+    return rolled_faces(work, faces, resolve, unused_refused=True)
 
 
 class Chain:
