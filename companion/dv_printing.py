@@ -13,11 +13,11 @@ says "SAMPLE DATA / UNVERIFIED"; every grid cell that is reconstructed, not prin
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import Iterable
 
 from .engine.dv.grid import RECONSTRUCTED, SYSTEMS, HitGrid
+from .printing import escaped, printed_page
 from .engine.dv.inches import inches_text
 from .engine.dv.records import ShipRecord, Weapon
 
@@ -29,8 +29,7 @@ SYSTEM_WORDS = {"Com": "command", "AA": "anti-aircraft", "Flight": "flight deck"
 TRACK_EXTRA = 4
 
 
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+_e = escaped
 
 
 def _boxes(count: int, cls: str = "box") -> str:
@@ -225,20 +224,7 @@ footer { margin-top: auto; border-top: 1.2px solid #000; padding-top: 1mm; font-
 
 def render_records(ships: Iterable[ShipRecord], title: str = "Ship records", grid: HitGrid = RECONSTRUCTED) -> str:
     """The printable page of Decisive Victory ship records, one record per printed page."""
-    sections = "".join(record_section(ship, grid) for ship in ships)
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_e(title)}</title>
-<style>{CSS}</style>
-</head>
-<body>
-{sections}
-</body>
-</html>
-"""
+    return printed_page(title, CSS, "".join(record_section(ship, grid) for ship in ships))
 
 
 def write_records(ships: list[ShipRecord], out: str | Path, title: str = "Ship records",

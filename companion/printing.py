@@ -56,8 +56,12 @@ def dice_chips(notation: str) -> str:
     return f'<span class="dice" title="{_e(pool.notation)}" data-dice="{_e(pool.notation)}">{chips}</span>'
 
 
-def _e(text) -> str:
+def escaped(text: object) -> str:
+    """Text made safe inside HTML (and inside an attribute's quotes)."""
     return html.escape(str(text), quote=True)
+
+
+_e = escaped
 
 
 # --- one slot, one location --------------------------------------------------------
@@ -306,14 +310,18 @@ def render(loaded: Card | Fleet | Iterable[Card | Fleet], title: str | None = No
     one card per printed page."""
     if title is None:
         title = loaded.name if isinstance(loaded, (Card, Fleet)) else "Ship cards"
-    sections = "".join(card_section(card) for card in cards_of(loaded))
+    return printed_page(title, CSS, "".join(card_section(card) for card in cards_of(loaded)))
+
+
+def printed_page(title: str, css: str, sections: str) -> str:
+    """A self-contained printable HTML page: its title, its style sheet and its sections."""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{_e(title)}</title>
-<style>{CSS}</style>
+<style>{css}</style>
 </head>
 <body>
 {sections}
