@@ -32,6 +32,10 @@ ARCS = {
 
 CIRCLED = "#d9342b"
 
+#: The brief highlight (issue 18, motion that helps) on the slot just hit and the ship that just moved:
+#: the map's selection amber, clear on the light and the dark cards and on every sky.
+FLASH = "#ffb300"
+
 
 def side_colour(sides: list[str], side: str, palette: str | bool = DEFAULT) -> str:
     """A side's colour: its faction's ("British" is the British Empire's red coats), else a faction's

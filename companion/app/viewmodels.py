@@ -21,6 +21,7 @@ from ..engine.dice import Colour, Pool, distribution, parse_pool
 from ..engine.hexes import Hex
 from ..engine.state import GameState, ShipState
 from ..engine.turn import to_move
+from .motion import Hit
 
 PHASE_NAMES = {
     "setup": "Deployment", "initiative": "Initiative", "movement": "Movement",
@@ -161,6 +162,7 @@ class CardView:
     unruled: str = ""  # "Torpedo, Steering Gear: no Quick-Start rule: apply it at the table"
     card_mp: int = 0  # Starting MP as the card prints it (issue 18: always in view)
     si_note: str = ""  # a second SI the card prints in brackets: "(25)"
+    flash: tuple[int, str, int] | None = None  # (log event, location, slot): the slot the latest shot destroyed
 
     @property
     def mp_text(self) -> str:
@@ -208,9 +210,10 @@ def slot_view(ship: ShipState, location: str, number: int, slot) -> SlotView:
                     status, ship.works(location, number))
 
 
-def card_view(state: GameState, ship_id: str) -> CardView:
+def card_view(state: GameState, ship_id: str, hit: Hit | None = None) -> CardView:
     """A ship's card as the printed card shows it (issue 18, docs/printing.md): its locations in the
-    card's arrangement, MP of the printed Starting MP, the SI as printed, the destroyed slots."""
+    card's arrangement, MP of the printed Starting MP, the SI as printed, the destroyed slots; the
+    latest shot's destroyed slot (`motion.motion(...).hit`) to flash, when it is on this ship."""
     ship = state.ship(ship_id)
     locations = []
     for key in sorted(ship.card.locations, key=_card_rank):
@@ -230,6 +233,7 @@ def card_view(state: GameState, ship_id: str) -> CardView:
         card.enter_hexes_before_turn, ship.destruction, ship.keel_broken, tuple(locations),
         card.verified, f"{', '.join(dict.fromkeys(unruled))}: {NO_QUICK_START_RULE}" if unruled else "",
         card.card_mp, card.structural_integrity_note,
+        (hit.event, hit.location, hit.slot) if hit is not None and hit.ship == ship.id else None,
     )
 
 

@@ -7,7 +7,8 @@ move (and only those shapes are sent, not the ship layer); arcs and deployment
 zones are one fill per hex, made the first time the hex is shaded and then only
 repainted (a new selection sends the colours that changed, not new paths).
 Pinch and pan have known Flutter-web bugs on phones, so zoom and centre
-buttons sit over the map.
+buttons sit over the map.  With `motion` on (the table, not the TV: issue 18), the ship that just
+moved gets a ring that fades out in about a second (`show_moved`).
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ import flet.canvas as cv
 from ...engine.hexes import Hex
 from ...engine.state import GameState, ShipState
 from ..geometry import HexLayout
+from ..motion import Moved
 from ..tasks import soon
-from ..theme import ARCS, CIRCLED, map_colours, side_colour
+from ..theme import ARCS, CIRCLED, FLASH, map_colours, side_colour
 from ..viewmodels import ArcShade
 from .frame import on
+from .widgets import flash_off, flash_on
 
 TapHandler = Callable[[Hex], Awaitable[None]]
 NOTE_ROOM = 56  # px at the top of the map kept clear for the floating note and the arc legend
@@ -147,8 +150,10 @@ class ShipShapes:
 
 
 class HexMap:
-    def __init__(self, state: GameState, dark: bool, on_tap: TapHandler, size: float = 30.0, ring: bool = True):
+    def __init__(self, state: GameState, dark: bool, on_tap: TapHandler, size: float = 30.0, ring: bool = True,
+                 motion: bool = False):
         self.ring = ring  # shade the half-hex ring (War Fleet has none)
+        self.motion = motion  # ring the ship that just moved (not on the TV: nothing on its critical path)
         self.layout = HexLayout(state.board, size)
         self.board = state.board
         self.dark = dark
@@ -168,7 +173,12 @@ class HexMap:
         self._ship_shapes: dict[str, ShipShapes] = {}
         self._arc_key = None
         self._mark_key = None
-        self.stack = ft.Stack([self.grid, self.arcs, self.ships, self.labels, self.zones, self.marks], width=w, height=h)
+        self.moved_ring = cv.Path([], paint=stroke_paint(FLASH, 6))
+        self.moved_box = ft.Container(content=cv.Canvas(shapes=[self.moved_ring], width=w, height=h),
+                                      width=w, height=h, opacity=0)
+        self._moved_event: int | None = None
+        self.stack = ft.Stack([self.grid, self.arcs, self.ships, self.labels, self.zones, self.marks, self.moved_box],
+                              width=w, height=h)
         self.viewer = ft.InteractiveViewer(
             # no semantics node for the taps: with the browser's accessibility tree on, a tap on one
             # is reported at the node's middle, not where the finger was
@@ -289,6 +299,19 @@ class HexMap:
                   ) + ([ft.TextSpan(" turn", ft.TextStyle(size=small, weight=ft.FontWeight.BOLD, color="#000000",
                                                           bgcolor="#ffd54a"))] if ship.turn_declared else [])  # H3's marker
         shapes.name.style = None
+
+    def show_moved(self, moved: Moved | None, state: GameState) -> list[ft.Control]:
+        """Ring the ship that just moved, once per move; fading out in about a second.  Returns what to send."""
+        if not self.motion or moved is None or moved.event == self._moved_event:
+            return []
+        self._moved_event = moved.event
+        if not state.has_ship(moved.ship) or state.ship(moved.ship).removed:
+            return []
+        self.moved_ring.elements = _hex_path(self.layout, state.ship(moved.ship).hexes, inset=0)
+        if not soon(None, flash_off, self.moved_box):
+            return []
+        flash_on(self.moved_box)
+        return [self.moved_box]
 
     # --- arcs and marks ----------------------------------------------------------------
 

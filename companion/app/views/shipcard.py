@@ -6,7 +6,8 @@ right, the stern at the foot, where the width allows (a phone stacks them in tha
 half SI that destroys the ship, and one legend for the ▶ go and ■ stop dice of every location.
 
 Circled (destroyed this turn) slots get a red ring; destroyed slots are struck
-through.  Tapping a slot offers to mark or clear it by hand.
+through.  Tapping a slot offers to mark or clear it by hand.  The slot the latest shot destroyed
+flashes once, for about a second (issue 18, motion that helps: `CardView.flash`).
 
 `ShipCard` is the card kept on screen: `show(card)` changes its texts, colours
 and borders in place, so only what changed is sent (a card built anew is some
@@ -21,9 +22,10 @@ from typing import Awaitable, Callable
 
 import flet as ft
 
-from ..theme import CIRCLED, marks_style
+from ..tasks import soon
+from ..theme import CIRCLED, FLASH, marks_style
 from ..viewmodels import DICE_LEGEND, CardView, LocationView, SlotView
-from .widgets import muted, put, sent, show_chips, tag
+from .widgets import flash_off, flash_on, muted, put, sent, show_chips, tag
 
 STATUS_WORDS = {"live": "working", "destroyed_this_turn": "destroyed this turn (circled)",
                 "destroyed": "destroyed (struck through)"}
@@ -59,10 +61,19 @@ class SlotCell:
         self.body = ft.Container(content=self.lines, padding=6, border_radius=8, height=84)
         self.cross = ft.Container(content=ft.Icon(ft.Icons.CLOSE, size=54, color=ft.Colors.with_opacity(0.35, CIRCLED)),
                                   alignment=ft.Alignment.CENTER, height=84, left=0, right=0, top=0)
-        self.face = ft.GestureDetector(content=ft.Stack([self.body, self.cross], height=84), on_tap=self._tapped)
+        self.glow = ft.Container(height=84, left=0, right=0, top=0, border_radius=8, opacity=0,
+                                 border=ft.Border.all(4, FLASH), bgcolor=ft.Colors.with_opacity(0.3, FLASH))
+        self.face = ft.GestureDetector(content=ft.Stack([self.body, self.cross, self.glow], height=84),
+                                       on_tap=self._tapped)
         self.control = tag("", self.face, kept=True)
         self._key = None
         self.show(card, location, slot)
+
+    def flash(self) -> None:
+        """Highlight this slot for about a second: it was just hit."""
+        if soon(None, flash_off, self.glow):  # off the event loop (a test, a print): no flash
+            flash_on(self.glow)
+            self.control.stale = True
 
     def _tappable(self) -> bool:
         return self.on_slot is not None and self.slot.kind != "miss"
@@ -179,6 +190,7 @@ class ShipCard:
         self.column = ft.Column([], spacing=8, tight=True)
         self.control = tag("", self.column, kept=True)
         self._card: CardView | None = None
+        self._flashed: dict[str, int] = {}  # per ship, the log event of the hit it last flashed
 
     def show(self, card: CardView) -> ft.Control:
         if card == self._card:
@@ -205,7 +217,18 @@ class ShipCard:
         put(self.places, [block.holder for block in self.blocks])
         put(self.column, [self.header, self.stats, self.legend, *([self.unruled] if card.unruled else []),
                           *([self.warning] if card.destruction else []), self.places])
+        self._flash(card)
         return self.control
+
+    def _flash(self, card: CardView) -> None:
+        """Flash the slot the latest shot destroyed, once per hit."""
+        if card.flash is None or self._flashed.get(card.id) == card.flash[0]:
+            return
+        self._flashed[card.id] = card.flash[0]
+        _, location, number = card.flash
+        for block, loc in zip(self.blocks, card.locations):
+            if loc.key == location and 0 < number <= len(block.cells):
+                block.cells[number - 1].flash()
 
     def sent(self) -> None:
         sent(self.control, *(cell.control for block in self.blocks for cell in block.cells))

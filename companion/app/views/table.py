@@ -21,6 +21,7 @@ from ..session import Session
 from ..tasks import soon
 from ..panels import fire_panel, move_panel, shot_views, table_dice_fields
 from ..banners import Banner, banner
+from ..motion import Motion, motion
 from ..viewmodels import arc_shades, card_view, deployment_hexes, deployment_refusal, log_lines, ship_rows
 from ..theme import side_colour
 from .advisor import AdvisorPanel
@@ -54,6 +55,7 @@ class Models:
     house: HouseMoves | None = None
     plan: tuple = (None, None)  # the movement planner's (PlanMap, PlanView) while planning
     advice: object | None = None  # advice_model.AdvisorView on the fire tab
+    motion: Motion = Motion()  # the slot just hit and the ship that just moved, to highlight briefly
 
 
 class ShipPicker:
@@ -104,7 +106,7 @@ class QuickStartBody:
         self.entries: dict[int, TableDiceEntry] = {}
         self.fire_panel = FirePanel(self._declare, self._roll, self._enter, self._cancel_shot, self._choose)
         self.advisor = AdvisorPanel(self)
-        self.map = HexMap(self.game.state, self.app.theme_name, self.map_tapped)
+        self.map = HexMap(self.game.state, self.app.theme_name, self.map_tapped, motion=True)
         self.map.focus = self._selected_hex(self.game.state)
         self.planner = Planner(self.map, self.frame.act, lambda: self.frame.refresh(force=True))
         self.bookkeeping = ft.PopupMenuItem(content="Rule checks off (bookkeeping)", checked=False,
@@ -173,13 +175,15 @@ class QuickStartBody:
         selected = state.ship(ship) if ship else None
         arcs_key = (ship, selected.hexes, selected.facing, tuple(selected.working_guns)) if selected else None
         arcs = None
+        history = self.game.history()
+        moves = motion(history)
         if arcs_key != self.map._arc_key:
             arcs = arc_shades(state, ship) if selected and not selected.removed else ()
         return Models(
             state=state,
             banner=banner(state),
             ships=ship_rows(state),
-            card=card_view(state, ship) if ship else None,
+            card=card_view(state, ship, moves.hit) if ship else None,
             move=move_panel(state, ship) if ship else None,
             house=house_moves(state, ship, holds_a_side=bool(self.app.role and self.app.role.side)) if ship else None,
             guns=fire_panel(state, ship) if (ship and tab == "fire") else (),
@@ -187,15 +191,17 @@ class QuickStartBody:
             advice=self.advisor.compute(state, ship) if tab == "fire" else None,
             arcs=arcs,
             arcs_key=arcs_key,
-            log=log_lines(self.game.history()) if tab == "log" else None,
+            log=log_lines(history) if tab == "log" else None,
             zone=deployment_hexes(state, ship) if (ship and state.phase == "setup") else (),
             plan=self.planner.compute(state, ship),
+            motion=moves,
         )
 
     def render(self, m: Models) -> list[ft.Control]:
         """The ships, arcs and marks on the map: the map's controls that changed."""
         self.map.focus = self._selected_hex(m.state)
         changed = self.map.show_ships(m.state, self.session.ship)
+        changed += self.map.show_moved(m.motion.moved, m.state)
         if m.arcs is not None:
             changed += self.map.show_arcs(m.arcs, m.arcs_key)
         changed += self.map.show_marks([self.place_hex] if self.place_hex else [], m.zone,

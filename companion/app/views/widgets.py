@@ -145,6 +145,24 @@ async def settle(box: ft.Container) -> None:
         box.update()
 
 
+FLASH_MS = 1000  # the highlight on the slot just hit and the ship that just moved (issue 18): about a second
+
+
+def flash_on(box: ft.Container) -> None:
+    """Show a highlight at once (no animation in: `flash_off` fades it out after it is sent)."""
+    box.animate_opacity = None
+    box.opacity = 1
+
+
+async def flash_off(box: ft.Container) -> None:
+    """Fade a highlight shown by `flash_on` out over FLASH_MS (after the update that showed it)."""
+    await asyncio.sleep(0.05)
+    box.animate_opacity = ft.Animation(FLASH_MS, ft.AnimationCurve.EASE_IN)
+    box.opacity = 0
+    if mounted(box):
+        box.update()
+
+
 def chips(colours, size: int = 20) -> ft.Row:
     return ft.Row([die_chip(c, size) for c in colours], spacing=3, tight=True)
 
