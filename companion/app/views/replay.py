@@ -237,17 +237,21 @@ class ReplayView:
             self.lost.controls = self._lost_lines([(l.name, l.side, l.why) for l in model.lost])
             self.ships.controls = self._quick_start_ships(state)
 
+    def _colour(self, sides, side: str) -> str:
+        """A side's colour in the palette chosen on this device (as the table's)."""
+        return side_colour(sides, side, getattr(self.app, "theme_name", self.app.dark))
+
     def _lost_lines(self, rows) -> list[ft.Control]:
         state = self.model_state
         return [ft.Row([ft.Icon(ft.Icons.DANGEROUS, color=CIRCLED, size=20),
                         ft.Text(f"{name} ({side}): {why}", size=self.word_size - 4, expand=True,
-                                color=side_colour(state.sides, side))], spacing=6) for name, side, why in rows] or [
+                                color=self._colour(state.sides, side))], spacing=6) for name, side, why in rows] or [
             muted("None yet.", 15)]
 
     def _ship_chips(self, ships) -> ft.Control:
         state = self.model_state
         return ft.Row([tag(f"replay-ship-{s.id}", ft.Chip(
-            label=ft.Text(name, color=side_colour(state.sides, s.side)), selected=s.id == self.selected,
+            label=ft.Text(name, color=self._colour(state.sides, s.side)), selected=s.id == self.selected,
             on_click=on(self._select, s.id))) for s, name in ships], wrap=True, spacing=6, run_spacing=6)
 
     def _quick_start_ships(self, state) -> list[ft.Control]:
@@ -264,7 +268,7 @@ class ReplayView:
         """Each side's ships in one line each: where, and what is lost (the War Fleet cards' state)."""
         out: list[ft.Control] = []
         for side in state.sides:
-            out.append(ft.Text(side, size=16, weight=ft.FontWeight.BOLD, color=side_colour(state.sides, side)))
+            out.append(ft.Text(side, size=16, weight=ft.FontWeight.BOLD, color=self._colour(state.sides, side)))
             for ship in (s for s in state.ships if s.side == side):
                 hurt = ", ".join(loc.replace("_", " ") for loc in ship.destroyed)
                 words = f"{ship.name}: {ship.describe_position(state.board)}" + (f" · lost {hurt}" if hurt else "") \
