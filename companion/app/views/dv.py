@@ -50,12 +50,8 @@ class FleetView:
         self.body = body
         self.list = ft.Column(spacing=6, scroll=ft.ScrollMode.AUTO, expand=True)
         self.control = tag("dv-fleets", ft.Container(self.list, padding=10, expand=True))
-        self.grid = self.labels = self.control  # what the frame updates on a theme change
 
     def remounted(self) -> None:
-        pass
-
-    def retheme(self, dark: bool) -> None:
         pass
 
     def show(self, state, rows) -> None:

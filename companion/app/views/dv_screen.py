@@ -12,7 +12,7 @@ import flet as ft
 from .. import dv_air_model as A
 from .. import dv_model as M
 from ..session import Session
-from ..tasks import run_soon, soon
+from ..tasks import run_soon
 from ..theme import side_colour
 from .dv_air import flight_card
 from .dv_ship import grid_table, systems_row
@@ -69,9 +69,6 @@ class DVScreenView:
 
     async def follow_session(self) -> None:
         await self.refresh(force=True)
-
-    def retheme(self) -> None:
-        soon(self.app.page, self.refresh, True)
 
     def message(self, text: str | None, info: bool = False) -> None:
         """The shared screen says nothing of its own: it does not act."""

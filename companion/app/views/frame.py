@@ -43,8 +43,8 @@ def _named(control: ft.Control, identifier: str) -> bool:
 
 
 class GameFrame:
-    """The screen of one game: `App.table` while it shows (App calls refresh, message, relayout,
-    retheme and follow_session)."""
+    """The screen of one game: `App.table` while it shows (App calls refresh, message, relayout
+    and follow_session; a new theme builds the screen again: `App.set_theme`)."""
 
     def __init__(self, app, game, body_class, read_only: bool = False):
         self.app, self.game, self.read_only = app, game, read_only  # read_only: the shared screen
@@ -164,13 +164,6 @@ class GameFrame:
             self._layout()
             self.control.update()
             await self.refresh(force=True)
-
-    def retheme(self) -> None:
-        self.body.map.retheme(self.app.theme_name)
-        for layer in (self.body.map.grid, self.body.map.labels):
-            if mounted(layer):
-                layer.update()
-        soon(self.app.page, self.refresh, True)
 
     async def follow_session(self) -> None:
         """The session changed (selection, tab) within this game."""

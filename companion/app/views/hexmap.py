@@ -230,14 +230,6 @@ class HexMap:
         return [cv.Text(x, y - layout.size * 0.6, self.board.label(cell), style=style, alignment=ft.Alignment.CENTER)
                 for cell in self.board.cells() for x, y in (layout.centre(cell),)]
 
-    def retheme(self, dark: bool) -> None:
-        self.dark = dark
-        self.colours = map_colours(dark)
-        self.grid.shapes, self.labels.shapes = self._grid_shapes(), self._label_shapes()
-        self.box.bgcolor = self.colours["sky"]
-        for shapes in self._ship_shapes.values():
-            shapes.key = None
-
     # --- ships ---------------------------------------------------------------------
 
     def show_ships(self, state: GameState, selected: str | None) -> list[ft.Control]:

@@ -5,7 +5,7 @@ from the gun to the struck location with its odds), whose turn it is in large
 type, the last roll with its dice, and the ships lost.  It changes nothing: the device's role
 is the shared screen, and `sharing.may` refuses every action from it on the
 server whatever is tapped.  It has the same refresh interface as the table
-view (`refresh`, `relayout`, `follow_session`, `message`, `retheme`,
+view (`refresh`, `relayout`, `follow_session`, `message`,
 `centre_view`), so the app refreshes it on every change by any device.
 """
 
@@ -20,7 +20,7 @@ import flet.canvas as cv
 from ..geometry import HexLayout
 from ..screenmodel import ScreenModel, screen_model
 from ..session import Session
-from ..tasks import run_soon, soon
+from ..tasks import run_soon
 from ..palettes import ink_on
 from ..theme import CIRCLED, side_colour
 from .frame import on
@@ -199,10 +199,6 @@ class ScreenView:
 
     async def follow_session(self) -> None:
         await self.refresh(force=True)
-
-    def retheme(self) -> None:
-        self._layout()
-        soon(self.app.page, self.refresh, True)
 
     def message(self, text: str | None, info: bool = False) -> None:
         """The shared screen shows no messages of its own: it does not act."""
