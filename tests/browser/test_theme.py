@@ -136,3 +136,28 @@ def test_rolled_dice_tumble_in_with_the_total_on_screen(server, browser):
     by_id(page, "rolled").wait_for(timeout=10000)
     shoot(page, "dice-settled-phone", settle=1.0)
     context.close()
+
+
+@pytest.mark.parametrize("theme", ("dark", "contrast"))
+def test_screenshots_of_the_other_screens(server, browser, theme):
+    """New game, Fleets, the card editor, a Decisive Victory game and a War Fleet game on a desktop in
+    the dark and high-contrast themes (tests/screenshots/theme-{newgame,fleets,editor,dv,warfleet}-*)."""
+    context = browser.new_context(viewport=WIDE)
+    page = context.new_page()
+    open_app(page, server.url)
+    by_id(page, "quick-start").wait_for(timeout=15000)
+    choose_theme(page, theme)
+    tap_until(page, "new-game", "create-game")
+    shoot(page, f"newgame-{theme}-desktop")
+    for name in ("fleets", "editor"):
+        open_app(page, server.url + name)
+        shoot(page, f"{name}-{theme}-desktop", settle=3.0)
+    open_app(page, server.url)
+    tap_until(page, "decisive-victory", "dv-scenario-sample")
+    tap_until(page, "dv-scenario-sample", "dv-banner")
+    shoot(page, f"dv-{theme}-desktop", settle=2.5)
+    open_app(page, server.url)
+    tap_until(page, "war-fleet", "wf-start-20v20")
+    tap_until(page, "wf-start-20v20", "wf-banner")
+    shoot(page, f"warfleet-{theme}-desktop", settle=2.5)
+    context.close()

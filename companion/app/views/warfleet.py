@@ -20,7 +20,7 @@ from ...engine.warfleet.actions import SetStats
 from ...engine.warfleet.turn import to_move
 from .. import warfleet_model as M
 from ..session import Session
-from ..theme import DICE, SIDES, map_colours
+from ..theme import DICE, SIDES, map_colours, side_colour
 from .frame import on
 from .hexmap import HexMap, fill_paint, stroke_paint
 from .planner import Planner
@@ -122,6 +122,12 @@ class WarFleetBody:
     def sent(self) -> None:
         pass
 
+    @staticmethod
+    def _side_colour(state, side: int) -> str:
+        """A side's hulls in its faction's colour, as on the Quick-Start map (British red, French blue)."""
+        sides = list(state.sides)
+        return side_colour(sides, sides[side]) if 0 <= side < len(sides) else SIDES[side % len(SIDES)]
+
     def _ships(self, state) -> None:
         """Every ship into the map's ship layer: a token per ship, several to a hex in a ring."""
         layout, colours = self.map.layout, map_colours(self.app.theme_name)
@@ -133,7 +139,7 @@ class WarFleetBody:
                 angle = 2 * math.pi * ship.slot / ship.crowd - math.pi / 2
                 cx += layout.size * 0.42 * math.cos(angle)
                 cy += layout.size * 0.42 * math.sin(angle)
-            colour = SIDES[ship.side % len(SIDES)]
+            colour = self._side_colour(state, ship.side)
             shapes.append(cv.Circle(cx, cy, radius, fill_paint(colour, 0.45 if (ship.done or ship.pocket) else 0.9)))
             if ship.casualty:
                 shapes.append(cv.Circle(cx, cy, radius, stroke_paint("#111111", 3)))
