@@ -161,3 +161,23 @@ def test_screenshots_of_the_other_screens(server, browser, theme):
     tap_until(page, "wf-start-20v20", "wf-banner")
     shoot(page, f"warfleet-{theme}-desktop", settle=2.5)
     context.close()
+
+
+def test_the_ship_that_moved_gets_a_brief_ring(server, browser):
+    """Issue 18's motion: a step rings the ship that moved on the map for about a second (pictures
+    0.4 s and 2.5 s after the tap: theme-moved-ring-{flash,after}-desktop.png; on a busy machine the
+    step's update can come after the first picture)."""
+    context = browser.new_context(viewport=WIDE)
+    page = context.new_page()
+    open_app(page, server.url)
+    by_id(page, "quick-start").wait_for(timeout=15000)
+    path = start_game(page)
+    chip = page.locator("[flt-semantics-identifier^='next-']").first
+    chip.wait_for(timeout=15000)
+    ship = chip.get_attribute("flt-semantics-identifier").removeprefix("next-")
+    open_app(page, server.url + path + f"?ship={ship}&tab=ship")
+    by_id(page, "step-forward").wait_for(timeout=15000)
+    by_id(page, "step-forward").click()
+    shoot(page, "moved-ring-flash-desktop", settle=0.4)
+    shoot(page, "moved-ring-after-desktop", settle=2.5)
+    context.close()

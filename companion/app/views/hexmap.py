@@ -27,7 +27,7 @@ from ..tasks import soon
 from ..theme import ARCS, CIRCLED, FLASH, map_colours, side_colour
 from ..viewmodels import ArcShade
 from .frame import on
-from .widgets import flash_off, flash_on
+from .widgets import flash_box, flash_off, flash_on
 
 TapHandler = Callable[[Hex], Awaitable[None]]
 NOTE_ROOM = 56  # px at the top of the map kept clear for the floating note and the arc legend
@@ -173,9 +173,8 @@ class HexMap:
         self._ship_shapes: dict[str, ShipShapes] = {}
         self._arc_key = None
         self._mark_key = None
-        self.moved_ring = cv.Path([], paint=stroke_paint(FLASH, 6))
-        self.moved_box = ft.Container(content=cv.Canvas(shapes=[self.moved_ring], width=w, height=h),
-                                      width=w, height=h, opacity=0)
+        self.moved_ring = cv.Path([], paint=stroke_paint(FLASH, 8))
+        self.moved_box = flash_box(content=cv.Canvas(shapes=[self.moved_ring], width=w, height=h), width=w, height=h)
         self._moved_event: int | None = None
         self.stack = ft.Stack([self.grid, self.arcs, self.ships, self.labels, self.zones, self.marks, self.moved_box],
                               width=w, height=h)

@@ -25,7 +25,7 @@ import flet as ft
 from ..tasks import soon
 from ..theme import CIRCLED, FLASH, marks_style
 from ..viewmodels import DICE_LEGEND, CardView, LocationView, SlotView
-from .widgets import flash_off, flash_on, muted, put, sent, show_chips, tag
+from .widgets import flash_box, flash_off, flash_on, muted, put, sent, show_chips, tag
 
 STATUS_WORDS = {"live": "working", "destroyed_this_turn": "destroyed this turn (circled)",
                 "destroyed": "destroyed (struck through)"}
@@ -61,8 +61,8 @@ class SlotCell:
         self.body = ft.Container(content=self.lines, padding=6, border_radius=8, height=84)
         self.cross = ft.Container(content=ft.Icon(ft.Icons.CLOSE, size=54, color=ft.Colors.with_opacity(0.35, CIRCLED)),
                                   alignment=ft.Alignment.CENTER, height=84, left=0, right=0, top=0)
-        self.glow = ft.Container(height=84, left=0, right=0, top=0, border_radius=8, opacity=0,
-                                 border=ft.Border.all(4, FLASH), bgcolor=ft.Colors.with_opacity(0.3, FLASH))
+        self.glow = flash_box(height=84, left=0, right=0, top=0, border_radius=8,
+                              border=ft.Border.all(4, FLASH), bgcolor=ft.Colors.with_opacity(0.3, FLASH))
         self.face = ft.GestureDetector(content=ft.Stack([self.body, self.cross, self.glow], height=84),
                                        on_tap=self._tapped)
         self.control = tag("", self.face, kept=True)

@@ -148,15 +148,24 @@ async def settle(box: ft.Container) -> None:
 FLASH_MS = 1000  # the highlight on the slot just hit and the ship that just moved (issue 18): about a second
 
 
+FLASH_HOLD = 0.3  # s: the highlight at full strength before it fades
+
+
+def flash_box(**kwargs) -> ft.Container:
+    """A highlight, hidden until `flash_on`.  Its opacity is always animated (a control that starts
+    animating only later shows its end at once: Flutter builds the animated widget anew)."""
+    return ft.Container(opacity=0, animate_opacity=ft.Animation(FLASH_MS, ft.AnimationCurve.EASE_IN), **kwargs)
+
+
 def flash_on(box: ft.Container) -> None:
-    """Show a highlight at once (no animation in: `flash_off` fades it out after it is sent)."""
-    box.animate_opacity = None
+    """Show a highlight made by `flash_box` (in a millisecond: `flash_off` fades it out after it is sent)."""
+    box.animate_opacity = ft.Animation(1, ft.AnimationCurve.LINEAR)
     box.opacity = 1
 
 
 async def flash_off(box: ft.Container) -> None:
     """Fade a highlight shown by `flash_on` out over FLASH_MS (after the update that showed it)."""
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(FLASH_HOLD)
     box.animate_opacity = ft.Animation(FLASH_MS, ft.AnimationCurve.EASE_IN)
     box.opacity = 0
     if mounted(box):
