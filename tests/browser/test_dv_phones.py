@@ -36,9 +36,22 @@ def tap(page, ident: str) -> None:
     node.click()
 
 
+def middle(page, node) -> None:
+    """Scroll the panel under `node` (with the mouse wheel, as Flutter scrolls) until the node sits
+    near the middle of the screen: a field at the screen's edge may not take a click's focus."""
+    for _ in range(5):
+        box, height = node.bounding_box(), page.viewport_size["height"]
+        if box is None or height * 0.2 < box["y"] + box["height"] / 2 < height * 0.7:
+            return
+        page.mouse.move(box["x"] + box["width"] / 2, min(max(box["y"], 5), height - 5))
+        page.mouse.wheel(0, box["y"] + box["height"] / 2 - height / 2)
+        page.wait_for_timeout(400)
+
+
 def type_into(page, ident: str, text: str) -> None:
     node = by_id(page, ident)
     node.wait_for(timeout=20000)
+    middle(page, node)
     node.click()
     page.wait_for_timeout(300)  # the field has the keyboard's focus
     page.keyboard.press("Control+A")

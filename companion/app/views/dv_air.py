@@ -101,8 +101,8 @@ class AirPanel:
             lines = A.aa_lines(state, c.action["ship"], c.action["flight"], points)
         else:
             lines = c.odds
-        if lines:
-            rows.append(tag(f"{c.ident}-odds", ft.Column([ft.Text(t, size=13) for t in lines], spacing=0, tight=True)))
+        odds = ft.Column([ft.Text(t, size=13) for t in lines], spacing=0, tight=True)
+        rows.append(tag(f"{c.ident}-odds", odds))
         if not mine:
             rows.append(muted(f"{c.side}'s to do.", 11))
             return tag(c.ident + "-box", ft.Container(ft.Column(rows, spacing=4, tight=True), padding=8, border_radius=8,
@@ -110,8 +110,8 @@ class AirPanel:
         if c.needs == "launch":
             rows += self._launch_form(state, c)
         typed = {"points": [fields["points"]], "inches": [fields["inches"]], "distance": [fields["distance"]]}.get(c.needs, [])
-        for f in typed:
-            f.on_change = on(self.body.frame.refresh, True) if c.needs == "points" else None
+        for f in typed:  # the odds follow the points typed, in place: the field keeps the focus
+            f.on_change = (lambda e, c=c, odds=odds: self._points_typed(c, odds)) if c.needs == "points" else None
         go = [tag(c.ident, ft.FilledButton(content=_verb(c), height=TOUCH, on_click=on(self._send, c, False)))]
         if c.dice:
             go.append(tag(f"{c.ident}-table", ft.OutlinedButton(content="With table dice", height=TOUCH,
@@ -125,8 +125,8 @@ class AirPanel:
 
     def _launch_form(self, state, c: A.AirChoice) -> list[ft.Control]:
         fields = self._fields(c.ident)
-        fields["distance"].on_change = on(self.body.frame.refresh, True)
-        band = A.band_of(state, fields["distance"].value or "") if (fields["distance"].value or "").strip() else ""
+        band_text = muted(self._band(state, fields["distance"].value), 12)
+        fields["distance"].on_change = lambda e: self._distance_typed(fields["distance"].value, band_text)
         return [muted("Target:", 12),
                 ft.Row([tag(f"dv-air-target-{t}" + ("-picked" if t == self.target else ""), ft.Chip(
                     label=ft.Text(words, size=12), selected=t == self.target, height=TOUCH,
@@ -137,18 +137,41 @@ class AirPanel:
                     tag(f"dv-air-band-{b}" + ("-picked" if b == self.band else ""), ft.Chip(
                         label=ft.Text(words, size=12), selected=b == self.band, height=TOUCH,
                         on_click=on(self._set, band=b))) for b, words in A.BANDS], wrap=True, spacing=6, run_spacing=6),
-                *([tag(f"{c.ident}-band", muted(band, 12))] if band else [])]
+                tag(f"{c.ident}-band", band_text)]
+
+    @staticmethod
+    def _band(state, distance: str | None) -> str:
+        return A.band_of(state, distance or "") if (distance or "").strip() else ""
 
     # --- handlers ------------------------------------------------------------------------------
 
+    def _points_typed(self, c: A.AirChoice, odds: ft.Column) -> None:
+        """The AA odds for the points now typed, redrawn in place (a rebuilt form would lose the focus)."""
+        try:
+            points = int(self._fields(c.ident)["points"].value or "")
+        except ValueError:
+            return
+        lines = A.aa_lines(self.body.state, c.action["ship"], c.action["flight"], points)
+        odds.controls = [ft.Text(t, size=13) for t in lines]
+        odds.update()
+
+    def _distance_typed(self, distance: str | None, band_text: ft.Text) -> None:
+        band_text.value = self._band(self.body.state, distance)
+        band_text.update()
+
+
     async def _pick(self, flight_id: str) -> None:
-        self.flight = None if flight_id == self.flight else flight_id
-        self.target = self.band = None
+        """Show a flight's options (a second tap keeps them: a double tap must not hide them)."""
+        if flight_id != self.flight:
+            self.flight, self.target, self.band = flight_id, None, None
         await self.body.frame.refresh(force=True)
 
-    async def _set(self, **chosen) -> None:
-        for name, value in chosen.items():
-            setattr(self, name, None if getattr(self, name) == value else value)
+    async def _set(self, target: str | None = None, band: str | None = None) -> None:
+        """Pick the launch's target (kept on a second tap), or pick or drop a range band."""
+        if target is not None:
+            self.target = target
+        if band is not None:
+            self.band = None if band == self.band else band
         await self.body.frame.refresh(force=True)
 
     async def _send(self, c: A.AirChoice, table_dice: bool) -> None:
