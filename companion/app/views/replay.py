@@ -219,9 +219,9 @@ class ReplayView:
             return
         if ruleset == "war-fleet":
             from .. import warfleet_model as M
-            from .warfleet import WarFleetBody
+            from .warfleet import draw_tokens
 
-            WarFleetBody._ships(self, state)  # the War Fleet tokens (it reads self.map, app and selected)
+            draw_tokens(self.map, self.app.theme_name, state, self.selected)
             banner = M.banner(state)
             self.where.value, self.whose.value = banner.title, banner.detail
             self.lost.controls = self._lost_lines([(s.name, s.side, "lost" if s.lost else "casualty" if s.casualty else "removed")
