@@ -72,7 +72,7 @@ def test_a_war_fleet_game_survives_a_reload_and_a_restart(server, browser):
     open_app(other, server.url)
     tile = by_id(other, f"wf-resume-{game_id}")
     tile.wait_for(timeout=20000)
-    assert "Turn 1 · Combat" in text_of(tile) and "British vs French" in text_of(tile)
+    assert "Turn 1 · Combat" in words_in(tile) and "British vs French" in words_in(tile)  # a tile holds its replay button too
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     other.screenshot(path=str(SCREENSHOTS / "warfleet-saved-home.png"), full_page=True)
     tap_until(other, "war-fleet", "wf-banner")  # the War Fleet tile resumes the last game played
@@ -107,7 +107,7 @@ def test_home_lists_war_fleet_games_and_a_new_battle_starts_beside_them(server, 
     tiles = page.locator("[flt-semantics-identifier^='wf-resume-']")
     tiles.first.wait_for(timeout=20000)
     assert tiles.count() == 2
-    words = " ".join(text_of(tiles.nth(i)) for i in range(2))
+    words = " ".join(words_in(tiles.nth(i)) for i in range(2))
     assert "Turn 1 · Initiative" in words and "Turn 1 · Movement" in words
     context.close()
 
