@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from ..engine.cards import FormatError
 from ..engine.dv.grid import COLUMNS, RECONSTRUCTED as RECONSTRUCTED_GRID, SYSTEMS, HitGrid
 from ..engine.dv.records import SHIP_FORMAT, ShipRecord
+from .editor_model import WHOLE_NUMBER_ERRORS, field_words
 from ..engine.dv.table1 import HIGHEST, LOWEST, RECONSTRUCTED as RECONSTRUCTED_TABLE, SuccessTable
 
 Path = tuple  # a place in a draft: ("weapons", 1, "fire_control")
@@ -162,31 +163,18 @@ class Draft:
 
     def _plain(self, error: Any) -> Problem:
         path = tuple(error["loc"])
-        kind, message = error["type"], error["msg"]
+        kind = error["type"]
         while len(path) > 1 and isinstance(path[-1], str) and self.get(path, _MISSING) is _MISSING \
                 and kind != "missing":  # a union's branch name pydantic adds ("int", "str")
             path = path[:-1]
         where = self.describe(path)
         value = self.get(path)
-        if kind == "missing":
-            return Problem(path, f"{where} is missing")
-        if kind in ("int_parsing", "int_type", "int_from_float", "decimal_parsing", "float_parsing"):
-            if value in ("", None):
-                return Problem(path, f"{where} is empty: give a whole number")
-            return Problem(path, f"{where} must be a whole number, not '{value}'")
-        if kind == "greater_than_equal":
-            return Problem(path, f"{where} must be at least {error['ctx']['ge']}")
-        if kind == "less_than_equal":
-            return Problem(path, f"{where} must be at most {error['ctx']['le']}")
-        if kind == "string_too_short":
-            return Problem(path, f"{where} is empty")
         if kind == "string_pattern_mismatch":
             return Problem(path, f"{where} '{value}' may hold letters, digits, '-', '_' and '.', starting with a "
                                  "letter or digit")
         if kind == "literal_error":
             return Problem(path, f"{where} '{value}' is not one of {error['ctx']['expected']}")
-        text = message.removeprefix("Value error, ")
-        return Problem(path, f"{where}: {text[0].lower() + text[1:]}" if where else text[0].upper() + text[1:])
+        return Problem(path, field_words(where, value, error, WHOLE_NUMBER_ERRORS + ("decimal_parsing", "float_parsing")))
 
     def describe(self, path: Path) -> str:
         words = [FIELD_WORDS.get(str(p), str(p).replace("_", " ")) for p in path if not isinstance(p, int)]

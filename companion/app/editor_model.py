@@ -346,27 +346,14 @@ class CardEditor:
 
     def _plain(self, error: dict) -> Problem:
         path = _draft_path(tuple(error["loc"]))
-        kind, message = error["type"], error["msg"]
+        kind = error["type"]
         where = self.describe(path)
         value = self.get(path)
         if path[-1:] == ("slots",) and path[:1] == ("locations",) and kind == "value_error":
             count = len(self.get(path) or [])
             return Problem(path, f"{where} has {count} slot{'s' if count != 1 else ''}; a location needs exactly "
                                  f"{SLOTS_PER_LOCATION} (one for each face of the slot die)")
-        if kind == "missing":
-            return Problem(path, f"{where} is missing")
-        if kind in ("int_parsing", "int_type", "int_from_float"):
-            if value in ("", None):
-                return Problem(path, f"{where} is empty: give a whole number")
-            return Problem(path, f"{where} must be a whole number, not '{value}'")
-        if kind == "greater_than_equal":
-            return Problem(path, f"{where} must be at least {error['ctx']['ge']}")
-        if kind == "less_than_equal":
-            return Problem(path, f"{where} must be at most {error['ctx']['le']}")
-        if kind == "string_too_short":
-            return Problem(path, f"{where} is empty")
-        text = message.removeprefix("Value error, ")
-        return Problem(path, f"{where}: {text[0].lower() + text[1:]}" if where else text[0].upper() + text[1:])
+        return Problem(path, field_words(where, value, error))
 
     def describe(self, path: Path) -> str:
         """A field in plain words: ("locations", "port", "slots", 2, "short", "range") ->
@@ -448,3 +435,28 @@ def _draft_path(loc: tuple) -> Path:
             continue
         out.append(item)
     return tuple(out)
+
+
+#: The pydantic error kinds that mean "not a whole number".
+WHOLE_NUMBER_ERRORS = ("int_parsing", "int_type", "int_from_float")
+
+
+def field_words(where: str, value: Any, error: Any, whole_number_errors: tuple[str, ...] = WHOLE_NUMBER_ERRORS) -> str:
+    """A pydantic error on one field of an editor, in plain words naming the field (`where`) and
+    what was typed (`value`): 'Structural integrity must be at least 1'."""
+    kind, message = error["type"], error["msg"]
+    if kind == "missing":
+        return f"{where} is missing"
+    if kind in whole_number_errors:
+        if value in ("", None):
+            return f"{where} is empty: give a whole number"
+        return f"{where} must be a whole number, not '{value}'"
+    if kind == "greater_than_equal":
+        return f"{where} must be at least {error['ctx']['ge']}"
+    if kind == "less_than_equal":
+        return f"{where} must be at most {error['ctx']['le']}"
+    if kind == "string_too_short":
+        return f"{where} is empty"
+    text = message.removeprefix("Value error, ")
+    return f"{where}: {text[0].lower() + text[1:]}" if where else text[0].upper() + text[1:]
+
