@@ -4,6 +4,7 @@ Playwright through Debian's chromium (never `playwright install`)."""
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -29,11 +30,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "browser" in item.keywords and missing:
             item.add_marker(pytest.mark.skip(reason=f"browser tests need Playwright and {CHROMIUM} (Debian's chromium)"))
-        elif "browser" in item.keywords:
-            # A real browser drawing in software on a busy 2-core machine: a test that fails (or hangs,
-            # cut by pytest-timeout) runs once more, and both reports are printed (-rR in .ci/run).
-            # The assertions are the same on both runs.
-            item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=5))
 
 
 def free_port() -> int:
@@ -42,35 +38,69 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: What a server logs when a session died or a handler failed: the crash guard fails the test on it.
+CRASH = re.compile(r"Traceback \(most recent call last\)|crashed|Unhandled error|Task exception was never retrieved"
+                   r"|Exception in callback|Timeout waiting for invoke method")
+
+
 class Server:
-    """`python -m companion web` on a free port with its own data folder and dice seed."""
+    """`python -m companion web` on a free port with its own data folder and dice seed.
+
+    Its output (stdout and stderr) goes to `server-<port>.log` beside the data folder; every
+    server started is kept in `Server.started_servers` so the crash guard (`crash_guard`, autouse)
+    reads what each logged during a test and fails the test on a crash or a traceback."""
+
+    started_servers: list["Server"] = []
+    host: str = "127.0.0.1"
+    extra_env: dict[str, str] = {}
 
     def __init__(self, data: Path, seed: str = SEED):
         self.data, self.seed = data, seed
         self.port = free_port()
         self.process: subprocess.Popen | None = None
         self.started = 0.0
+        self.log = data.parent / f"server-{self.port}.log"
+        self.checked = 0  # the crash guard has read the log up to this byte
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/"
 
     def start(self) -> "Server":
+        self.data.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, FLET_WEB_RENDERER="canvaskit", COMPANION_SEED=self.seed,
-                   COMPANION_DATA=str(self.data))
+                   COMPANION_DATA=str(self.data), PYTHONUNBUFFERED="1", **self.extra_env)
         self.started = time.monotonic()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion", "web", "--port", str(self.port)],
-            env=env, cwd=Path(__file__).resolve().parents[2],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
+        with open(self.log, "w") as out:  # the child keeps its own copy of the file
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "companion", "web", "--host", self.host, "--port", str(self.port)],
+                env=env, cwd=Path(__file__).resolve().parents[2], stdout=out, stderr=subprocess.STDOUT,
+            )
+        Server.started_servers.append(self)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             with socket.socket() as s:
                 if s.connect_ex(("127.0.0.1", self.port)) == 0:
                     return self
+            if self.process.poll() is not None:
+                break
             time.sleep(0.05)
-        raise RuntimeError("the app server did not start")
+        raise RuntimeError(f"the app server did not start:\n{self.output()}")
+
+    def output(self, offset: int = 0) -> str:
+        """What the server has written since byte `offset` of its log."""
+        try:
+            with open(self.log, "rb") as f:
+                f.seek(offset)
+                return f.read().decode("utf-8", "replace")
+        except FileNotFoundError:
+            return ""
+
+    def log_size(self) -> int:
+        try:
+            return self.log.stat().st_size
+        except FileNotFoundError:
+            return 0
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -79,6 +109,59 @@ class Server:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+
+
+def crashes_in(text: str, allowed: tuple[str, ...] = ()) -> list[str]:
+    """The log's lines that say a session crashed or a handler failed, each with the 12 lines after
+    it (the traceback), leaving out lines matching one of `allowed` (regular expressions)."""
+    lines = text.splitlines()
+    found, quoted_to = [], 0
+    for i, line in enumerate(lines):
+        if i >= quoted_to and CRASH.search(line) and not any(re.search(a, line) for a in allowed):
+            found.append("\n".join(lines[i:i + 13]))
+            quoted_to = i + 13
+    return found
+
+
+@pytest.fixture(autouse=True)
+def crash_guard(request):
+    """Every browser test: fail at teardown if a server logged a session crash or a traceback while
+    the test ran (module-scoped servers too: what was written since the last test's check).  A test
+    that provokes a logged error on purpose names it: `@pytest.mark.server_log_allows("regex")`."""
+    if "browser" not in request.keywords:
+        yield
+        return
+    yield
+    allowed = tuple(a for m in request.node.iter_markers("server_log_allows") for a in m.args)
+    problems = []
+    for srv in list(Server.started_servers):
+        size = srv.log_size()
+        for crash in crashes_in(srv.output(srv.checked), allowed):
+            problems.append(f"server on port {srv.port} ({srv.log}):\n{crash}")
+        srv.checked = size
+        if srv.process is not None and srv.process.poll() is not None:
+            Server.started_servers.remove(srv)  # stopped: nothing more to read
+    if problems:
+        pytest.fail("the app server logged a crash or a traceback during this test:\n\n"
+                    + "\n\n".join(problems[:5]), pytrace=False)
+
+
+class SharedServer(Server):
+    """`companion web --host 0.0.0.0`: reachable from the network, with the PIN it prints."""
+
+    host = "0.0.0.0"
+
+    def start(self) -> "SharedServer":
+        super().start()
+        match = re.search(r"type the PIN (\d{6})", self.output())
+        self.pin = match.group(1) if match else None
+        return self
+
+    @property
+    def lan_url(self) -> str:
+        from companion.app.network import lan_address
+
+        return f"http://{lan_address()}:{self.port}/"
 
 
 @pytest.fixture

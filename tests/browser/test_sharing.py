@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, SCREENSHOTS, Server, by_id, open_app, tap_until
+from .conftest import DESKTOP, PHONE, SCREENSHOTS, Server, SharedServer, by_id, open_app, tap_until
 
 pytestmark = pytest.mark.browser
 
@@ -25,40 +25,6 @@ def network_address() -> str | None:
     from companion.app.network import lan_address
 
     return lan_address()
-
-
-class SharedServer(Server):
-    """`companion web --host 0.0.0.0`: reachable from the network, with the PIN it prints."""
-
-    extra_env: dict[str, str] = {}
-
-    def start(self) -> "SharedServer":
-        import os
-        import socket
-
-        self.log = self.data.parent / "server.log"
-        self.data.mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ, FLET_WEB_RENDERER="canvaskit", COMPANION_SEED=self.seed,
-                   COMPANION_DATA=str(self.data), **self.extra_env)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion", "web", "--host", "0.0.0.0", "--port", str(self.port)],
-            env=env, cwd=ROOT, stdout=open(self.log, "w"), stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.port)) == 0:
-                    break
-            time.sleep(0.05)
-        else:
-            raise RuntimeError("the app server did not start")
-        match = re.search(r"type the PIN (\d{6})", self.log.read_text())
-        self.pin = match.group(1) if match else None
-        return self
-
-    @property
-    def lan_url(self) -> str:
-        return f"http://{network_address()}:{self.port}/"
 
 
 @pytest.fixture
