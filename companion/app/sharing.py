@@ -44,6 +44,28 @@ class Change:
 
 Subscriber = Callable[[Change], None]
 
+#: Said to a device that changed the game from a position it no longer shows (issue 25 part 6:
+#: boardgame.io's stale-state refusal; two phones tapping Undo at once undo one action, not two).
+MOVED_ON = "The game moved on: look again."
+
+
+@dataclass
+class Sight:
+    """What the server last showed one screen of a game (`shown`, set by the screen on the server,
+    never from the browser's word) and the state that screen's own last change left (`made`).
+
+    A change is taken only if the game still stands where this screen saw it: at the state it
+    showed, or at the one its own last change made (a screen sees its own change, so several steps
+    in a row, such as rolling every attack, go on).  The states are the game's own objects, and
+    every change makes a new one, so the state is the log position it stands for; one comes back
+    only where an undo lands on a kept checkpoint, which is then exactly the position shown."""
+
+    shown: GameState | None = None
+    made: GameState | None = None
+
+    def sees(self, state: GameState) -> bool:
+        return state is not None and (state is self.shown or state is self.made)
+
 
 class Table:
     """One shared game: the one `Game` object every session acts through, and who listens.
@@ -88,41 +110,54 @@ class Table:
 
     # --- changes, checked -------------------------------------------------------------------
 
-    def act(self, device: Device, action):
-        """The action, if this device may take it; else a `Refused` saying why (nothing changes)."""
-        with self._act_lock:
-            problem = self.sharing.refusal(device) or may(
+    def act(self, device: Device, action, sight: Sight | None = None):
+        """The action, if this device may take it from where its screen saw the game (`sight`:
+        None for a caller with no screen, such as a test); else a `Refused` saying why (nothing
+        changes)."""
+        with self.game.lock, self._act_lock:  # the game's lock first, as a pocket battle takes them
+            problem = self.sharing.refusal(device) or self._moved_on(device, sight, "act") or may(
                 self.sharing.role(device, self.id), action, self.game.state, self.game.ruleset)
             before = len(self.game.entries)
             outcome = Refused(problem, RefusalKind.SIDE) if problem else self.game.act(action)
             if not outcome.ok:
                 log.info("game %s refused %s from %s: %s", self.id, action_data(action).get("kind"),
                          device.name, outcome.reason)
-            self._note_actor(device, before)
+            self._note_actor(device, before, sight)
             return outcome
 
-    def undo(self, device: Device) -> str | None:
-        """None if undone; otherwise why not."""
-        return self._change(device, may_undo, self.game.undo, "There is nothing to undo.")
+    def undo(self, device: Device, sight: Sight | None = None) -> str | None:
+        """None if undone; otherwise why not (nothing to undo, another side's, or the game moved on)."""
+        return self._change(device, may_undo, self.game.undo, "There is nothing to undo.", sight)
 
-    def redo(self, device: Device) -> str | None:
-        return self._change(device, may_redo, self.game.redo, "There is nothing to redo.")
+    def redo(self, device: Device, sight: Sight | None = None) -> str | None:
+        return self._change(device, may_redo, self.game.redo, "There is nothing to redo.", sight)
 
-    def _change(self, device: Device, check, change, nothing: str) -> str | None:
-        with self._act_lock:
+    def _change(self, device: Device, check, change, nothing: str, sight: Sight | None) -> str | None:
+        with self.game.lock, self._act_lock:  # the game's lock first, as a pocket battle takes them
             role = self.sharing.role(device, self.id)
-            problem = self.sharing.refusal(device) or check(role, self.game.entries, self.game.state,
-                                                                     self.game.ruleset)
+            problem = self.sharing.refusal(device) or self._moved_on(device, sight, change.__name__) or check(
+                role, self.game.entries, self.game.state, self.game.ruleset)
             if problem:
                 return problem
             before = len(self.game.entries)
             if not change():
                 return self.game.save_problem or nothing
-            self._note_actor(device, before)
+            self._note_actor(device, before, sight)
             return None
 
-    def _note_actor(self, device: Device, before: int) -> None:
-        """Remember (and log, for the host's terminal) which device made each new log entry."""
+    def _moved_on(self, device: Device, sight: Sight | None, what: str) -> str | None:
+        """`MOVED_ON` if the game changed since this device's screen saw it (the locks held), or None."""
+        if sight is None or sight.sees(self.game.state):
+            return None
+        log.info("game %s refused %s from %s: the game moved on (log %d)", self.id, what, device.name,
+                 len(self.game.entries))
+        return MOVED_ON
+
+    def _note_actor(self, device: Device, before: int, sight: Sight | None = None) -> None:
+        """Remember (and log, for the host's terminal) which device made each new log entry; the
+        screen that made a change has seen the position it left."""
+        if sight is not None and len(self.game.entries) > before:
+            sight.made = self.game.state
         for index in range(before, len(self.game.entries)):
             self._actors[index] = device.name
             entry = self.game.entries[index]

@@ -21,6 +21,7 @@ import asyncio
 import flet as ft
 
 from ..session import Session
+from ..sharing import Sight
 from ..tasks import soon
 from .settings import theme_button
 from .widgets import icon_button, mounted, muted, nav_button, put, tab_button, tag
@@ -50,6 +51,7 @@ class GameFrame:
         self.app, self.game, self.read_only = app, game, read_only  # read_only: the shared screen
         self.models = None
         self.state = None
+        self.sight = Sight()  # where this screen saw the game: a change from elsewhere is refused
         self._note: tuple[str, bool] | None = None
         self._note_shown: tuple[str, bool] | None = None
         self._lock = asyncio.Lock()
@@ -262,8 +264,11 @@ class GameFrame:
         return outcome
 
     def table_act(self, action):
-        """`act` as called from a worker thread: Applied or Refused, nothing said."""
-        return self.app.sharing.table(self.game).act(self.app.device, action)
+        """`act` as called from a worker thread: Applied or Refused, nothing said.  The position is
+        the state this screen last drew, as the server knows it (never the browser's word): a change
+        from a screen the game has moved on from is refused ("The game moved on: look again.")."""
+        self.sight.shown = self.state
+        return self.app.sharing.table(self.game).act(self.app.device, action, self.sight)
 
     async def change(self, which: str) -> None:
         """Undo or redo ("undo", "redo"), if this device may (you may undo what you may do); else the
@@ -279,7 +284,8 @@ class GameFrame:
     def _change(self, which: str) -> tuple[str | None, str]:
         """`change` in a worker thread: (why not, or None; the first line of the log it took back or made again)."""
         before = self.game.history()
-        problem = getattr(self.app.sharing.table(self.game), which)(self.app.device)
+        self.sight.shown = self.state
+        problem = getattr(self.app.sharing.table(self.game), which)(self.app.device, self.sight)
         after = self.game.history()
         longer, shorter = (before, after) if which == "undo" else (after, before)
         return problem, longer[len(shorter)].text if len(longer) > len(shorter) else "the last action"
