@@ -1,0 +1,38 @@
+"""The monkey's short run (issue 25.4): random taps on a phone, a tablet, a desktop and the shared
+screen (a TV), every ruleset played on one of them (a random matching, by the seed), the client's
+10 s method timeout waited out once between bursts.  Fails on a session crash or a traceback in the
+server's output, the client's "Error running app", or a screen left with nothing to tap.
+
+The seed is printed; `MONKEY_SEED=N` replays a failure.  Long runs: `python benchmarks/monkey.py
+--minutes N` (the same code: monkey_core.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from .monkey_core import Figures, make_games, new_seed, play, start_server
+from .test_sharing import network_address
+
+pytestmark = pytest.mark.browser
+
+TAPS = 12  # taps in a burst
+BURSTS = 2  # bursts on each screen
+
+
+def test_a_monkey_on_four_screens_and_every_ruleset(tmp_path, browser):
+    seed = new_seed()
+    print(f"monkey seed {seed}: MONKEY_SEED={seed} replays this run")
+    games = make_games(tmp_path / "data")
+    server = start_server(tmp_path / "data")
+    lan = network_address()
+    figures = Figures()
+    try:
+        play(browser, server, games, seed, figures, taps=TAPS, bursts=BURSTS,
+             wait_pairs={random.Random(seed).randrange(4)},
+             lan=server.lan_url if lan else None)
+    finally:
+        server.stop()
+        print(f"monkey seed {seed}: {figures.line()}")
+    assert figures.taps >= 4 * BURSTS * TAPS and figures.waits == 1 and not figures.crashes
