@@ -64,3 +64,25 @@ def test_face_indices_are_uniform_by_rejection():
         counts[face_index("abcd", n, 12)] += 1
     assert min(counts) > 850 and max(counts) < 1150
     assert Roller.from_seed("x").commitment == __import__("hashlib").sha256(b"x").hexdigest()
+
+
+def test_integer_counts_equal_the_rolls_counted_one_by_one():
+    """dice.counts (issue 30): the packed-integer convolution equals enumerating every roll."""
+    from collections import Counter
+    from itertools import product
+
+    from companion.engine.dice import counts
+    for text in ("DBlue", "2DRed & DBlue", "DGreen & D6 & D10", "3DBlack", "DYellow & DGreen & DRed"):
+        pool = parse_pool(text)
+        rolls = Counter(sum(faces) for faces in product(*(FACES[c] for c in pool)))
+        found = counts(tuple(pool))
+        assert found.outcomes == sum(rolls.values())
+        assert {found.lowest + i: n for i, n in enumerate(found.ways) if n} == dict(rolls)
+        assert all(found.ways_at_least(t) == sum(n for s, n in rolls.items() if s >= t) for t in range(-1, 40))
+        assert counts(tuple(pool)) is found  # a cache hit returns the cached value
+
+
+def test_twenty_black_dice_count_every_roll():
+    found = __import__("companion.engine.dice", fromlist=["counts"]).counts(tuple(parse_pool("20DBlack")))
+    assert found.outcomes == 12 ** 20 and sum(found.ways) == 12 ** 20 and found.ways[0] == 1 == found.ways[-1]
+    assert found.ways[1] == 20 and found.lowest == 20 and len(found.ways) == 221

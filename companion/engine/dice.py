@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
+from itertools import accumulate
 
 MAX_POOL_DICE = 20
 
@@ -172,49 +174,84 @@ def _shown(text: str, most: int = 40) -> str:
     return flat if len(flat) <= most else flat[:most - 3] + "..."
 
 
+@dataclass(frozen=True, slots=True)
+class PoolCounts:
+    """A pool's exact distribution in integers: `ways[i]` rolls of the `outcomes` equally likely
+    ones total `lowest + i`, and `at_least[i]` of them total `lowest + i` or more.
+
+    Immutable and cached per pool (`counts`): Fractions are made only where a figure leaves the
+    engine (`distribution`, `chance_at_least`)."""
+
+    lowest: int
+    ways: tuple[int, ...]
+    outcomes: int
+    at_least: tuple[int, ...]
+
+    def ways_at_least(self, target: int) -> int:
+        """How many of the `outcomes` rolls total `target` or more."""
+        index = target - self.lowest
+        if index <= 0:
+            return self.outcomes
+        return self.at_least[index] if index < len(self.at_least) else 0
+
+
+#: Per die: (lowest face, ways to roll each face from the lowest up, number of faces).
+_FACE_WAYS: dict[Colour, tuple[int, tuple[int, ...], int]] = {
+    colour: (min(faces), tuple(faces.count(v) for v in range(min(faces), max(faces) + 1)), len(faces))
+    for colour, faces in FACES.items()
+}
+
+
+#: The widest digit `counts` needs, in bytes: 20 dice of 12 faces make 12**20 rolls (72 bits).
+_WIDEST = 12
+
+
+def _packed(ways: tuple[int, ...], width: int) -> int:
+    return int.from_bytes(b"".join(w.to_bytes(width, "little") for w in ways), "little")
+
+
+#: Per die and digit width in bytes: its face counts packed as the digits of one integer.
+_PACKED: dict[Colour, tuple[int, ...]] = {
+    colour: tuple(_packed(ways, width) for width in range(1, _WIDEST + 1)) for colour, (_, ways, _) in _FACE_WAYS.items()
+}
+
+
 @lru_cache(maxsize=4096)
-def _counts(key: tuple[Colour, ...]) -> tuple[tuple[tuple[int, int], ...], int]:
-    """Number of ways to roll each total, and the number of equally likely rolls."""
-    ways: dict[int, int] = {0: 1}
-    outcomes = 1
-    for colour in key:
-        faces = Counter(FACES[colour])
-        nxt: dict[int, int] = {}
-        for total, n in ways.items():
-            for face, m in faces.items():
-                nxt[total + face] = nxt.get(total + face, 0) + n * m
-        ways = nxt
-        outcomes *= len(FACES[colour])
-    return tuple(sorted(ways.items())), outcomes
+def counts(dice: tuple[Colour, ...]) -> PoolCounts:
+    """The integer distribution of a pool's total (a Pool, or its dice in any order), cached.
+
+    The convolution of the dice's face counts is one product of integers: each die's counts
+    packed as the digits of a number in base 2**(8 * width), wide enough that no sum of
+    products carries into the next digit (no count exceeds `outcomes`); a product of such
+    numbers has the convolution as its digits.
+    """
+    how_many: dict[Colour, int] = {}
+    for colour in dice:
+        how_many[colour] = how_many.get(colour, 0) + 1
+    outcomes, lowest, length = 1, 0, 1
+    for colour, n in how_many.items():
+        low, ways, sides = _FACE_WAYS[colour]
+        outcomes *= sides ** n
+        lowest += low * n
+        length += (len(ways) - 1) * n
+    width = outcomes.bit_length() // 8 + 1
+    product = 1
+    for colour, n in how_many.items():
+        packed = _PACKED[colour][width - 1] if width <= _WIDEST else _packed(_FACE_WAYS[colour][1], width)
+        product *= packed if n == 1 else packed ** n
+    digits = product.to_bytes(width * length, "little")
+    ways_of = tuple([int.from_bytes(digits[i:i + width], "little") for i in range(0, width * length, width)])
+    at_least = tuple(accumulate(reversed(ways_of)))[::-1]
+    return PoolCounts(lowest, ways_of, outcomes, at_least)
 
 
 def distribution(pool: Pool) -> dict[int, Fraction]:
-    """Exact probability of each total of a pool, totals ascending."""
-    items, outcomes = _counts(Pool(pool).sorted_key)
-    return {total: Fraction(n, outcomes) for total, n in items}
-
-
-@lru_cache(maxsize=4096)
-def _tail_counts(key: tuple[Colour, ...]) -> tuple[dict[int, int], int]:
-    items, outcomes = _counts(key)
-    tail: dict[int, int] = {}
-    running = 0
-    for total, n in reversed(items):
-        running += n
-        tail[total] = running
-    return tail, outcomes
+    """Exact probability of each total of a pool, totals ascending (a total no roll makes left out)."""
+    found = counts(tuple(pool))
+    return {found.lowest + i: Fraction(n, found.outcomes) for i, n in enumerate(found.ways) if n}
 
 
 def chance_at_least(pool: Iterable[Colour], target: int) -> Fraction:
     """Exact chance that the pool's total (a Pool, or its dice) is at least `target`."""
-    tail, outcomes = _tail_counts(Pool(pool).sorted_key)
-    if not tail:
-        return Fraction(1 if target <= 0 else 0)
-    lowest, highest = min(tail), max(tail)
-    if target <= lowest:
-        return Fraction(1)
-    if target > highest:
-        return Fraction(0)
-    while target not in tail:  # gaps cannot happen with these faces, but be safe
-        target += 1
-    return Fraction(tail[target], outcomes)
+    found = counts(tuple(pool))
+    return Fraction(found.ways_at_least(target), found.outcomes)
