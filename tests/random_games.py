@@ -248,3 +248,67 @@ def close_battle(seed: int | str = 1) -> GameState:
     for action in (A.SetInitiative(side="French"), A.EndMovement()):
         state = apply(state, action).state
     return state
+
+
+# --- any ruleset through its own options -------------------------------------------------------
+
+#: The actions a steered game takes first when one is possible: declaring and rolling attacks.
+ATTACKING = frozenset({"declare_attack", "roll_attack", "end_activation"})
+
+
+def dv_attack_offers(state: Any) -> list[dict[str, Any]]:
+    """Decisive Victory's attacks, which its options do not offer (the distance is measured at the
+    table): each system of each ship that may attack now against each target it may be declared
+    against, at 10", and each such ship's end of activation once its attacks are rolled; and what
+    the damage calls for (system rolls, maintenance steps, abandon ship, smoke drift)."""
+    from companion.engine.dv.attacks import attack_options
+
+    offers = _dv_upkeep(state)
+    if state.phase != "attacks":
+        return offers
+    for ship in (s for s in state.ships if s.in_play):
+        options = attack_options(state, ship)
+        if options.problem:
+            continue
+        offers += [{"kind": "declare_attack", "ship": ship.id, "system": system.system, "target": target,
+                    "distance": "10"}
+                   for system in options.systems if system.problem is None for target in system.targets]
+        if not options.to_roll:
+            offers.append({"kind": "end_activation", "ship": ship.id})
+    return offers
+
+
+def _dv_upkeep(state: Any) -> list[dict[str, Any]]:
+    """The rolls and choices Decisive Victory's damage calls for, which its options leave out."""
+    from companion.engine.dv.maintenance import next_due
+
+    offers: list[dict[str, Any]] = []
+    for ship in (s for s in state.ships if s.in_play):
+        due = next_due(state, ship)
+        if due is None:
+            continue
+        if due[0] == "abandon":
+            offers += [{"kind": "pay_abandon", "ship": ship.id}, {"kind": "abandon", "ship": ship.id}]
+        else:
+            offers.append({"kind": "maintenance_roll", "ship": ship.id, "step": due[0]})
+    if state.phase == "maintenance":
+        offers += [{"kind": "drift_smoke", "smoke": s.id} for s in state.smoke if s.drifted_turn != state.turn]
+    return offers
+
+
+def options_game(ruleset: Any, initial: Any, seed: int, length: int, offers: Any = None) -> tuple[Any, list[dict[str, Any]]]:
+    """A random game through the ruleset's own options: each step one possible option, chosen by a
+    seeded rng.  `offers(state)`: more actions to try (those the options leave out); when given, the
+    game is steered to attack: a possible declaration, roll or end of activation is taken first."""
+    rng = random.Random(seed)
+    state, log = initial, []
+    while len(log) < length and state.phase != "over":
+        possible = [o.action for o in ruleset.options(state) if o.possible]
+        if offers is not None:
+            possible += [a for a in offers(state) if ruleset.apply(state, a).ok]
+        assert possible, f"no possible option in the {state.phase} phase"
+        attacking = [a for a in possible if a["kind"] in ATTACKING] if offers is not None else []
+        action = rng.choice(attacking or possible)
+        state = ruleset.apply(state, action).state
+        log.append(action)
+    return state, log
