@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from cards_for_tests import card, gun, location, miss, other, position, ship
+from cards_for_tests import card, filler, gun, location, miss, other, position, ship
 
 from companion.app import banners, geometry, panels, viewmodels as vm
 from companion.app.session import Session, session_from_route
@@ -239,11 +239,20 @@ def test_card_view_shows_breach_numbers_with_armour_and_slot_states():
     bow = view.locations[0]
     assert bow.name == "Bow"
     assert [sl.breach for sl in bow.slots] == [12, 13, 14, 13, None, 13]
+    # issue 28: the card shows the number as printed, the live armour beside it
+    assert [sl.breach_text for sl in bow.slots] == ["11 +1", "12 +1", "13 +1", "12 +1", "—", "12 +1"]
     assert [sl.status for sl in bow.slots][:4] == ["live", "destroyed_this_turn", "live", "destroyed"]
     assert bow.slots[0].title == "3 IN" and bow.slots[0].dice == (("Blue",), ("Green",))
     assert bow.slots[3].detail == "3 MP" and not bow.slots[3].working
     assert view.destroyed == 2 and view.half_si == 10
     assert view.mp == 0  # its only engine was destroyed in an earlier turn
+
+
+def test_breach_text_is_the_printed_number_when_no_armour_adds():
+    c = card("c", bow=location([gun(breach=11), miss(), *filler(12)[:4]]))
+    s = ship("c", "Red", c, "1010")
+    bow = vm.card_view(position(s), "c").locations[0]
+    assert [sl.breach_text for sl in bow.slots][:3] == ["11", "—", "12"]
 
 
 def test_half_si_rounds_up():

@@ -110,6 +110,17 @@ class SlotView:
     status: str  # live, destroyed_this_turn, destroyed
     working: bool
 
+    @property
+    def breach_text(self) -> str:
+        """The breach number as printed, with the location's live armour beside it ("10 +1"), as a
+        player reads the printed card and adds the armour slot's bonus (rules-notes: armour slots);
+        "—" where the slot cannot be breached (a miss)."""
+        if self.breach is None:
+            return "—"
+        if self.printed is None or self.breach == self.printed:
+            return str(self.breach)
+        return f"{self.printed} {self.breach - self.printed:+d}"
+
 
 @dataclass(frozen=True)
 class LocationView:

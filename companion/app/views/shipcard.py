@@ -97,9 +97,9 @@ class SlotCell:
              color=ft.Colors.WHITE if circled else ft.Colors.ON_SURFACE_VARIANT)
         _set(self.number, bgcolor=CIRCLED if circled else None,
              border=ft.Border.all(2, CIRCLED) if circled else None)
-        _set(self.breach, value="—" if slot.breach is None else str(slot.breach), style=title_style,
+        _set(self.breach, value=slot.breach_text, style=title_style,
              tooltip=None if slot.breach is None or slot.breach == slot.printed
-             else f"printed {slot.printed}, armour included")
+             else f"printed {slot.printed}, armour {slot.breach - slot.printed:+d}: breached on {slot.breach}")
         _set(self.title, value=slot.title, style=title_style)
         groups = self.dice.controls[:len(slot.dice)]
         groups += [ft.Row([], spacing=3, tight=True) for _ in range(len(slot.dice) - len(groups))]
