@@ -25,13 +25,15 @@ def test_the_picker_filters_first_and_shows_a_bounded_list(cards):
     everything = find(cards.values())
     assert everything.total == len(cards) >= 150 and len(everything.cards) == SHOWN
     british = find(cards.values(), faction="British Empire")
-    assert british.total == 27 and all(c.faction == "British Empire" for c in british.cards)
+    # the Lieutenant's Manual's "British" cards are listed with the British Empire's (issue 28)
+    assert british.total == 27 + 2 and {c.faction for c in british.cards} == {"British Empire", "British"}
     assert british.cards[0].type == 4  # the biggest ships first
     dclass = find(cards.values(), faction="British Empire", ship_class="D-Class")
     assert dclass.total == 7 and {c.ship_class for c in dclass.cards} == {"D-Class"}
     raven = find(cards.values(), text="  raven ")
     assert {c.id for c in raven.cards} == {"hml-raven", "hml-raven-2025"}
     assert "British Empire" in factions(cards.values())
+    assert "British" not in factions(cards.values()) and "French" not in factions(cards.values())
     assert "Connaught" in classes(cards.values(), "British Empire")
     assert "Bastille" not in classes(cards.values(), "British Empire")
 

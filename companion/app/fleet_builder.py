@@ -21,25 +21,33 @@ from ..engine.board import Board
 from ..engine.cards import Card, FormatError, load_fleet
 from ..engine.state import GameState
 from ..store.library import is_players_card
+from .palettes import faction_of
 from .setup import Pick, SetupError, build_setup, unique_id
 
 #: At most this many cards are listed at once: a phone stays quick with 150 cards (filter first).
 SHOWN = 24
 
 
+def faction_name(card: Card) -> str:
+    """The faction a card is listed under: its printed name ("British" on the Lieutenant's Manual's
+    cards is the British Empire of the printed cards), "No faction" where it names none."""
+    return faction_of(card.faction) or card.faction or "No faction"
+
+
 def card_order(card: Card) -> tuple:
     """The player's own cards first; then by faction, the biggest ships first, then the name."""
-    return (not is_players_card(card), card.faction, -card.type, card.name, card.id)
+    return (not is_players_card(card), faction_name(card), -card.type, card.name, card.id)
 
 
 def factions(cards: Iterable[Card]) -> list[str]:
-    return sorted({card.faction or "No faction" for card in cards})
+    """Each faction once, by its printed name (issue 28: "British" and "British Empire" were listed apart)."""
+    return sorted({faction_name(card) for card in cards})
 
 
 def classes(cards: Iterable[Card], faction: str | None = None) -> list[str]:
     """The classes of a faction's cards (every faction's if None)."""
     return sorted({card.ship_class for card in cards
-                   if card.ship_class and (not faction or (card.faction or "No faction") == faction)})
+                   if card.ship_class and (not faction or faction_name(card) == faction)})
 
 
 @dataclass(frozen=True)
@@ -60,7 +68,7 @@ def find(cards: Iterable[Card], faction: str | None = None, ship_class: str | No
     words = (text or "").casefold().split()
     matched = [
         card for card in cards
-        if (not faction or (card.faction or "No faction") == faction)
+        if (not faction or faction_name(card) == faction)
         and (not ship_class or card.ship_class == ship_class)
         and all(w in f"{card.name} {card.ship_class}".casefold() for w in words)
     ]
