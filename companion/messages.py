@@ -23,3 +23,9 @@ def one_line(text: str, most: int = MAX_MESSAGE) -> str:
     if ", " in cut[most // 2:]:
         cut = cut[:cut.rindex(", ")] + ", ..."
     return cut + (")" if cut.count("(") > cut.count(")") else "")
+
+
+def sentence(text: str) -> str:
+    """A reason shown on a screen as a sentence: its first letter a capital ("unknown die colour ..."
+    reads "Unknown die colour ..."); a reason that starts with a quote or a number is left as it is."""
+    return text[:1].upper() + text[1:] if text[:1].islower() else text

@@ -434,3 +434,12 @@ def test_a_tapped_hex_outside_the_deployment_zone_is_refused_in_the_engines_word
     assert "within 4 hexes of a map edge, with the whole ship on the map" in refusal
     assert "within 4 hexes of a map edge, with the whole ship on the map" in banner(state).detail
     assert all(deployment_refusal(state, ship.id, cell) is None for cell in zone)
+
+
+def test_the_dice_rollers_errors_read_as_sentences():
+    """Issue 28: the dice roller's errors started lower-case ("unknown die colour ...")."""
+    from companion.messages import sentence
+
+    assert sentence(vm.dice_view("DPurple").error).startswith("Unknown die colour 'Purple'")
+    assert sentence("'xx' is not a die") == "'xx' is not a die"
+    assert sentence("") == ""

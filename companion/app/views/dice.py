@@ -7,6 +7,7 @@ import asyncio
 import flet as ft
 
 from ...engine.dice import parse_pool
+from ...messages import sentence
 from ...engine.roller import Roller, roll_pool
 from ..session import Session
 from ..setup import new_seed
@@ -35,7 +36,7 @@ def build(app) -> ft.Control:
         view = await asyncio.to_thread(dice_view, text)  # a big pool's exact distribution takes a while
         if state["text"] != text:  # typed on meanwhile: the newer text is shown instead
             return
-        message.value = view.error or ""
+        message.value = sentence(view.error or "")
         bar = min(300, page_width(app) - 200)  # the width less the columns beside the bar: a phone's fits
         table.controls = [] if view.error else [
             ft.Row([chips(view.chips), muted(f"{view.pool} · mean {view.mean}")], wrap=True),
@@ -53,7 +54,7 @@ def build(app) -> ft.Control:
         try:
             dice = parse_pool(pool.value or "")
         except ValueError as exc:
-            message.value = str(exc)
+            message.value = sentence(str(exc))
             app.page.update()
             return
         results, state["roller"] = roll_pool(state["roller"], dice)
