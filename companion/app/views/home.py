@@ -122,7 +122,8 @@ def build(app) -> ft.Control:
         content=ft.Column([
             ft.Row([ft.Icon(ft.Icons.BOLT, color=ft.Colors.ON_PRIMARY, size=28),
                     ft.Text("Quick-Start battle", size=20, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_PRIMARY)]),
-            ft.Text("HML Hertfordshire and HML Raven against Pontbriand and Pelletier, deployed and ready.",
+            ft.Text("HML Hertfordshire and HML Raven against Pontbriand and Pelletier, set on their own "
+                    "edges: place them as the table has them, then play.",
                     color=ft.Colors.ON_PRIMARY),
         ], spacing=6, tight=True),
         padding=18, border_radius=16, bgcolor=ft.Colors.PRIMARY, on_click=quick_start, ink=True,
