@@ -443,3 +443,13 @@ def test_the_dice_rollers_errors_read_as_sentences():
     assert sentence(vm.dice_view("DPurple").error).startswith("Unknown die colour 'Purple'")
     assert sentence("'xx' is not a die") == "'xx' is not a die"
     assert sentence("") == ""
+
+
+def test_a_ship_destroyed_badge_is_as_loud_as_its_risk():
+    """Issue 28: a solid red badge on every gun for a <0.1% risk overstated it."""
+    from companion.app.panels import destroyed_weight
+
+    assert destroyed_weight(Fraction(1, 1000)) == "slight"
+    assert destroyed_weight(Fraction(1, 20)) == "notable"
+    assert destroyed_weight(Fraction(1, 5)) == "notable"
+    assert destroyed_weight(Fraction(1, 4)) == destroyed_weight(Fraction(1)) == "grave"

@@ -138,6 +138,19 @@ class ShotView:
     choices: tuple[tuple[str, str], ...] = ()  # (location, name) the target's side picks from (table rule)
 
 
+#: Where a "ship destroyed" chance stops being a footnote: from 1 in 20 it is worth a player's notice,
+#: from 1 in 4 it is the shot's main news (issue 28: a solid red badge on a 0.1% risk overstated it).
+NOTABLE, GRAVE = Fraction(1, 20), Fraction(1, 4)
+
+
+def destroyed_weight(chance: Fraction) -> str:
+    """How loudly a shot's chance of destroying the ship is shown: "grave" (a solid badge), "notable"
+    (a tinted badge) or "slight" (plain small text)."""
+    if chance >= GRAVE:
+        return "grave"
+    return "notable" if chance >= NOTABLE else "slight"
+
+
 def _ship_destroyed_text(target: ShipState, chance: Fraction) -> str:
     """The chance a shot destroys the ship, or why it is destroyed already (it stays in
     play, and may be shot at, until the end of the turn: seed 001 "End of Turn")."""

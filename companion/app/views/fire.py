@@ -13,11 +13,18 @@ import flet as ft
 
 from ...engine.dice import FACES, Colour
 from ..theme import DICE
-from ..panels import FaceField, GunView, ShotView, StrikeView
+from ..panels import FaceField, GunView, ShotView, StrikeView, destroyed_weight
 from .frame import on
 from .widgets import TOUCH, chips, die_face, heading, icon_button, muted, pill, put, show_chips, tag
 
 Declare = Callable[[str, int, str, str], Awaitable[None]]
+
+#: A "ship destroyed" badge's ink and fill by its weight (panels.destroyed_weight).
+_DESTROYED_LOOK = {
+    "grave": (ft.Colors.ON_ERROR, ft.Colors.ERROR),
+    "notable": (ft.Colors.ON_ERROR_CONTAINER, ft.Colors.ERROR_CONTAINER),
+    "slight": (ft.Colors.ON_SURFACE_VARIANT, ft.Colors.SURFACE_CONTAINER_HIGH),
+}
 
 def _strike_row(gun: GunView, target_id: str, strike: StrikeView, declare: Declare | None) -> ft.Control:
     where = f"{gun.location}-{gun.slot}-{target_id}-{strike.location}"
@@ -27,9 +34,11 @@ def _strike_row(gun: GunView, target_id: str, strike: StrikeView, declare: Decla
         slot_bits.append(pill(ft.Text(f"keel {strike.keel_text}", size=11, color=ft.Colors.ON_ERROR_CONTAINER),
                               ft.Colors.ERROR_CONTAINER, f"exactly {strike.keel}"))
     if strike.ship_destroyed:
+        weight = destroyed_weight(strike.ship_destroyed)  # the badge as loud as the risk
+        ink, fill = _DESTROYED_LOOK[weight]
         slot_bits.append(tag(f"ship-destroyed-{where}", pill(
-            ft.Text(f"ship destroyed {strike.ship_destroyed_text}", size=11, weight=ft.FontWeight.BOLD,
-                    color=ft.Colors.ON_ERROR), ft.Colors.ERROR,
+            ft.Text(f"ship destroyed {strike.ship_destroyed_text}", size=11, color=ink,
+                    weight=ft.FontWeight.BOLD if weight != "slight" else None), fill,
             f"exactly {strike.ship_destroyed}: the keel breaks, or the slot destroyed leaves every "
             "slot of the location destroyed or the destroyed slots at half the SI")))
     button = [] if declare is None else [tag(f"declare-{where}", ft.FilledTonalButton(
