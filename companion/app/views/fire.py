@@ -121,8 +121,10 @@ class TableDiceEntry:
             chosen = n == picked
             return tag(f"face-{self.shot.id}-{i}-{n}", ft.Container(
                 content=ft.Text(str(n), size=16, weight=ft.FontWeight.BOLD, color=ink if chosen else None),
-                width=40, height=40, border_radius=8, alignment=ft.Alignment.CENTER, on_click=pick,
-                bgcolor=fill if chosen else ft.Colors.SURFACE_CONTAINER_HIGH, border=ft.Border.all(2, fill)),
+                width=TOUCH, height=TOUCH, border_radius=8, alignment=ft.Alignment.CENTER, on_click=pick,
+                bgcolor=fill if chosen else ft.Colors.SURFACE_CONTAINER_HIGH,
+                # a picked face is ringed in the ink of the page, so a cream slot die's shows too (issue 28)
+                border=ft.Border.all(4, ft.Colors.ON_SURFACE) if chosen else ft.Border.all(2, fill)),
                 label=f"{name}: {n}{' (picked)' if chosen else ''}")
         problem = self.problems.get(i)
         heading_row = [heading(name, 13)]
