@@ -89,16 +89,17 @@ def luck_chart(report: Report) -> str:
 
 
 def damage_chart(report: Report) -> str:
-    """Slots destroyed and keels broken against their expectation, per side (bars: dealt solid,
-    expected outlined)."""
-    rows = [(side, "slots", side.slots_destroyed, side.slots_expected) for side in report.sides] + \
-           [(side, "keels", side.keel_breaks, side.keel_expected) for side in report.sides]
+    """The ruleset's two measures of damage (Quick-Start: slots destroyed and keels broken) against
+    their expectation, per side (bars: dealt solid, expected outlined)."""
+    words = report.words
+    rows = [(side, words.dealt, side.slots_destroyed, side.slots_expected) for side in report.sides] + \
+           [(side, words.second, side.keel_breaks, side.keel_expected) for side in report.sides]
     top = max([float(max(d, e)) for _, _, d, e in rows] + [1.0])
     bar = (H - 2 * PAD) / max(len(rows), 1)
     parts = []
     for i, (side, what, dealt, expected) in enumerate(rows):
         colour, top_y = colour_of(report, side.side), PAD / 2 + i * bar
-        label = f"{side.side} {'slots destroyed' if what == 'slots' else 'keels broken'}"
+        label = f"{side.side} {what}"
         length = (W - 240) / top
         parts += [
             f'<text x="4" y="{top_y + bar * 0.6:.1f}" class="tick">{_e(label)}</text>',
@@ -114,6 +115,7 @@ def damage_chart(report: Report) -> str:
 
 def guns_chart(report: Report) -> str:
     """Shots per gun, each side's guns in the order they first fired (bars; slots taken in words)."""
+    words = report.words
     guns = [(side, gun) for side in report.sides for gun in side.guns]
     height = max(PAD + 18 * len(guns), 80)
     most = max([g.shots for _, g in guns] + [1])
@@ -125,7 +127,8 @@ def guns_chart(report: Report) -> str:
         width = (W - 290) * gun.shots / most
         parts += [f'<text x="4" y="{top_y + 12}" class="tick">{_e(label[:32])}</text>',
                   f'<rect x="200" y="{top_y + 2}" width="{width:.1f}" height="12" fill="{colour}">'
-                  f'<title>{_e(label)}: {gun.shots} shots, {gun.slots_destroyed} slots, {gun.keel_breaks} keels</title></rect>',
+                  f'<title>{_e(label)}: {gun.shots} shots, {gun.slots_destroyed} {_e(words.dealt_short)}, '
+                  f'{gun.keel_breaks} {_e(words.second_short)}</title></rect>',
                   f'<text x="{204 + width:.1f}" y="{top_y + 12}" class="tick">{gun.shots}'
                   f'{f" ({gun.slots_destroyed} hit)" if gun.slots_destroyed else ""}</text>']
     if not guns:
@@ -189,15 +192,16 @@ td.n{text-align:right;font-variant-numeric:tabular-nums} details{margin-top:8px}
 
 def side_summary(report: Report, side: SideReport) -> str:
     lost = side.lost[-1].total if side.lost else 0
+    words = report.words
     return (f'<div class="card"><h2><span class="swatch" style="background:{colour_of(report, side.side)}"></span>'
             f'{_e(side.side)}</h2><table>'
             f'<tr><td>rolls</td><td class="n">{len(side.rolls)}</td></tr>'
             f'<tr><td>mean percentile (50% is even luck)</td><td class="n" title="{side.mean_percentile}">'
             f'{pct(side.mean_percentile)}</td></tr>'
-            f'<tr><td>shots resolved</td><td class="n">{len(side.shots)}</td></tr>'
-            f'<tr><td>slots destroyed / expected</td><td class="n" title="{side.slots_expected}">'
+            f'<tr><td>{_e(words.shots)}</td><td class="n">{len(side.shots)}</td></tr>'
+            f'<tr><td>{_e(words.dealt)} / expected</td><td class="n" title="{side.slots_expected}">'
             f'{side.slots_destroyed} / {num(side.slots_expected)}</td></tr>'
-            f'<tr><td>keels broken / expected</td><td class="n" title="{side.keel_expected}">'
+            f'<tr><td>{_e(words.second)} / expected</td><td class="n" title="{side.keel_expected}">'
             f'{side.keel_breaks} / {num(side.keel_expected)}</td></tr>'
             f'<tr><td>ships lost</td><td class="n">{lost}</td></tr></table></div>')
 
@@ -215,8 +219,7 @@ def render(report: Report, title: str) -> str:
     """The whole page."""
     when = f"turn {report.only_turn}" if report.only_turn is not None else (
         f"turns {report.turns[0]} to {report.turns[-1]}" if report.turns else "no turn played yet")
-    note = ("Each roll's percentile is its place in its own pool's exact distribution: P(lower total) + half "
-            "P(this total). Breach and keel rolls count for the firing side, initiative rolls for the rolling side.")
+    note = report.words.luck_note
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>{_e(title)}: after-action report</title><style>{CSS}</style></head>

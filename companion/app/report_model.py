@@ -87,6 +87,7 @@ def report_screen(store, game_id: str, turn: int | None = None) -> ReportScreen:
 
 def from_report(game_id: str, name: str, report: Report) -> ReportScreen:
     colours = {s.side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, s in enumerate(report.sides)}
+    words = report.words
     return ReportScreen(
         game_id=game_id, name=name, ruleset=report.ruleset, turn=report.only_turn, turns=tuple(report.turns),
         sides=tuple(_summary(report, side.side, colours[side.side]) for side in report.sides),
@@ -97,16 +98,16 @@ def from_report(game_id: str, name: str, report: Report) -> ReportScreen:
             Point(p.turn, _percent(p.mean), f"{s.side}, turn {p.turn}: {p.rolls} rolls, mean {pct(p.mean)}")
             for p in s.luck if p.mean is not None)) for s in report.sides),
         damage=tuple(
-            [Bar(f"{s.side} slots", s.side, colours[s.side], s.slots_destroyed, float(s.slots_expected),
-                 f"{s.side}: {s.slots_destroyed} slots destroyed, {num(s.slots_expected)} expected ({s.slots_expected})")
+            [Bar(f"{s.side} {words.dealt_short}", s.side, colours[s.side], s.slots_destroyed, float(s.slots_expected),
+                 f"{s.side}: {s.slots_destroyed} {words.dealt}, {num(s.slots_expected)} expected ({s.slots_expected})")
              for s in report.sides]
-            + [Bar(f"{s.side} keels", s.side, colours[s.side], s.keel_breaks, float(s.keel_expected),
-                   f"{s.side}: {s.keel_breaks} keels broken, {num(s.keel_expected)} expected ({s.keel_expected})")
+            + [Bar(f"{s.side} {words.second_short}", s.side, colours[s.side], s.keel_breaks, float(s.keel_expected),
+                   f"{s.side}: {s.keel_breaks} {words.second}, {num(s.keel_expected)} expected ({s.keel_expected})")
                for s in report.sides]),
         guns=tuple(Bar(f"{g.ship} {g.location} {g.slot} {g.gun}" if g.slot else f"{g.ship} {g.gun}", s.side,
                        colours[s.side], g.shots, None,
-                       f"{g.ship}, {g.gun} ({g.location}): {g.shots} shots, {g.slots_destroyed} slots, "
-                       f"{g.keel_breaks} keels")
+                       f"{g.ship}, {g.gun} ({g.location}): {g.shots} shots, {g.slots_destroyed} {words.dealt_short}, "
+                       f"{g.keel_breaks} {words.second_short}")
                    for s in report.sides for g in s.guns),
         lost=tuple(Series(s.side, colours[s.side], tuple(
             Point(p.turn, p.total, f"{s.side}, turn {p.turn}: " + (", ".join(p.ships) + " lost" if p.ships else "none lost")
@@ -122,11 +123,12 @@ def _percent(value: Fraction | None) -> float:
 
 def _summary(report: Report, side: str, colour: str) -> SideSummary:
     s = next(x for x in report.sides if x.side == side)
+    words = report.words
     return SideSummary(side, colour, (
         ("rolls", str(len(s.rolls))),
         ("mean percentile (50% is even luck)", pct(s.mean_percentile)),
-        ("shots resolved", str(len(s.shots))),
-        ("slots destroyed / expected", f"{s.slots_destroyed} / {num(s.slots_expected)}"),
-        ("keels broken / expected", f"{s.keel_breaks} / {num(s.keel_expected)}"),
+        (words.shots, str(len(s.shots))),
+        (f"{words.dealt} / expected", f"{s.slots_destroyed} / {num(s.slots_expected)}"),
+        (f"{words.second} / expected", f"{s.keel_breaks} / {num(s.keel_expected)}"),
         ("ships lost", str(s.lost[-1].total if s.lost else 0)),
     ))

@@ -14,7 +14,7 @@ from typing import Any, Iterator, Mapping
 from pydantic import TypeAdapter
 
 from . import actions as A
-from . import declared_turns, secret_moves, unit_initiative
+from . import declared_turns, quick_start_report, secret_moves, unit_initiative
 from .combat import firing_solutions
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
 from .ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
@@ -105,4 +105,8 @@ QUICK_START = Ruleset(
     save_scenario=lambda state, name: dump_scenario(scenario_of(state, name=name)),
     readings="docs/rule-readings.md",
     view=secret_moves.view,
+    rated_rolls=quick_start_report.rated_rolls,
+    expected_damage=quick_start_report.expected_damage,
+    ships_lost=quick_start_report.ships_lost,
+    ship_name=quick_start_report.ship_name,
 )

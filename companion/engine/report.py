@@ -4,17 +4,16 @@ Pure functions from a ruleset, a starting state and the log of actions (replayed
 the ruleset's `apply`) to a `Report`:
 
 - every roll's place in its own exact distribution: the mid-rank percentile
-  P(X < x) + P(X = x) / 2 of the total of its faces in the distribution of its pool
-  (`dice.distribution`), exact; and the luck line, the mean percentile by turn;
-- damage dealt against damage expected: for each resolved shot, the slots it destroyed
-  and the keel it broke against their exact chances (`combat.breach_odds` on the position
-  the shot was rolled in, for the location it was declared at);
+  P(X < x) + P(X = x) / 2 of its outcome, exact; and the luck line, the mean percentile by turn;
+- damage dealt against damage expected, one resolved shot or attack at a time;
 - shots per gun, and ships lost by turn.
 
-Which rolls count for whom (docs/rule-readings.md, "After-action report"): a breach roll
-and its keel roll are the firing side's (high is good for it); an initiative roll is the
-rolling side's; the slot die and the d6 that picks a location are not luck in one
-direction and are left out; faces typed in from the table dice count like the roller's.
+What differs between rulesets is asked of the ruleset, never guessed from its field or action
+names (issue 25): its `rated_rolls` (which rolls count for whom, each in its exact distribution),
+its `expected_damage` (a shot's or attack's damage against its exact odds), its `ships_lost`,
+its `ship_name` and its `report_words` (engine/report_damage.py; Quick-Start's in
+quick_start_report.py, War Fleet's in warfleet/report.py, Decisive Victory's in dv/report.py).
+Which rolls count for whom: docs/rule-readings.md, "After-action report".
 """
 
 from __future__ import annotations
@@ -25,26 +24,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from .dice import Colour, Pool, distribution
 from .kernel import Event, Refused
+from .report_damage import ReportWords, RollMark, ShotMark, percentile
 from .ruleset import Ruleset
-from .report_damage import ShotMark, expected_damage
 
-__all__ = ["RollMark", "ShotMark", "TurnLuck", "GunShots", "ShipsLost", "SideReport", "Report",
+__all__ = ["RollMark", "ShotMark", "ReportWords", "TurnLuck", "GunShots", "ShipsLost", "SideReport", "Report",
            "percentile", "after_action_report"]
-
-
-class RollMark(BaseModel):
-    """One roll: whose, when, of what pool, its total of faces and that total's mid-rank percentile."""
-
-    model_config = ConfigDict(frozen=True)
-
-    turn: int
-    side: str
-    what: str  # "breach", "keel", "initiative", "attack" (War Fleet)
-    pool: str
-    total: int
-    percentile: Fraction
 
 
 class TurnLuck(BaseModel):
@@ -110,46 +95,7 @@ class Report(BaseModel):
     turns: list[int]
     only_turn: int | None
     sides: list[SideReport]
-
-
-# --- the percentile of a roll ----------------------------------------------------------
-
-
-def percentile(pool: Pool, total: int) -> Fraction:
-    """Mid-rank percentile of a total in its pool's exact distribution: P(X < x) + P(X = x) / 2
-    (a die's middle face is 1/2 on a fair die; the luckiest total is just under 1)."""
-    odds = distribution(pool)
-    if total not in odds:
-        raise ValueError(f"{pool.notation} cannot total {total}")
-    below = sum((p for t, p in odds.items() if t < total), Fraction(0))
-    return below + odds[total] / 2
-
-
-def _mark(turn: int, side: str, what: str, dice: Sequence[Mapping[str, Any]]) -> RollMark | None:
-    if not dice:
-        return None
-    pool = Pool(Colour(d["colour"]) for d in dice)
-    total = sum(int(d["face"]) for d in dice)
-    return RollMark(turn=turn, side=side, what=what, pool=pool.notation, total=total,
-                    percentile=percentile(pool, total))
-
-
-def rolls_in(turn: int, events: Iterable[Event], shooter: Mapping[int, str]) -> list[RollMark]:
-    """The luck-bearing rolls of one action's events (module docstring: which count for whom).
-
-    `shooter`: shot or attack id -> the firing side, from the position before the action."""
-    marks: list[RollMark | None] = []
-    for event in events:
-        data = event.data
-        if event.kind in ("initiative", "initiative_tie") and isinstance(data.get("rolls"), list):
-            marks += [_mark(turn, r["side"], "initiative", r.get("dice", [])) for r in data["rolls"]]
-        elif event.kind == "shot" and data.get("shot") in shooter:
-            side, result = shooter[data["shot"]], data["result"]
-            marks += [_mark(turn, side, "breach", result["pool"]), _mark(turn, side, "keel", result["keel_dice"])]
-        elif event.kind == "attack" and data.get("attack") in shooter:
-            side = shooter[data["attack"]]
-            marks += [_mark(turn, side, "attack", roll["dice"]) for roll in data["result"]["rolls"]]
-    return [m for m in marks if m is not None]
+    words: ReportWords = ReportWords()
 
 
 # --- the whole report ---------------------------------------------------------------------
@@ -173,47 +119,41 @@ def after_action_report(ruleset: Ruleset, initial: Any, actions: Iterable[Any], 
     tally = _Tally(list(initial.sides))
     state = initial
     for action in actions:
-        outcome = ruleset.apply(state, action)
+        try:
+            parsed = ruleset.parse_action(action)
+        except ValueError as exc:
+            raise ValueError(f"the log does not replay: {exc}") from None
+        outcome = ruleset.apply(state, parsed)
         if isinstance(outcome, Refused):
             raise ValueError(f"the log does not replay: {outcome.reason}")
-        _gather(tally, state, action, outcome.events)
+        _gather(tally, ruleset, state, parsed, outcome.state, outcome.events)
         state = outcome.state
     if turn is not None and turn not in tally.turns:
         raise ValueError(f"the game has no turn {turn} (its turns: {_turn_words(tally.turns)})")
-    sides = [_side_report(tally, side, names_of(initial), turn) for side in initial.sides]
-    return Report(ruleset=ruleset.id, turns=tally.turns, only_turn=turn, sides=sides)
+    names = {ship.id: ruleset.ship_name(ship) for ship in initial.ships}
+    sides = [_side_report(tally, side, names, turn) for side in initial.sides]
+    return Report(ruleset=ruleset.id, turns=tally.turns, only_turn=turn, sides=sides,
+                  words=ruleset.report_words or ReportWords())
 
 
-def _gather(tally: _Tally, state: Any, action: Any, events: list[Event]) -> None:
+def _gather(tally: _Tally, ruleset: Ruleset, state: Any, action: Any, after: Any, events: list[Event]) -> None:
     turn = int(state.turn)
     if not tally.turns or tally.turns[-1] != turn:
         tally.turns.append(turn)
-    sides = sides_of_ships(state)
-    shooter = {**_shooters(state, "shots"), **_shooters(state, "attacks")}
-    for mark in rolls_in(turn, events, shooter):
+    for mark in ruleset.rated_rolls(state, action, events):
         tally.rolls.setdefault(mark.side, []).append(mark)
-    shot = expected_damage(state, action, events, turn)
+    shot = ruleset.expected_damage(state, action, events)
     if shot is not None:
         tally.shots.setdefault(shot.side, []).append(shot)
-    for event in events:
-        ship = event.data.get("ship")
-        if event.kind in ("ship_destroyed", "casualty", "ship_lost") and ship in sides and ship not in tally.gone:
+    sides = sides_of_ships(state)
+    for ship in ruleset.ships_lost(state, after, events):
+        if ship in sides and ship not in tally.gone:
             tally.gone.add(ship)
             tally.lost.setdefault(sides[ship], {}).setdefault(turn, []).append(ship)
 
 
-def _shooters(state: Any, records: str) -> dict[int, str]:
-    sides = sides_of_ships(state)
-    return {int(r.id): sides[r.attacker] for r in getattr(state, records, []) if r.attacker in sides}
-
-
 def sides_of_ships(state: Any) -> dict[str, str]:
     return {ship.id: ship.side for ship in state.ships}
-
-
-def names_of(state: Any) -> dict[str, str]:
-    """Ship id -> its name as the players know it."""
-    return {ship.id: str(getattr(ship, "name", None) or ship.card.name) for ship in state.ships}
 
 
 def _side_report(tally: _Tally, side: str, names: Mapping[str, str], only: int | None) -> SideReport:

@@ -1,31 +1,48 @@
-"""Damage dealt against damage expected, one resolved shot at a time (issue 17, after-action report).
+"""The marks of the after-action report (issue 17) and the ruleset-neutral helpers its rulesets' capabilities use.
 
-A Quick-Start shot's expectation is its exact odds as declared (seed 001 "Combat",
-rules-notes 6; `combat.breach_odds`): on the position it is rolled in, at the location it
-was declared at, the chance of each slot destroyed and of the keel breaking; when a d6
-picks between two locations (table rule two_locations "roll"), the even mixture of the
-two (`table_play.LocationRoll`).  The expected slots are the sum of the slot chances.
+A ruleset tells the report what differs through plain functions on its `Ruleset` value
+(`rated_rolls`, `expected_damage`, `ships_lost`, `ship_name`, `report_words`); each gives
+back the marks defined here, so the report never asks a ruleset for its field or action names:
 
-A War Fleet attack (rules-notes 8) is read the same way: a location destroyed counts as a
-slot, a casualty as a broken keel, against `warfleet.odds.attack_odds` of its dialled-up
-pool (`warfleet.game.declared_pool`) on the position it is rolled in.
+- `RollMark`: one luck-bearing roll, rated by its outcome's mid-rank percentile
+  P(worse) + P(this) / 2 in the roll's own exact distribution (`rated`; `dice_mark` for a
+  pool of Leviathans dice rated by its total, `dice.distribution`);
+- `ShotMark`: one resolved shot or attack, the damage it dealt against its exact expectation,
+  in the two measures the ruleset names in `ReportWords` (Quick-Start: slots and keels).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from .combat import breach_odds, shot_pool
+from .dice import Colour, Pool, distribution
 from .kernel import Event
+
+#: What the report's page says of whose rolls count, for a ruleset that does not say (Quick-Start's words).
+LUCK_NOTE = ("Each roll's percentile is its place in its own pool's exact distribution: P(lower total) + half "
+             "P(this total). Breach and keel rolls count for the firing side, initiative rolls for the rolling side.")
+
+
+class RollMark(BaseModel):
+    """One roll: whose, when, of what pool, its total of faces and its outcome's mid-rank percentile."""
+
+    model_config = ConfigDict(frozen=True)
+
+    turn: int
+    side: str
+    what: str  # "breach", "keel", "initiative", "attack" (War Fleet, Decisive Victory), "save", "damage", ...
+    pool: str
+    total: int
+    percentile: Fraction
 
 
 class ShotMark(BaseModel):
-    """One resolved shot (or War Fleet attack): who fired which gun at whom, what it did
-    (slots destroyed 0 or 1, keel broken 0 or 1) and what it was expected to do (None where unknown)."""
+    """One resolved shot (or attack): who fired which gun at whom, what it did in the ruleset's two
+    measures (`slots`: Quick-Start's slots destroyed; `keel`: its keels broken) and what it was expected to."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -43,70 +60,74 @@ class ShotMark(BaseModel):
     keel_expected: Fraction = Fraction(0)
 
 
-def expected_damage(state: Any, action: Any, events: Sequence[Event], turn: int) -> ShotMark | None:
-    """The shot that `action` resolved from `state` (the position before it), or None."""
-    kind = _kind(action)
-    if kind == "resolve_shot":
-        return _quick_start_shot(state, _field(action, "shot"), events, turn)
-    if kind == "roll_attack":
-        return _war_fleet_attack(state, _field(action, "attack"), events, turn)
-    return None
+class ReportWords(BaseModel):
+    """The report's words for a ruleset's two damage measures, its shots, and whose rolls count."""
+
+    model_config = ConfigDict(frozen=True)
+
+    dealt: str = "slots destroyed"
+    dealt_short: str = "slots"
+    second: str = "keels broken"
+    second_short: str = "keels"
+    shots: str = "shots resolved"
+    luck_note: str = LUCK_NOTE
 
 
-def _kind(action: Any) -> Any:
-    return action.get("kind") if isinstance(action, Mapping) else getattr(action, "kind", None)
+# --- rating a roll -------------------------------------------------------------------------------
 
 
-def _field(action: Any, name: str) -> Any:
-    return action.get(name) if isinstance(action, Mapping) else getattr(action, name, None)
+def mid_rank(odds: Mapping[int, Fraction], outcome: int) -> Fraction:
+    """P(X < outcome) + P(X = outcome) / 2 in an exact distribution of outcomes ranked worst to best;
+    ValueError for an outcome the distribution does not hold."""
+    if outcome not in odds:
+        raise ValueError(f"no chance of {outcome}")
+    below = sum((p for t, p in odds.items() if t < outcome), Fraction(0))
+    return below + odds[outcome] / 2
 
 
-def _result(events: Sequence[Event], kind: str, key: str, record_id: Any) -> dict[str, Any] | None:
+def percentile(pool: Pool, total: int) -> Fraction:
+    """Mid-rank percentile of a total in its pool's exact distribution: P(X < x) + P(X = x) / 2
+    (a die's middle face is 1/2 on a fair die; the luckiest total is just under 1)."""
+    odds = distribution(pool)
+    if total not in odds:
+        raise ValueError(f"{pool.notation} cannot total {total}")
+    return mid_rank(odds, total)
+
+
+def rated(turn: int, side: str, what: str, pool: str, total: int, odds: Mapping[int, Fraction],
+          outcome: int) -> RollMark:
+    """A roll whose luck is its `outcome` (a rank, worst lowest) in `odds`, shown as `pool` = `total`."""
+    return RollMark(turn=turn, side=side, what=what, pool=pool, total=total, percentile=mid_rank(odds, outcome))
+
+
+def dice_mark(turn: int, side: str, what: str, dice: Sequence[Mapping[str, Any]]) -> RollMark | None:
+    """A roll of Leviathans dice as events carry them ({colour, face}), rated by its total; None for no dice."""
+    if not dice:
+        return None
+    pool = Pool(Colour(d["colour"]) for d in dice)
+    total = sum(int(d["face"]) for d in dice)
+    return RollMark(turn=turn, side=side, what=what, pool=pool.notation, total=total,
+                    percentile=percentile(pool, total))
+
+
+def initiative_marks(turn: int, event: Event) -> list[RollMark]:
+    """The rolls of an initiative event in the shape the three rulesets share (`rolls`: each side's
+    {side, dice}): each counts for the rolling side; nothing for any other event."""
+    rolls = event.data.get("rolls")
+    if event.kind not in ("initiative", "initiative_tie") or not isinstance(rolls, list):
+        return []
+    return kept(dice_mark(turn, r["side"], "initiative", r.get("dice", [])) for r in rolls)
+
+
+def kept(marks: Iterable[RollMark | None]) -> list[RollMark]:
+    return [m for m in marks if m is not None]
+
+
+def event_result(events: Sequence[Event], kind: str, key: str, record_id: Any) -> dict[str, Any] | None:
+    """The `result` of the event of `kind` whose `key` names `record_id`, or None."""
     for event in events:
         if event.kind == kind and event.data.get(key) == record_id:
             result: dict[str, Any] = event.data["result"]
             return result
     return None
 
-
-def _quick_start_shot(state: Any, shot_id: Any, events: Sequence[Event], turn: int) -> ShotMark | None:
-    result = _result(events, "shot", "shot", shot_id)
-    shot = next((s for s in state.shots if s.id == shot_id), None)
-    if result is None or shot is None:
-        return None
-    attacker, target = state.ship(shot.attacker), state.ship(shot.target)
-    where = [shot.target_location] if shot.target_location else list(shot.may_strike)
-    slots, keel = Fraction(0), Fraction(0)
-    for location in where:  # a d6 picks evenly between two strikes
-        pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, location, state.table_rules)
-        odds = breach_odds(pool, attacker.tesla_modifier, target, location)
-        slots += sum(odds.slot_destroyed.values(), Fraction(0)) / len(where)
-        keel += odds.keel_break / len(where)
-    gun = attacker.card.locations[shot.location].gun(shot.slot)
-    struck = next((e.data["location"] for e in events if e.kind == "slot_destroyed"), None)
-    return ShotMark(
-        turn=turn, side=attacker.side, attacker=attacker.id, location=shot.location, slot=shot.slot,
-        gun=gun.name, target=target.id, target_location=shot.target_location or struck or " or ".join(where),
-        slots=int(result["outcome"] == "slot_destroyed"), keel=int(result["outcome"] == "keel_break"),
-        slots_expected=slots, keel_expected=keel)
-
-
-def _war_fleet_attack(state: Any, attack_id: Any, events: Sequence[Event], turn: int) -> ShotMark | None:
-    result = _result(events, "attack", "attack", attack_id)
-    attack = next((a for a in state.attacks if a.id == attack_id), None)
-    if result is None or attack is None:
-        return None
-    from .warfleet.game import declared_pool
-    from .warfleet.odds import attack_odds
-
-    attacker, target = state.ship(attack.attacker), state.ship(attack.target)
-    slots = keel = Fraction(0)
-    if not target.casualty:  # else nothing is rolled
-        pool, rolls, _ = declared_pool(state, attack)
-        odds = attack_odds(pool, rolls, target, attack.target_location)
-        slots, keel = odds.location_destroyed, odds.casualty
-    return ShotMark(
-        turn=turn, side=attacker.side, attacker=attacker.id, location=" and ".join(attack.locations), slot=0,
-        gun=" and ".join(attack.locations), target=attack.target, target_location=attack.target_location,
-        slots=int(bool(result.get("location_destroyed"))), keel=int(bool(result.get("casualty"))),
-        slots_expected=slots, keel_expected=keel)

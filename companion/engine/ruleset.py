@@ -15,17 +15,28 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from pydantic import TypeAdapter
 
-from .kernel import Applied, Handler, Refusal, Refused, dispatch
+from .kernel import Applied, Event, Handler, Refusal, Refused, dispatch
+
+if TYPE_CHECKING:
+    from .report_damage import ReportWords, RollMark, ShotMark
 
 #: side_of entries: (action as JSON data, state) -> the side it belongs to, or None when the
 #: thing it names is not in play (the game itself then refuses it).
 SideOf = Callable[[Mapping[str, Any], Any], "str | None"]
 #: candidates: (state, side or None for every side) -> the actions worth trying.
 Candidates = Callable[[Any, "str | None"], Iterable[dict[str, Any]]]
+
+# The after-action report's capabilities (engine/report.py asks each ruleset what differs):
+#: (state before, action object, its events) -> the luck-bearing rolls of the action, rated.
+RatedRolls = Callable[[Any, Any, Sequence[Event]], "Iterable[RollMark]"]
+#: (state before, action object, its events) -> the shot or attack it resolved, damage against expected.
+ExpectedDamage = Callable[[Any, Any, Sequence[Event]], "ShotMark | None"]
+#: (state before, state after, events) -> the ids of the ships the action took out of the game.
+ShipsLost = Callable[[Any, Any, Sequence[Event]], Iterable[str]]
 
 
 @dataclass(frozen=True)
@@ -66,6 +77,13 @@ class Ruleset:
     variant_of: str | None = field(default=None)
     #: (state, side or None) -> the state with what that side may not see taken out (`view_for`)
     view: Callable[[Any, "str | None"], Any] = lambda state, side: state
+    #: the after-action report's capabilities (engine/report_damage.py): rolls rated, damage against
+    #: expected, ships lost, a ship's name as the players know it, and the report's words
+    rated_rolls: RatedRolls = lambda state, action, events: ()
+    expected_damage: ExpectedDamage = lambda state, action, events: None
+    ships_lost: ShipsLost = lambda before, after, events: ()
+    ship_name: Callable[[Any], str] = lambda ship: str(ship.id)
+    report_words: "ReportWords | None" = None  # None: Quick-Start's (slots and keels)
 
     # --- actions ------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from pydantic import TypeAdapter
 
 from ..roller import Roller
 from ..ruleset import Ruleset, SideOf, conceding_side, ship_side
-from . import game
+from . import game, report
 from .inches import inches_text
 from .movement import movement_limits
 from .scenario import SCENARIO_FORMAT, DVScenario, build_dv_state, dump_dv_scenario, load_dv_scenario, scenario_of, summary
@@ -133,4 +133,9 @@ DECISIVE_VICTORY = Ruleset(
     rule_errors=game.RULE_ERRORS,
     save_scenario=_save,
     readings="docs/rule-readings.md",
+    rated_rolls=report.rated_rolls,
+    expected_damage=report.expected_damage,
+    ships_lost=report.ships_lost,
+    ship_name=report.ship_name,
+    report_words=report.WORDS,
 )

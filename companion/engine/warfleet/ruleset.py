@@ -16,7 +16,7 @@ from typing import Any, Iterator
 from pydantic import TypeAdapter
 
 from ..ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
-from . import actions as A
+from . import actions as A, report
 from .combat import attack_options
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
 from .scenario import (
@@ -83,4 +83,8 @@ WAR_FLEET = Ruleset(
     rule_errors=RULE_ERRORS,
     save_scenario=lambda state, name: dump_warfleet_scenario(scenario_of(state, name=name)),
     readings="docs/rule-readings.md",
+    rated_rolls=report.rated_rolls,
+    expected_damage=report.expected_damage,
+    ships_lost=report.ships_lost,
+    ship_name=report.ship_name,
 )

@@ -1,0 +1,97 @@
+"""The after-action report of a Decisive Victory game with attacks (issue 25): a seeded game steered to
+declare and roll attacks (tests/random_games.py), stored, then `companion report` and the app's report
+model; every rated roll's percentile is its outcome's mid-rank in the roll's exact odds (engine/dv/odds.py),
+and damage dealt stands against each attack's expected damage as declared."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from companion.app.report_model import report_screen
+from companion.commands import main
+from companion.engine.dv.attack_facts import odds_attack
+from companion.engine.dv.odds import attack_odds
+from companion.engine.report import after_action_report
+from companion.engine.ruleset import find_ruleset
+from companion.store.store import TinyDBStore
+from random_games import dv_attack_offers, options_game
+
+SEED = 3
+
+
+def _dv_start(seed: int):
+    from test_rulesets import _dv_start as start
+    return start(seed)
+
+
+@pytest.fixture(scope="module")
+def dv_game():
+    ruleset = find_ruleset("decisive-victory")
+    initial = _dv_start(SEED)
+    _, log = options_game(ruleset, initial, SEED, 150, dv_attack_offers)
+    assert sum(a["kind"] == "roll_attack" for a in log) > 10
+    return ruleset, initial, log
+
+
+@pytest.fixture(scope="module")
+def stored(dv_game, tmp_path_factory):
+    ruleset, initial, log = dv_game
+    data = tmp_path_factory.mktemp("dv-report") / "data"
+    store = TinyDBStore(data)
+    game = store.new_game(initial, "Cruisers at dusk", roller=initial.roller)
+    for action in log:
+        assert game.act(action).ok, action
+    store.close()
+    return data
+
+
+def test_the_report_rates_the_attack_the_n7_bonus_and_the_save_rolls(dv_game):
+    ruleset, initial, log = dv_game
+    report = after_action_report(ruleset, initial, log)
+    whats = {r.what for side in report.sides for r in side.rolls}
+    assert {"initiative", "attack", "save", "damage"} <= whats
+    for side in report.sides:
+        for roll in side.rolls:
+            assert Fraction(0) < roll.percentile < Fraction(1)
+
+
+def test_damage_dealt_stands_against_each_attacks_expected_damage(dv_game):
+    ruleset, initial, log = dv_game
+    report = after_action_report(ruleset, initial, log)
+    state, expected, dealt = initial, {"British": Fraction(0), "Japanese": Fraction(0)}, {"British": 0, "Japanese": 0}
+    for action in log:
+        outcome = ruleset.apply(state, action)
+        if action["kind"] == "roll_attack":
+            attack = next(a for a in state.attacks if a.id == action["attack"])
+            side = state.ship(attack.ship).side
+            odds = attack_odds(odds_attack(state, attack), state.success_table, state.grid_of(state.ship(attack.target)))
+            expected[side] += odds.expected_damage_points
+            dealt[side] += sum(e.data["damage_points"] for e in outcome.events if e.kind == "damage")
+        state = outcome.state
+    assert {s.side: s.slots_expected for s in report.sides} == expected
+    assert {s.side: s.slots_destroyed for s in report.sides} == dealt
+    assert sum(len(s.shots) for s in report.sides) == sum(a["kind"] == "roll_attack" for a in log)
+    assert report.words.dealt == "damage points"
+
+
+def test_companion_report_writes_the_page_of_a_dv_game_with_attacks(stored, tmp_path, capsys):
+    out = tmp_path / "report.html"
+    assert main(["report", "Cruisers at dusk", "--data", str(stored), "--out", str(out)]) == 0
+    said, err = capsys.readouterr()
+    assert err == "" and said.startswith("wrote the report of Cruisers at dusk (")
+    page = out.read_text()
+    assert page.count("<svg") == 4 and "damage points" in page and "AttributeError" not in page
+
+
+def test_the_apps_report_model_holds_a_dv_game_with_attacks(stored):
+    store = TinyDBStore(stored)
+    try:
+        screen = report_screen(store, "Cruisers at dusk")
+    finally:
+        store.close()
+    assert screen.problem is None, screen.problem
+    assert [s.side for s in screen.sides] == ["British", "Japanese"]
+    assert sum(b.value for b in screen.guns) > 10
+    assert any(b.label.endswith("damage points") for b in screen.damage)
