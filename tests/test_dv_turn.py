@@ -365,3 +365,35 @@ def test_the_game_ends_when_a_side_has_no_ship():
     assert state.phase == "over" and state.winner == "British"
     assert state.result == "Japanese has no ship left in play. British wins."
     assert "the game is over" in refused(state, {"kind": "end_command"})
+
+
+def test_the_end_movement_dialog_names_the_ships_that_must_still_move_and_offers_what_the_rules_allow():
+    """Issue 28.1: "End movement?" said the ships not moved "stay where they are", then the rules
+    refused it; it now names each full-speed ship short of its least move, with the inches still
+    owed (§7.2, [R-15]), and offers that move or half speed instead of the refused step."""
+    from companion.app.dv_model import end_movement_step
+
+    state = in_movement()
+    for ship in ("ijn-mihon", "ijn-kaze", "ijn-nami"):
+        state, _ = ok(state, {"kind": "set_speed", "ship": ship, "mode": "half"})
+        state, _ = ok(state, {"kind": "end_move", "ship": ship})
+    state, _ = ok(state, {"kind": "move", "ship": "hms-sample", "inches": 4})
+    step = end_movement_step(state)
+    assert not step.allowed
+    assert step.confirm.startswith('HMS Sample is at full speed (15"): it must still move at least 4" more. ')
+    assert 'HMS Dash is at full speed (18"): it must still move at least 9" more, or go to half speed or stop.' in step.confirm
+    assert 'HMS Dart is at full speed (18"): it must still move at least 9" more' in step.confirm
+    for option in step.options:  # each offered choice is one the rules take
+        ok(state, option.action)
+    by_ident = {o.ident: o for o in step.options}
+    assert "dv-half-speed-hms-sample" not in by_ident  # it has moved: speed changes only before (§7.2)
+    assert {"dv-least-move-hms-dash", "dv-half-speed-hms-dash"} <= set(by_ident)
+    state, _ = ok(state, by_ident["dv-least-move-hms-sample"].action)
+    for ship in ("hms-dash", "hms-dart"):
+        assert end_movement_step(state).options  # still short: full speed, not moved
+        state, _ = ok(state, {"kind": "set_speed", "ship": ship, "mode": "half"})
+    step = end_movement_step(state)
+    assert step.allowed and not step.options
+    assert step.confirm == ("HMS Sample ends its move where it is. "
+                            "HMS Dash, HMS Dart have not moved: they stay where they are.")
+    ok(state, step.action)

@@ -18,6 +18,7 @@ from typing import Any, Iterable
 from ..engine.dv import odds
 from ..engine.dv.batches import best_score, ships_in_play
 from ..engine.dv.command import COST, NAME, effective_status
+from ..engine.dv.game import apply
 from ..engine.dv.inches import inches_text, parse_inches
 from ..engine.dv import attack_facts as F
 from ..engine.dv.maintenance import maintenance_left, next_due
@@ -175,6 +176,8 @@ class Step:
     label: str
     action: dict[str, Any]
     confirm: str = ""
+    options: tuple["Step", ...] = ()  # what the rules allow instead, offered beside the confirmation
+    allowed: bool = True  # False: the rules refuse the step now (the confirmation says why)
 
 
 @dataclass(frozen=True)
@@ -208,7 +211,7 @@ def banner(state: DVState) -> Banner:
                       (Step("dv-end-aircraft", "End aircraft", {"kind": "end_aircraft"}),), phase)
     if phase == "movement":
         return Banner(title, lead + (whose + " moves. " if whose else "") + "The initiative loser moves first.",
-                      (Step("dv-end-movement", "End movement", {"kind": "end_movement"}, _unmoved(state)),), phase)
+                      (end_movement_step(state),), phase)
     if phase == "attacks":
         return Banner(title, lead + (whose + " attacks. " if whose else "") + "The initiative winner attacks first.",
                       (Step("dv-end-activation", "End activation", {"kind": "end_activation"}),
@@ -217,9 +220,33 @@ def banner(state: DVState) -> Banner:
                   (Step("dv-end-turn", "End turn", {"kind": "end_turn"}),), phase)
 
 
-def _unmoved(state: DVState) -> str:
-    names = [s.label for s in state.ships if s.in_play and not s.move_done]
-    return f"{', '.join(names)} ha{'ve' if len(names) > 1 else 's'} not moved: they stay where they are." if names else ""
+def end_movement_step(state: DVState) -> Step:
+    """End movement, with what it means for the ships not moved: those at half speed or stopped stay
+    where they are; a full-speed ship short of its least move (§7.2, [R-15]) must still move, so the
+    dialog names it with its minimum and offers what the rules allow: the least move ahead, or half
+    speed or stop (issue 28: it said they "stay where they are", then the rules refused)."""
+    unmoved = [s for s in state.ships if s.in_play and not s.move_done]
+    short = [(s, movement_limits(state, s)) for s in unmoved]
+    short = [(s, lim) for s, lim in short if lim.mode == "full" and lim.spent < lim.minimum]
+    owing = {ship.id for ship, _ in short}
+    ending = [s.label for s in unmoved if s.id not in owing and s.inches_moved]
+    staying = [s.label for s in unmoved if s.id not in owing and not s.inches_moved]
+    lines = [f"{ship.label} is at full speed ({inches_text(lim.speed)}\"): it must still move at least "
+             f"{inches_text(lim.minimum - lim.spent)}\" more"
+             + (", or go to half speed or stop." if lim.spent == 0 else ".") for ship, lim in short]
+    if ending:
+        lines.append(f"{', '.join(ending)} end{'s' if len(ending) == 1 else ''} "
+                     f"{'its move' if len(ending) == 1 else 'their moves'} where {'it is' if len(ending) == 1 else 'they are'}.")
+    if staying:
+        lines.append(f"{', '.join(staying)} ha{'ve' if len(staying) > 1 else 's'} not moved: "
+                     f"{'they stay' if len(staying) > 1 else 'it stays'} where {'they are' if len(staying) > 1 else 'it is'}.")
+    options = tuple(option for ship, lim in short for option in (
+        Step(f"dv-least-move-{ship.id}", f"Move {ship.label} {inches_text(lim.minimum - lim.spent)}\" ahead",
+             {"kind": "move", "ship": ship.id, "inches": inches_text(lim.minimum - lim.spent)}),
+        Step(f"dv-half-speed-{ship.id}", f"{ship.label} to half speed",
+             {"kind": "set_speed", "ship": ship.id, "mode": "half"}))
+        if apply(state, option.action).ok)  # only what the rules take now (speed: before moving, §7.2)
+    return Step("dv-end-movement", "End movement", {"kind": "end_movement"}, " ".join(lines), options, not short)
 
 
 # --- command phase ----------------------------------------------------------------------------

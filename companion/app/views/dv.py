@@ -311,13 +311,17 @@ class DecisiveVictoryBody:
         if step.confirm:
             page = self.app.page
 
-            async def go(e) -> None:
-                page.pop_dialog()
-                await self.send(step.action)
+            def go(chosen: M.Step):
+                async def send(e) -> None:
+                    page.pop_dialog()
+                    await self.send(chosen.action)
+                return send
+            offered = [tag(o.ident, ft.OutlinedButton(content=o.label, on_click=go(o))) for o in step.options]
+            if step.allowed:
+                offered.append(tag(f"{step.ident}-confirm", ft.FilledButton(content=step.label, on_click=go(step))))
             page.show_dialog(ft.AlertDialog(
                 title=ft.Text(f"{step.label}?"), content=ft.Text(step.confirm),
-                actions=[ft.TextButton(content="Not yet", on_click=lambda _: page.pop_dialog()),
-                         tag(f"{step.ident}-confirm", ft.FilledButton(content=step.label, on_click=go))]))
+                actions=[ft.TextButton(content="Not yet", on_click=lambda _: page.pop_dialog()), *offered]))
             return
         await self.send(step.action)
 
