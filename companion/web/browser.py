@@ -1,0 +1,116 @@
+"""The app inside the browser (Pyodide): the one switch for what a browser cannot do.
+
+- Threads: Pyodide has none, so `asyncio.to_thread` runs its work inline (the page has one
+  user; the work is the same as on the server, just not on another thread).
+- Saved games: the data folder is an IndexedDB-backed folder (Emscripten's IDBFS), read back
+  when the page opens; every durable write of the store ends in `os.fsync`, and here that
+  also copies the folder to IndexedDB, so each action is kept as soon as it is made, as on
+  disk (a reload, a closed tab or a crashed page lose nothing already acted).
+- No shared table: `IN_BROWSER` tells the sharing screens to say so in one line.
+
+Nothing here runs on the server: `companion`, `companion web` and the shared table are unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+
+log = logging.getLogger(__name__)
+
+#: Whether this Python runs inside a browser page (Pyodide), not on a computer.
+IN_BROWSER = sys.platform == "emscripten"
+#: The data folder inside the browser: kept in IndexedDB ("leviathans" database of the page's origin).
+DATA_FOLDER = "/leviathans-data"
+#: One line for the sharing screens of the static build.
+NO_SHARED_TABLE = ("Playing on several devices needs `companion web` on a computer; "
+                   "here, export the game to a file and import it there to go on together.")
+
+_started = False
+
+
+async def _inline(func, /, *args, **kwargs):
+    """`asyncio.to_thread` for a browser with no threads: the work runs now, on the page's loop."""
+    return func(*args, **kwargs)
+
+
+class _Persister:
+    """Copies the data folder to IndexedDB after each durable write; one copy at a time (a write
+    during a copy asks for one more copy after it, so the last write is always kept)."""
+
+    def __init__(self, fs):
+        self.fs = fs
+        self.running = False
+        self.again = False
+        self.copies = 0
+
+    def request(self) -> None:
+        if self.running:
+            self.again = True
+            return
+        self.running, self.again = True, False
+        from pyodide.ffi import create_once_callable
+
+        self.fs.syncfs(False, create_once_callable(self._done))
+
+    def _done(self, error=None) -> None:
+        self.running = False
+        self.copies += 1
+        if error:
+            log.error("the games could not be kept in this browser: %s", error)
+        if self.again:
+            self.request()
+
+
+PERSISTER: _Persister | None = None
+
+
+async def mount_data_folder(path: str = DATA_FOLDER) -> str:
+    """Mount IndexedDB at `path`, fill it with what this browser kept, and make `os.fsync` keep writes."""
+    global PERSISTER
+    if PERSISTER is not None:  # mounted by an earlier session of this page
+        return path
+    import pyodide_js
+    from pyodide.ffi import create_once_callable, to_js
+    import js
+
+    fs = pyodide_js.FS
+    os.makedirs(path, exist_ok=True)
+    fs.mount(fs.filesystems.IDBFS, to_js({}, dict_converter=js.Object.fromEntries), path)
+    loaded = asyncio.get_running_loop().create_future()
+    fs.syncfs(True, create_once_callable(lambda error=None: loaded.set_result(error)))
+    error = await loaded
+    if error:
+        log.error("the games kept in this browser could not be read: %s", error)
+    PERSISTER = _Persister(fs)
+    real_fsync = os.fsync
+
+    def fsync(fd):  # the store's "now it is on disk": here, "now copy it to IndexedDB"
+        real_fsync(fd)
+        PERSISTER.request()
+
+    os.fsync = fsync
+    return path
+
+
+def switch_on() -> None:
+    """The browser's switches, once: threads run inline (the store's writes are kept by `mount_data_folder`)."""
+    global _started
+    if _started:
+        return
+    _started = True
+    asyncio.to_thread = _inline
+    logging.basicConfig(level=logging.WARNING)
+
+
+async def browser_main(page) -> None:
+    """Flet's `main` in the browser: the switches, the store in IndexedDB, then the same app."""
+    switch_on()
+    from ..app.main import create_app
+    from ..store import open_store
+
+    folder = await mount_data_folder()
+    store = open_store(folder)
+    await create_app(store)(page)

@@ -1,0 +1,10 @@
+"""Entry point of the static web build: the archive's `main.py` (Flet's Pyodide worker runs it).
+
+The same app as `companion`, over a store kept in the browser (`companion.web.browser`).
+"""
+
+import flet as ft
+
+from companion.web.browser import browser_main
+
+ft.run(browser_main)
