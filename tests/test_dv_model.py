@@ -227,3 +227,15 @@ def test_the_models_actions_are_the_engines(sample):
     act(M.close_action_choices(state, "ijn-mihon", "hms-dash")[0].action)
     act({"kind": "end_move", "ship": "ijn-mihon"})
     assert "hms-dash" in state.ship("ijn-mihon").close_action_with
+
+
+def test_the_preview_says_when_the_rules_would_refuse_the_attack():
+    """Issue 28.4: with "In arc" off the odds showed and Declare was then refused; the preview now
+    carries the rules' own refusal beside the odds (and a declarable attack none)."""
+    from dv_for_tests import sample_game as in_phase
+
+    attacks = in_phase("attacks")
+    assert M.preview(attacks, "hms-sample", "main", "ijn-mihon", "17").refused is None
+    out_of_arc = M.preview(attacks, "hms-sample", "main", "ijn-mihon", "17", in_arc=False)
+    assert out_of_arc.refused == "IJN Mihon is not in the 6 in battery's fire arc (003:55)"
+    assert out_of_arc.hit == Fraction(11, 36)  # the odds stay shown

@@ -380,6 +380,7 @@ class Preview:
     lines: tuple[str, ...]  # hit, N7 bonus, save, damage
     action: dict[str, Any] | None
     problem: str | None = None
+    refused: str | None = None  # why the rules would refuse to declare it now ("not in the fire arc")
 
     @property
     def odds_text(self) -> str:
@@ -438,7 +439,8 @@ def preview(state: DVState, ship_id: str, system: str, target_id: str, distance_
         facts_data["spotter_distance"] = str(spotter)
     action = {"kind": "declare_attack", "ship": ship.id, "system": system, "target": target.id,
               "distance": str(distance), "facts": facts_data, "full_fc": full_fc}
-    return replace(shown, action=action)
+    outcome = apply(state, action)  # the rules' own answer, shown with the odds (issue 28.4)
+    return replace(shown, action=action, refused=None if outcome.ok else outcome.reason)
 
 
 def declared_previews(state: DVState) -> tuple[tuple[DVAttack, Preview], ...]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import flet as ft
 
+from ...messages import sentence
 from .. import dv_model as M
 from .frame import on
 from .widgets import TOUCH, mounted, muted, tag
@@ -53,6 +54,7 @@ class AttackPanel:
 
     def ship_changed(self) -> None:
         self.system = self.target = None
+        self.in_arc.value = True
 
     # --- drawing ------------------------------------------------------------------------------
 
@@ -136,7 +138,9 @@ class AttackPanel:
         if p.problem:
             self.odds.controls = [ft.Text(p.problem, color=ft.Colors.ERROR, size=13)]
             return p
-        self.odds.controls = [muted(", ".join(f"{w} {v:+d}" for w, v in p.modifiers) + f" = {p.modifier:+d}", 12),
+        refused = [tag("dv-preview-refused", ft.Text(sentence(p.refused), color=ft.Colors.ERROR, size=13))] if p.refused else []
+        self.odds.controls = [*refused,
+                              muted(", ".join(f"{w} {v:+d}" for w, v in p.modifiers) + f" = {p.modifier:+d}", 12),
                               *[ft.Text(line, size=14, weight=ft.FontWeight.W_600 if i == 0 else None)
                                 for i, line in enumerate(p.lines)]]
         return p
@@ -151,6 +155,7 @@ class AttackPanel:
     async def _pick(self, **chosen) -> None:
         for name, value in chosen.items():
             setattr(self, name, value)
+        self.in_arc.value = True  # a new weapon or target: in arc until the player says not (they measured)
         await self.body.frame.refresh(force=True)
 
     async def _declare(self) -> None:
