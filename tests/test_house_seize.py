@@ -105,3 +105,23 @@ def test_in_any_legal_sequence_every_ship_finishes_its_move_exactly_once_a_turn(
             turns, finished_now = turns + 1, []
             assert (state.movers, state.move_order, state.sealed_moves) == ([], [], {})
     assert turns == 3
+
+
+def test_the_banner_and_the_ship_list_follow_a_seize():
+    """Issue 28.3: under H1 the ship list marked "to move" by side and type (another ship than the
+    banner's), and the banner's order stayed the rolled one after a seize."""
+    from companion.app.banners import banner
+    from companion.app.viewmodels import ship_rows
+
+    def to_move(state):
+        return [row.id for row in ship_rows(state) if row.status == "to move"]
+
+    state, _ = roll(ALONE, seize=True)
+    assert to_move(state) == ["pontbriand"] == list(banner(state).next_ships)
+    state, _ = act(state, step("pontbriand"), seize("pelletier"))
+    told = banner(state)
+    assert to_move(state) == ["pelletier"] == list(told.next_ships)
+    assert "Order: Pelletier; Pontbriand; HML Raven; HML Hertfordshire." in told.detail
+    state, _ = act(state, end("pelletier"))
+    assert to_move(state) == ["pontbriand"]
+    assert "Order: Pontbriand; HML Raven; HML Hertfordshire." in banner(state).detail

@@ -89,6 +89,6 @@ def house_banner(state: GameState) -> Banner | None:
     how = ((" move simultaneously: each records its end position in secret"
             + (f" ({H1.names(state, recorded)} recorded)" if recorded else ""))
            if H1.needs_records(state, group) else (" move" if len(group) > 1 else " moves"))
-    order = H1.order_words(state, state.move_order)
+    order = H1.order_words(state, H1.order_now(state))  # after a seize too (issue 28.3)
     return Banner("movement", f"{turn} · Movement: {who} ({H1.initiative_words(state, group[0])})",
                   f"{who}{how}. Order: {order}.", ("end_movement",), tuple(group))

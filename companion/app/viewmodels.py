@@ -20,7 +20,7 @@ from ..engine.combat import weapon_hex
 from ..engine.dice import Colour, Pool, distribution, parse_pool
 from ..engine.hexes import Hex
 from ..engine.state import GameState, ShipState
-from ..engine.turn import to_move
+from .banners import banner
 from .motion import Hit
 
 PHASE_NAMES = {
@@ -72,8 +72,10 @@ class ShipRow:
 
 
 def ship_rows(state: GameState) -> list[ShipRow]:
+    """The ship list; in movement, "to move" marks the ships the banner names (under H1 the unit
+    initiative's group or the ship that seized, not the side's type: issue 28.3)."""
     rows = []
-    group = to_move(state) if state.phase == "movement" else None
+    moving = set(banner(state).next_ships) if state.phase == "movement" else set()
     for ship in state.ships:
         status = ""
         if ship.removed:
@@ -81,7 +83,7 @@ def ship_rows(state: GameState) -> list[ShipRow]:
         elif state.phase == "movement":
             if ship.move_done:
                 status = "moved"
-            elif group == (ship.side, ship.card.type):
+            elif ship.id in moving:
                 status = "to move"
             else:
                 status = "waiting"

@@ -237,6 +237,16 @@ def group_to_move(state: GameState) -> list[str] | None:
     return next(([s.id for s in waiting] for group in state.move_order if (waiting := _waiting(state, group))), None)
 
 
+def order_now(state: GameState) -> list[list[str]]:
+    """The order still to come, as the table plays it: the ships that seized the initiative (H2) first,
+    the latest on top of the mover stack (house-rules.md 5.3), then the rolled order's groups, each
+    without the ships that have moved or seized."""
+    seized = [[m] for m in reversed(state.movers) if _waiting(state, [m])]
+    rest = [ids for group in state.move_order
+            if (ids := [s.id for s in _waiting(state, group) if s.id not in state.movers])]
+    return seized + rest
+
+
 def to_move(state: GameState) -> list[str] | None:
     """Who moves now: the top of the mover stack (H2), else the regular group; None when movement is over."""
     return [state.movers[-1]] if state.movers else group_to_move(state)
