@@ -73,7 +73,8 @@ def every_solution(state: GameState) -> int:
 
 
 def clear_caches() -> None:
-    for cached in (arcs._in_wedge_from_corner_0, arcs._wedge_ranges, combat._odds, dice._counts, dice._tail_counts):
+    arcs.clear_tables()
+    for cached in (combat._odds, dice.counts):
         cached.cache_clear()
 
 

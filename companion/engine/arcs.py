@@ -145,3 +145,91 @@ def range_in_wedge(origin: Hex, target: Hex, wedge: tuple[int, int]) -> int | No
         if radius > 4096:
             return None
         radius *= 2
+
+
+# --- tables (issue 30): the same answers, looked up -------------------------------------------------
+#
+# An arc and its ranges depend only on the offset of the target hex from the wedge's origin in the
+# wedge's own frame.  `_bounds` turns the separating-axis test above into linear inequalities on the
+# offset; `_RANGES` keeps, per span, the breadth-first ranges of `_wedge_ranges` out to the widest
+# radius asked for so far; `ship_range` answers a whole ship (a line of hexes) per wedge and shape.
+# tests/test_arc_tables.py checks every answer against `in_wedge` and `range_in_wedge`.
+
+
+def _turn_back(first: int) -> tuple[int, int, int, int]:
+    """(a, b, c, d): rotating (q, r) by -first steps gives (a*q + b*r, c*q + d*r)."""
+    q1, r1 = _canonical(1, 0, first)
+    q2, r2 = _canonical(0, 1, first)
+    return q1, q2, r1, r2
+
+
+_TURN_BACK = tuple(_turn_back(first) for first in range(6))
+
+
+@lru_cache(maxsize=8)
+def _bounds(span: int) -> tuple[tuple[int, int, int], ...]:
+    """The separating-axis test of a wedge from corner 0 as linear forms on the offset (dq, dr):
+    the hex is in the wedge when every a*dq + b*dr + k is above 0 (and it is not the origin).
+    The forms are those of `_in_wedge_from_corner_0` with the centre (3 dq, 2 dr + dq) put in."""
+    (x1, y1), spine_1, (x2, y2), spine_2, edges = _separating_bounds(span)
+    forms = [(x1 - 3 * y1, 2 * x1, spine_1), (3 * y2 - x2, -2 * x2, spine_2)]
+    forms += [(3 * ey - ex, -2 * ex, -c_a) for ex, ey, c_a in edges]
+    return tuple(forms)
+
+
+#: Per span: (radius, ranges) of the widest `_wedge_ranges` table built so far.
+_RANGES: dict[int, tuple[int, dict[tuple[int, int], int]]] = {}
+
+
+def _canonical_range(q: int, r: int, span: int) -> int | None:
+    """Range to the hex at (q, r) in the frame of a wedge from corner 0, or None (not in the wedge)."""
+    if (q == 0 and r == 0) or any(a * q + b * r + k <= 0 for a, b, k in _bounds(span)):
+        return None
+    radius, ranges = _RANGES.get(span, (0, {}))
+    found = ranges.get((q, r))
+    if found is not None and found <= radius:
+        return found
+    wanted = _radius_for(max(abs(q), abs(r), abs(q + r)))
+    while True:  # as range_in_wedge: a chain found within the radius is the shortest
+        if wanted > radius:
+            radius, ranges = wanted, _wedge_ranges(span, wanted)
+            _RANGES[span] = (radius, ranges)
+        found = ranges.get((q, r))
+        if found is not None and found <= radius:
+            return found
+        if wanted > 4096:
+            return None
+        wanted *= 2
+
+
+def wedge_range(dq: int, dr: int, wedge: tuple[int, int]) -> int | None:
+    """The range along the wedge to the hex at offset (dq, dr) from its origin, None out of the wedge:
+    `range_in_wedge` by table."""
+    a, b, c, d = _TURN_BACK[wedge[0]]
+    return _canonical_range(a * dq + b * dr, c * dq + d * dr, wedge[1])
+
+
+@lru_cache(maxsize=200_000)
+def ship_range(wedge: tuple[int, int], dq: int, dr: int, back: int, count: int) -> int | None:
+    """The smallest range along the wedge to a ship of `count` hexes whose bow is at offset (dq, dr)
+    from the wedge's origin and whose other hexes trail in direction `back`; None when none of its
+    hexes is in the wedge (rules-notes 5: range to a ship is the smallest in-arc range)."""
+    step_q, step_r = DIRECTIONS[back]
+    found = [r for n in range(count) for r in [wedge_range(dq + n * step_q, dr + n * step_r, wedge)] if r is not None]
+    return min(found) if found else None
+
+
+def clear_tables() -> None:
+    """Empty every table and cache of this module (benchmarks: a cold start)."""
+    _RANGES.clear()
+    for cached in (ship_range, _in_wedge_from_corner_0, _wedge_ranges):
+        cached.cache_clear()
+
+
+def offset_in_arc(dq: int, dr: int, wedge: tuple[int, int]) -> bool:
+    """`offset_in_wedge` by the linear forms of `_bounds` (no cache, no rotation of a Hex)."""
+    if dq == 0 and dr == 0:
+        return False
+    a, b, c, d = _TURN_BACK[wedge[0]]
+    q, r = a * dq + b * dr, c * dq + d * dr
+    return all(x * q + y * r + k > 0 for x, y, k in _bounds(wedge[1]))

@@ -18,8 +18,9 @@ from functools import lru_cache
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from .arcs import in_wedge, range_in_wedge
+from .arcs import offset_in_arc, ship_range
 from .dice import Colour, Pool, chance_at_least, parse_pool
+from .footprint import LOCATION_HEX, Placement
 from .hexes import Hex
 from .roller import DiceSource, DieRoll, RollerDice as RollerDice, TableDice as TableDice
 from .cards import RangeBand
@@ -46,16 +47,32 @@ def arc_and_range(attacker: ShipState, location: str, target: ShipState,
     Range to a ship is the smallest in-arc range over its in-arc hexes
     (rules-notes 5).
     """
+    return sights(attacker, location, shapes([target]), rules)[0]
+
+
+#: A ship as the arc tables see it: its bow (q, r), the facing its hexes trail in, its hex count.
+Shape = tuple[int, int, int, int]
+
+
+def shapes(ships: Sequence[ShipState]) -> list[Shape]:
+    """Each ship's `Shape`, for `sights`."""
+    found = []
+    for ship in ships:
+        bow = ship.bow
+        found.append((bow.q, bow.r, *Placement(bow, ship.facing, ship.card.type, ship.one_hex).trail))
+    return found
+
+
+def sights(attacker: ShipState, location: str, targets: Sequence[Shape],
+           rules: TableRules = DEFAULT_RULES) -> list[tuple[bool, int | None]]:
+    """`arc_and_range` of one location at each target, looked up in arcs.py's tables by the
+    target's offset from the gun's hex and its shape (issue 30): the same answers as `in_wedge`
+    and `range_in_wedge` on each of its hexes (tests/test_arc_tables.py)."""
     origin = weapon_hex(attacker, location)
     wedge = location_wedge(attacker, location, rules)
-    ranges = [
-        r
-        for cell in target.hexes
-        if in_wedge(origin, cell, wedge)
-        for r in [range_in_wedge(origin, cell, wedge)]
-        if r is not None
-    ]
-    return (bool(ranges), min(ranges) if ranges else None)
+    q, r = origin.q, origin.r
+    found = [ship_range(wedge, bow_q - q, bow_r - r, back, count) for bow_q, bow_r, back, count in targets]
+    return [(range_ is not None, range_) for range_ in found]
 
 
 def struck_locations(target: ShipState, from_hex: Hex, rules: TableRules = DEFAULT_RULES) -> list[str]:
@@ -68,18 +85,23 @@ def struck_locations(target: ShipState, from_hex: Hex, rules: TableRules = DEFAU
     locations, fore and aft (table_play.py).
     """
     placement = target.placement
-    found = [
-        loc
-        for loc in target.card.locations
-        if in_wedge(placement.location_hex(loc), from_hex, location_wedge(target, loc, rules))
-    ]
+    cells = placement.hexes
+    where = {loc: cells[0] if placement.one_hex else cells[LOCATION_HEX[placement.ship_type][loc]]
+             for loc in target.card.locations}
+    found = [loc for loc in target.card.locations
+             if _holds(where[loc], from_hex, location_wedge(target, loc, rules))]
     if found:
         return whole_sides(target, found, rules)
     return whole_sides(target, [
         loc
         for loc in target.card.locations
-        if in_wedge(placement.pivot, from_hex, location_wedge(target, loc, rules))
+        if _holds(placement.pivot, from_hex, location_wedge(target, loc, rules))
     ], rules)
+
+
+def _holds(origin: Hex, cell: Hex, wedge: tuple[int, int]) -> bool:
+    """`arcs.in_wedge`, by the arcs' linear forms (issue 30)."""
+    return offset_in_arc(cell.q - origin.q, cell.r - origin.r, wedge)
 
 
 # --- exact odds ---------------------------------------------------------------
@@ -244,17 +266,19 @@ def shot_pool(attacker: ShipState, location: str, slot: int, band: FiringBand, t
 
 
 def firing_solution(attacker: ShipState, location: str, slot: int, target: ShipState,
-                    rules: TableRules = DEFAULT_RULES) -> FiringSolution:
-    """One gun against one ship: arc, range, band and a strike per location it can hit (`rules`: the table rules)."""
+                    rules: TableRules = DEFAULT_RULES, sight: tuple[bool, int | None] | None = None) -> FiringSolution:
+    """One gun against one ship: arc, range, band and a strike per location it can hit (`rules`: the table rules;
+    `sight`: its `arc_and_range` when already known)."""
     gun = attacker.card.locations[location].gun(slot)
-    in_arc, range_ = arc_and_range(attacker, location, target, rules)
+    in_arc, range_ = sight if sight is not None else arc_and_range(attacker, location, target, rules)
     band = gun.band(range_) if in_arc else "out"
+    if band == "out":
+        return FiringSolution(attacker.id, location, slot, gun.name, target.id, in_arc, range_, band)
     strikes: list[Strike] = []
-    if band != "out":
-        modifier = attacker.tesla_modifier
-        for struck in struck_locations(target, weapon_hex(attacker, location), rules):
-            pool = shot_pool(attacker, location, slot, band, target, struck, rules)
-            strikes.append(Strike(struck, pool, modifier, breach_odds(pool, modifier, target, struck)))
+    modifier = attacker.tesla_modifier
+    for struck in struck_locations(target, weapon_hex(attacker, location), rules):
+        pool = shot_pool(attacker, location, slot, band, target, struck, rules)
+        strikes.append(Strike(struck, pool, modifier, breach_odds(pool, modifier, target, struck)))
     return FiringSolution(attacker.id, location, slot, gun.name, target.id, in_arc, range_, band, strikes,
                           who_decides(rules, target, [s.location for s in strikes]))
 
@@ -263,14 +287,26 @@ def firing_solutions(state: GameState, attacker_id: str) -> list[FiringSolution]
     """Every working gun of a ship against every enemy still in play.
 
     The single source of what a ship may shoot at: the app's fire panel, the
-    CLI's `solutions` and the tests all read this list.
+    CLI's `solutions` and the tests all read this list.  Arcs and ranges are
+    found once per location (its guns share them).
     """
     attacker = state.ship(attacker_id)
-    return [
-        firing_solution(attacker, location, slot, target, state.table_rules)
-        for location, slot in attacker.working_guns
-        for target in state.enemies_of(attacker)
-    ]
+    rules = state.table_rules
+    enemies = state.enemies_of(attacker)
+    where = shapes(enemies)
+    seen: dict[str, list[tuple[bool, int | None]]] = {}
+    solutions = []
+    for location, slot in attacker.working_guns:
+        if location not in seen:
+            seen[location] = sights(attacker, location, where, rules)
+        gun = attacker.card.locations[location].gun(slot)
+        for target, (in_arc, range_) in zip(enemies, seen[location]):
+            if in_arc and gun.band(range_) != "out":
+                solutions.append(firing_solution(attacker, location, slot, target, rules, (in_arc, range_)))
+            else:  # firing_solution's answer when the gun cannot reach, without looking the gun up again
+                solutions.append(FiringSolution(attacker.id, location, slot, gun.name, target.id, in_arc, range_,
+                                                "out"))
+    return solutions
 
 
 # --- resolving a shot -------------------------------------------------------------

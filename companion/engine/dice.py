@@ -85,7 +85,7 @@ class Pool(tuple[Colour, ...]):
     """
 
     def __new__(cls, dice: Iterable[Colour | str] = ()) -> Pool:
-        return super().__new__(cls, tuple(Colour(d) for d in dice))
+        return super().__new__(cls, tuple(d if type(d) is Colour else Colour(d) for d in dice))
 
     # tuple's `+` promises any tuple; a Pool plus dice is a Pool (mypy cannot say "narrower").
     def __add__(self, other: tuple[Colour, ...]) -> Pool:  # type: ignore[override]
@@ -130,6 +130,12 @@ def parse_pool(text: str) -> Pool:
     """
     if not isinstance(text, str) or not text.strip():
         raise PoolError("empty dice pool: write dice like 'DBlue' or '2DRed & DBlue'")
+    return _parsed(text)
+
+
+@lru_cache(maxsize=1024)
+def _parsed(text: str) -> Pool:
+    """`parse_pool` of a non-empty text, cached (a card's pools are read again for every shot)."""
     dice: list[Colour] = []
     for start, raw in _terms(text):
         term = raw.strip()

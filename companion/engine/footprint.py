@@ -63,6 +63,11 @@ class Placement:
     def hex_count(self) -> int:
         return 1 if self.one_hex else HEX_COUNT[self.ship_type]
 
+    @property
+    def trail(self) -> tuple[int, int]:
+        """(the facing the ship's other hexes trail in from its bow, its number of hexes)."""
+        return (self.facing + 3) % 6, self.hex_count
+
     def location_hex(self, location: str) -> Hex:
         return self.bow if self.one_hex else self.hexes[LOCATION_HEX[self.ship_type][location]]
 
