@@ -467,3 +467,55 @@ def test_what_a_device_is_shown_goes_through_its_roles_view():
     assert Role.table().sees(secret, state) is state
     assert len(Role.holding("British").sees(secret, state).shots) == 1
     assert Role.holding("French").sees(secret, state).shots == [] and Role.screen().sees(secret, state).shots == []
+
+
+# --- every shared feature on a game with attacks (issue 25) -------------------------------------------
+
+
+def _cli(capsys, *argv) -> tuple[int, str, str]:
+    from companion.commands import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_every_shared_feature_runs_on_a_game_with_attacks_of_every_ruleset(ruleset, tmp_path, capsys):
+    """A seeded game that declares and resolves attacks (or shots), stored with an undo and a redo:
+    `report` (CLI and the app's model), `replay --to N` at every N (and the app's replay), `verify`,
+    and `export` then `import` into another data folder, each without an error."""
+    from companion.app.replay_model import replay_of
+    from companion.app.report_model import report_screen
+    from companion.store import TinyDBStore
+
+    data = tmp_path / "data"
+    store = TinyDBStore(data)
+    game = _stored_game(store, ruleset, 3)
+    game_id, end, entries = game.id, game.state, len(game.entries)
+    assert any(a["kind"] in ("resolve_shot", "roll_attack") for a in _random_game(ruleset, 3)[1][:40])
+    screen = report_screen(store, game_id)
+    assert screen.problem is None and sum(bar.value for bar in screen.guns) > 0, screen.problem
+    replay = replay_of(store, game_id)
+    assert replay.last == entries and replay.state(entries) == end
+    assert any(step.rolls for step in replay.steps)
+    store.close()
+
+    code, page, err = _cli(capsys, "report", game_id, "--data", data, "--out", "-")
+    assert (code, err) == (0, "") and page.count("<svg") == 4
+    for n in range(entries + 1):
+        code, out, err = _cli(capsys, "replay", game_id, "--data", data, "--to", n)
+        assert (code, err) == (0, ""), (n, err)
+        position = json.loads(out)
+        assert position["format"] == ruleset.scenario_format and ruleset.load_scenario(position) is not None, n
+    assert ruleset.load_scenario(position) == ruleset.load_scenario(ruleset.save_scenario(end, position["name"]))
+    code, out, err = _cli(capsys, "verify", game_id, "--data", data)
+    assert (code, err) == (0, ""), out
+    exported = tmp_path / "game.json"
+    code, out, _ = _cli(capsys, "export", game_id, "--data", data, exported)
+    assert code == 0 and out.startswith("exported ")
+    code, out, err = _cli(capsys, "import", exported, "--data", tmp_path / "other")
+    assert (code, err) == (0, "") and out.startswith("imported ")
+    other = TinyDBStore(tmp_path / "other")
+    [copy] = other.games()
+    assert other.game(copy.id).state == end and copy.ruleset == ruleset.id
+    other.close()
