@@ -14,11 +14,9 @@ import html
 from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
+from .app.palettes import side_colours
 from .engine.report import Report, SideReport, after_action_report
 from .engine.ruleset import find_ruleset
-
-#: Side colours, in the order of the game's sides (a colour-blind-safe pair first).
-SIDE_COLOURS = ("#1f5fa8", "#c0502a", "#2f8f5b", "#7a4fa0")
 
 
 def game_report(ruleset_id: str, initial: Any, entries: Iterable[Any], turn: int | None = None) -> Report:
@@ -28,9 +26,14 @@ def game_report(ruleset_id: str, initial: Any, entries: Iterable[Any], turn: int
     return after_action_report(find_ruleset(ruleset_id), initial, effective_actions(list(entries)), turn)
 
 
+def report_colours(report: Report) -> dict[str, str]:
+    """Each side's colour as the map and the cards draw it (its faction's: British red, French blue;
+    issue 28 found the report drawing them blue and orange), in the light palette of the page."""
+    return side_colours([s.side for s in report.sides])
+
+
 def colour_of(report: Report, side: str) -> str:
-    index = [s.side for s in report.sides].index(side)
-    return SIDE_COLOURS[index % len(SIDE_COLOURS)]
+    return report_colours(report)[side]
 
 
 def pct(value: Fraction | None) -> str:

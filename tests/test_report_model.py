@@ -48,3 +48,17 @@ def test_one_turn_and_the_problems(store):
     assert eighth.html_command.endswith("--turn 8")
     assert report_screen(store, "Ten turns", 30).problem == "the game has no turn 30 (its turns: 1 to 10)"
     assert report_screen(store, "nothing").problem.startswith("no game 'nothing'")
+
+
+
+def test_the_report_draws_each_side_in_its_map_colour(store):
+    """Issue 28.6: the report drew the British blue and the French orange, the map red and blue."""
+    from companion.app.palettes import FACTION_COLOURS, side_colours
+    from companion.report_page import colour_of
+
+    screen = report_screen(store, "Ten turns")
+    stored = store.stored(screen.game_id)
+    report = game_report("quick-start", stored.record.initial, stored.entries)
+    light = FACTION_COLOURS["light"]
+    assert {s.side: s.colour for s in screen.sides} == {"British": light["British Empire"], "French": light["French Republic"]}
+    assert {s.side: colour_of(report, s.side) for s in report.sides} == side_colours(["British", "French"])

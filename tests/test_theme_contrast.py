@@ -137,3 +137,36 @@ def test_every_text_style_is_in_the_palettes_ink(name):
     for kind in ("display", "headline", "title", "body", "label"):
         for size in ("large", "medium", "small"):
             assert getattr(styles, f"{kind}_{size}").color == PALETTES[name].on_surface
+
+
+# --- sides told apart (issue 28.6) -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pair, expected", [
+    # Sharma, Wu and Dalal (2005), the CIEDE2000 test data: pairs 1, 7, 17 and 25
+    (((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485)), 2.0425),
+    (((50.0, 0.0, 0.0), (50.0, -1.0, 2.0)), 2.3669),
+    (((50.0, 2.5, 0.0), (73.0, 25.0, -18.0)), 27.1492),
+    (((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387)), 1.2644),
+])
+def test_the_colour_difference_is_ciede2000(pair, expected):
+    from companion.app.palettes import delta_e00
+
+    assert delta_e00(*pair) == pytest.approx(expected, abs=1e-4)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_any_two_sides_of_a_game_are_told_apart(name):
+    """Every pair of factions meeting in a game (the Decisive Victory sample's British and Japanese:
+    dark red and crimson) gets colours at least DISTINCT apart, its own faction's where it can."""
+    from itertools import permutations
+
+    from companion.app.palettes import DISTINCT, colour_difference
+
+    for first, second in permutations(FACTIONS, 2):
+        colours = side_colours([first, second], name)
+        assert colour_difference(colours[first], colours[second]) >= DISTINCT, (first, second)
+        assert colours[first] == FACTION_COLOURS[name][first]
+    british_japanese = side_colours(["British", "Japanese"], name)
+    assert british_japanese["British"] == FACTION_COLOURS[name]["British Empire"]
+    assert colour_difference(british_japanese["British"], british_japanese["Japanese"]) >= DISTINCT

@@ -13,6 +13,7 @@ Every text colour the views use stands on one of the palette's backgrounds: `TEX
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 #: The palettes by name, in the order the settings offer them, with the words the settings show.
@@ -167,16 +168,76 @@ def faction_of(side: str) -> str | None:
     return None
 
 
+#: The least colour difference (CIEDE2000) between two sides of one game: sides closer than this
+#: (the British Empire's dark red and the Japanese Empire's crimson, issue 28) look alike across a table.
+DISTINCT = 20.0
+
+
 def side_colours(sides: list[str], palette: str = DEFAULT) -> dict[str, str]:
-    """Each side's colour in a palette: its faction's, or else a spare faction's no other side has."""
+    """Each side's colour in a palette: its faction's, or else a spare faction's no other side has; a
+    side whose colour is too like an earlier side's (under `DISTINCT`) takes the first spare faction's
+    that is unlike every side's.  The map, the cards and the report all draw sides by this."""
     colours = FACTION_COLOURS.get(palette, FACTION_COLOURS[DEFAULT])
     named = {side: faction_of(side) for side in sides}
     spare = [f for f in SPARE_ORDER if f not in named.values()]
     out: dict[str, str] = {}
     for side in sides:
         faction = named[side] or (spare.pop(0) if spare else SPARE_ORDER[len(out) % len(SPARE_ORDER)])
-        out[side] = colours[faction]
+        colour = colours[faction]
+        if any(colour_difference(colour, taken) < DISTINCT for taken in out.values()):
+            colour = next((colours[f] for f in spare if all(colour_difference(colours[f], taken) >= DISTINCT
+                                                             for taken in out.values())), colour)
+        out[side] = colour
     return out
+
+
+# --- colour difference (CIE L*a*b* under D65, CIEDE2000) --------------------------------------------
+
+
+def lab(colour: str) -> tuple[float, float, float]:
+    """The CIE L*a*b* (D65) of an sRGB colour "#rrggbb"."""
+    value = colour.lstrip("#")[:6]
+    channels = [int(value[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def colour_difference(a: str, b: str) -> float:
+    """How unlike two colours look: CIEDE2000's ΔE00 of their L*a*b* (about 2: just noticeable)."""
+    return delta_e00(lab(a), lab(b))
+
+
+def delta_e00(first: tuple[float, float, float], second: tuple[float, float, float]) -> float:
+    """CIEDE2000 (Sharma, Wu and Dalal, 2005) of two L*a*b* colours, kL = kC = kH = 1."""
+    (l1, a1, b1), (l2, a2, b2) = first, second
+    c_mean = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - math.sqrt(c_mean ** 7 / (c_mean ** 7 + 25 ** 7)))
+    a1, a2 = (1 + g) * a1, (1 + g) * a2
+    c1, c2 = math.hypot(a1, b1), math.hypot(a2, b2)
+    h1, h2 = math.degrees(math.atan2(b1, a1)) % 360, math.degrees(math.atan2(b2, a2)) % 360
+    dh = 0.0 if c1 * c2 == 0 else (h2 - h1 + 180) % 360 - 180
+    d_l, d_c, d_h = l2 - l1, c2 - c1, 2 * math.sqrt(c1 * c2) * math.sin(math.radians(dh / 2))
+    l_mean, c_mean = (l1 + l2) / 2, (c1 + c2) / 2
+    if c1 * c2 == 0:
+        h_mean = h1 + h2
+    elif abs(h1 - h2) <= 180:
+        h_mean = (h1 + h2) / 2
+    else:
+        h_mean = (h1 + h2 + 360) / 2 if h1 + h2 < 360 else (h1 + h2 - 360) / 2
+    t = (1 - 0.17 * math.cos(math.radians(h_mean - 30)) + 0.24 * math.cos(math.radians(2 * h_mean))
+         + 0.32 * math.cos(math.radians(3 * h_mean + 6)) - 0.20 * math.cos(math.radians(4 * h_mean - 63)))
+    s_l = 1 + 0.015 * (l_mean - 50) ** 2 / math.sqrt(20 + (l_mean - 50) ** 2)
+    s_c, s_h = 1 + 0.045 * c_mean, 1 + 0.015 * c_mean * t
+    r_t = (-2 * math.sqrt(c_mean ** 7 / (c_mean ** 7 + 25 ** 7))
+           * math.sin(math.radians(60 * math.exp(-(((h_mean - 275) / 25) ** 2)))))
+    dl, dc, dhh = d_l / s_l, d_c / s_c, d_h / s_h
+    return math.sqrt(dl ** 2 + dc ** 2 + dhh ** 2 + r_t * dc * dhh)
 
 
 # --- contrast (WCAG 2.x, "relative luminance" and "contrast ratio") ---------------------------------

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..engine.report import Report
-from ..report_page import SIDE_COLOURS, game_report, num, pct
+from ..report_page import game_report, num, pct, report_colours
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def report_screen(store, game_id: str, turn: int | None = None) -> ReportScreen:
 
 
 def from_report(game_id: str, name: str, report: Report) -> ReportScreen:
-    colours = {s.side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, s in enumerate(report.sides)}
+    colours = report_colours(report)
     words = report.words
     return ReportScreen(
         game_id=game_id, name=name, ruleset=report.ruleset, turn=report.only_turn, turns=tuple(report.turns),
