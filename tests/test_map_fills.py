@@ -34,4 +34,6 @@ def test_arc_colours_darker_at_short_range():
     cell = Hex(2, 2)
     short = arc_colours((ArcShade(location="bow", band="short", cells=(cell,)),))
     long = arc_colours((ArcShade(location="bow", band="long", cells=(cell,)),))
-    assert short[cell].endswith(",0.3") and long[cell].endswith(",0.14")
+    assert short[cell].endswith(",0.45") and long[cell].endswith(",0.3")
+    dark = arc_colours((ArcShade(location="bow", band="long", cells=(cell,)),), "dark")
+    assert dark[cell].endswith(",0.35")  # stronger over the dark sky (issue 28.6)

@@ -170,3 +170,25 @@ def test_any_two_sides_of_a_game_are_told_apart(name):
     british_japanese = side_colours(["British", "Japanese"], name)
     assert british_japanese["British"] == FACTION_COLOURS[name]["British Empire"]
     assert colour_difference(british_japanese["British"], british_japanese["Japanese"]) >= DISTINCT
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_arcs_are_told_apart_on_every_sky(name):
+    """Issue 28.6: in the dark and high-contrast themes the arc shading was too dark to tell arcs apart.
+    Each arc's long band stands 10 (CIEDE2000) off the sky, the four arcs 12 apart at short range."""
+    from itertools import combinations
+
+    from companion.app.palettes import colour_difference
+    from companion.app.theme import ARCS, arc_opacity
+
+    sky = map_colours(name)["sky"]
+
+    def over_sky(colour, opacity):
+        mix = [round(opacity * int(colour[i:i + 2], 16) + (1 - opacity) * int(sky[i:i + 2], 16)) for i in (1, 3, 5)]
+        return "#" + "".join(f"{c:02x}" for c in mix)
+
+    arcs = ("bow", "stern", "port", "starboard")
+    for arc in arcs:
+        assert colour_difference(over_sky(ARCS[arc], arc_opacity("long", name)), sky) >= 10, arc
+    short = [over_sky(ARCS[arc], arc_opacity("short", name)) for arc in arcs]
+    assert min(colour_difference(a, b) for a, b in combinations(short, 2)) >= 12

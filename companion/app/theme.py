@@ -30,6 +30,19 @@ ARCS = {
     "starboard_quarter": "#2f8e5a",
 }
 
+#: How strongly an arc shades the sky (short range, long range) in each palette: on the dark skies
+#: the light palette's 0.30 and 0.14 were too dark to tell the arcs apart (issue 28.6).  Each keeps the
+#: long band at least 10 (CIEDE2000) from the sky and the four arcs at least 12 apart at short range
+#: (tests/test_theme_contrast.py).
+ARC_OPACITY = {"light": (0.45, 0.3), "dark": (0.6, 0.35), "contrast": (0.6, 0.35)}
+
+
+def arc_opacity(band: str, palette: str | bool = DEFAULT) -> float:
+    """An arc's shading over the map's sky, stronger at short range, in the palette named."""
+    short, long = ARC_OPACITY[palette_name(palette)]
+    return short if band == "short" else long
+
+
 CIRCLED = "#d9342b"
 
 #: The brief highlight (issue 18, motion that helps) on the slot just hit and the ship that just moved:

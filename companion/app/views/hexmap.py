@@ -24,7 +24,7 @@ from ...engine.state import GameState, ShipState
 from ..geometry import HexLayout
 from ..motion import Moved
 from ..tasks import soon
-from ..theme import ARCS, CIRCLED, FLASH, map_colours, side_colour
+from ..theme import ARCS, CIRCLED, FLASH, arc_opacity, map_colours, side_colour
 from ..viewmodels import ArcShade
 from .frame import on
 from .widgets import flash_box, flash_off, flash_on
@@ -105,12 +105,12 @@ def _over(layers: list[tuple[str, float]]) -> str:
     return ft.Colors.with_opacity(round(alpha, 4), "#" + "".join(f"{round(c / alpha):02x}" for c in rgb))
 
 
-def arc_colours(shades: tuple[ArcShade, ...]) -> dict[Hex, str]:
-    """Each shaded hex's colour: its arc's colour, darker at short range; where arcs overlap,
-    the later drawn over the earlier."""
+def arc_colours(shades: tuple[ArcShade, ...], palette: str | bool = "light") -> dict[Hex, str]:
+    """Each shaded hex's colour: its arc's colour, stronger at short range (as the palette's sky
+    needs: `theme.arc_opacity`); where arcs overlap, the later drawn over the earlier."""
     layers: dict[Hex, list[tuple[str, float]]] = {}
     for shade in shades:
-        layer = (ARCS.get(shade.location, "#888888"), 0.30 if shade.band == "short" else 0.14)
+        layer = (ARCS.get(shade.location, "#888888"), arc_opacity(shade.band, palette))
         for cell in shade.cells:
             layers.setdefault(cell, []).append(layer)
     return {cell: _over(parts) for cell, parts in layers.items()}
@@ -311,7 +311,7 @@ class HexMap:
         if key == self._arc_key:
             return []
         self._arc_key = key
-        changed: list[ft.Control] = [self.arcs] if self._arc_fills.show(arc_colours(shades)) else []
+        changed: list[ft.Control] = [self.arcs] if self._arc_fills.show(arc_colours(shades, self.dark)) else []
         self.legend.content = _legend(shades)
         self.legend.visible = bool(shades)
         return changed + [self.legend]
