@@ -3,7 +3,10 @@ and hub).  No flet here."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Callable
+
+log = logging.getLogger(__name__)
 
 
 def subscribe(lock: Any, listeners: list, listener: Callable) -> Callable[[], None]:
@@ -20,8 +23,10 @@ def subscribe(lock: Any, listeners: list, listener: Callable) -> Callable[[], No
 
 
 def tell(listeners: list, *args: Any) -> None:
+    """Tell every listener, in order; one that fails is logged with its traceback for the host's
+    terminal, and the others still hear (a closed session must not stop them)."""
     for listener in listeners:
         try:
             listener(*args)
-        except Exception:  # a closed session must not stop the others hearing
-            pass
+        except Exception:
+            log.error("a listener failed (%r); the others are told", listener, exc_info=True)

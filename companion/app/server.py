@@ -56,6 +56,8 @@ CLIENT_ONLY = frozenset({"client_ip", "client_user_agent", "web"})  # page facts
 
 # Wire actions (flet.messaging.protocol.MessageAction)
 REGISTER_CLIENT, CONTROL_EVENT, UPDATE_CONTROL_PROPS = 1, 3, 4
+INVOKE_METHOD = 5  # the browser's answer to a method call of the server's (a scroll, a stored value)
+FAILED_LINE = "That did not work: {reason}. The game is saved."  # a handler's failure, as the device is told
 
 
 # --- decisions (pure) ------------------------------------------------------------------------------
@@ -196,6 +198,75 @@ def observed_address(page) -> str | None:
 LOCAL_TRANSPORTS = frozenset({"FletSocketServer", "FletDartBridgeServer", "PyodideConnection"})
 
 
+# --- no screen dies: one edge for a handler's failure, late answers dropped (issue 25) -------------------
+
+
+def failure_reason(exc: BaseException) -> str:
+    """The short reason a device is told that a tap did not work, in plain words (the traceback goes to
+    the host's terminal only): a browser that did not answer a call in time, a refusal in its own words,
+    else that the computer running the table failed."""
+    text = str(exc).strip()
+    if isinstance(exc, TimeoutError) or text.lower().startswith("timeout"):
+        return "this device did not answer in time"
+    if isinstance(exc, PermissionError) and text:
+        return text.splitlines()[0].rstrip(".")[:160]
+    return "something went wrong on the computer running the table"
+
+
+def handle_failures_of(session) -> None:
+    """Every event handler of this session fails at one edge (`handler_failed`).  Flet's own
+    `Session.dispatch_event` answered any exception (a bug, or a client call that timed out) with
+    SESSION_CRASHED: the whole screen became "Error running app", for good.  This one is Flet's
+    (this session's page bound for the event's task, the control found as Flet finds it) with that
+    answer replaced; set on the session object, once, at its register."""
+    if getattr(session, "_companion_edge", False):
+        return
+    from flet.controls.context import _context_page
+
+    async def dispatch_event(control_id, event_name, event_data) -> None:
+        _context_page.set(session.page)
+        control = session._Session__resolve_event_control(control_id)
+        if control is None:
+            return
+        try:
+            await control._trigger_event(event_name, event_data)
+        except Exception as exc:
+            handler_failed(session, event_name, exc)
+
+    session.dispatch_event = dispatch_event
+    session._companion_edge = True
+
+
+def handler_failed(session, event_name, exc: BaseException) -> None:
+    """A handler raised: its traceback to the host's terminal with the device's address and session,
+    one plain line on that device (a snack bar, over any screen); the session goes on."""
+    import flet as ft
+
+    peer = session.store.get(PEER_KEY)
+    log.error("a tap did not work on the device at %s (session %s, on_%s); its session goes on", peer,
+              session.id, event_name, exc_info=exc)
+    line = FAILED_LINE.format(reason=failure_reason(exc))
+    try:
+        session.page.show_dialog(ft.SnackBar(ft.Semantics(identifier="failed", content=ft.Text(line)),
+                                             show_close_icon=True, duration=ft.Duration(seconds=8)))
+    except Exception:
+        log.error("the device at %s (session %s) could not be told: %s", peer, session.id, line, exc_info=True)
+
+
+def take_answer(session, body: dict, peer: str) -> None:
+    """The browser's answer to one of the server's method calls.  Flet 1.0.5 raises on an answer for a
+    control that has gone meanwhile (a slow phone answering a scroll of a panel rebuilt since), which
+    ended the session's receive loop: that device silently got no more updates.  Such an answer (or a
+    malformed one) is dropped, logged at debug level; the loop goes on."""
+    from flet.messaging.protocol import InvokeMethodResponseBody
+
+    try:
+        answer = InvokeMethodResponseBody(**body)
+        session.handle_invoke_method_results(answer.control_id, answer.call_id, answer.result, answer.error)
+    except Exception as exc:
+        log.debug("connection from %s: an answer to a method call dropped: %s", peer, exc)
+
+
 # --- the server ----------------------------------------------------------------------------------------
 
 
@@ -211,8 +282,13 @@ class _MeteredSocket:
         return getattr(self._ws, name)
 
     async def receive_bytes(self) -> bytes:
+        from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
+
         while True:
-            data = await self._ws.receive_bytes()
+            try:
+                data = await self._ws.receive_bytes()
+            except WebSocketDisconnected:  # a send found the browser gone first: the same close, said quietly
+                raise WebSocketDisconnect(1006) from None
             if await self._guard.admit(data):
                 return data
 
@@ -326,6 +402,9 @@ def _guarded_flet_app_class():
                 return
             if session is None:
                 return  # nothing before the register
+            if action == INVOKE_METHOD:
+                take_answer(session, body, self.guard.peer)
+                return
             if action == CONTROL_EVENT:
                 target = body.get("target")
                 if not isinstance(target, int) or session.index.get(target) is None:
@@ -349,6 +428,7 @@ def _guarded_flet_app_class():
                 session.store.set(PEER_KEY, self.guard.peer)
                 session.page.client_ip = self.guard.peer
                 session.page.web = True
+                handle_failures_of(session)
 
         def send_message(self, message: Message):
             if message.action == MessageAction.SESSION_CRASHED:

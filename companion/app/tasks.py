@@ -13,6 +13,8 @@ import asyncio
 import logging
 from typing import Any, Awaitable, Callable
 
+from .server import PEER_KEY
+
 log = logging.getLogger(__name__)
 
 _RUNNING: set[asyncio.Task] = set()  # strong references until done (the loop keeps only weak ones)
@@ -25,9 +27,9 @@ def soon(page, handler: Callable[..., Awaitable[Any]], *args: Any) -> bool:
         loop = asyncio.get_running_loop()
     except RuntimeError:  # a worker thread: only the connection knows the session's loop
         return run_soon(page, handler, *args)
-    task = loop.create_task(handler(*args))
+    task = loop.create_task(_logged(page, handler, *args))
     _RUNNING.add(task)
-    task.add_done_callback(_finished)
+    task.add_done_callback(_RUNNING.discard)
     return True
 
 
@@ -38,13 +40,19 @@ def run_soon(page, handler: Callable[..., Awaitable[Any]], *args: Any) -> bool:
     if session is None or getattr(session, "connection", None) is None:
         return False
     try:
-        page.run_task(handler, *args)
+        page.run_task(_logged, page, handler, *args)
     except Exception:  # the session closed meanwhile
         return False
     return True
 
 
-def _finished(task: asyncio.Task) -> None:
-    _RUNNING.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        log.error("a background task of a screen failed", exc_info=task.exception())
+async def _logged(page, handler: Callable[..., Awaitable[Any]], *args: Any) -> None:
+    """`handler(*args)`, its failure logged with the session's device and the traceback for the host's
+    terminal (never raised into the event loop, where nobody reads it, nor swallowed)."""
+    try:
+        await handler(*args)
+    except Exception:
+        session = getattr(page, "session", None)
+        peer = session.store.get(PEER_KEY) if session is not None else None
+        log.error("a background task of a screen failed (%s) on the device at %s (session %s)",
+                  getattr(handler, "__qualname__", handler), peer, getattr(session, "id", None), exc_info=True)

@@ -16,6 +16,7 @@ its lock, so several browser sessions act on it in order.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ from typing import Any, Callable, Iterable, Protocol
 
 from ..engine.kernel import Applied, Event, Refused, RefusalKind
 from ..engine.ruleset import Ruleset, ruleset_of_state
+
+log = logging.getLogger(__name__)
 
 #: A game's state: a GameState, a WarFleetState, ... (the state type of the game's ruleset).
 GameState = Any
@@ -285,8 +288,9 @@ class Game:
         for listener in list(self._listeners):
             try:
                 listener(self, entry)
-            except Exception:  # a closed browser session must not break the game
-                pass
+            except Exception:  # a closed browser session must not break the game: logged, the rest told
+                log.error("a listener of game %s failed (%r) after log entry %d", self.id, listener, entry.index,
+                          exc_info=True)
         return True
 
 

@@ -20,6 +20,7 @@ import asyncio
 
 import flet as ft
 
+from ..client_calls import ask
 from ..session import Session
 from ..sharing import Sight
 from ..tasks import soon
@@ -238,8 +239,9 @@ class GameFrame:
     async def go_tab(self, tab: str) -> None:
         self.body.go_tab(tab)
         await self.follow_session()
-        if mounted(self.panel):  # every tab opens at its top (the log: its newest entry and Undo)
-            await self.panel.scroll_to(offset=0)
+        # every tab opens at its top (the log: its newest entry and Undo); never the panel a phone's map
+        # tab hides (the browser cannot answer for it: issue 25)
+        await ask("scroll the panel to its top", lambda: self.panel.scroll_to(offset=0), on=self.panel)
 
     async def _fade(self, note) -> None:
         await asyncio.sleep(NOTE_SECONDS)
