@@ -20,8 +20,12 @@ only the server can know, so this module wraps it (issue 11):
   it are dropped unread; other frames, the answers to the server's own calls, wait for it); events
   for controls the session does not have are dropped before Flet searches the whole page for them;
   the events left are charged to a budget of taps (a notice such as a resize a tenth of a tap), and
-  those over it dropped; frames larger than `MAX_FRAME` close the socket.  What is dropped is
-  counted and logged on the host.
+  those over it, or beyond `MAX_RUNNING` being handled at once, dropped; a resize (and the like)
+  waits for the one being handled and only the newest is handled; frames larger than `MAX_FRAME`
+  close the socket.  What is dropped is counted and logged on the host.  So one device flooding
+  the server gets its share, and the others' taps are handled (issue 25).
+- **A closed socket's session** is dropped after `SESSION_GRACE` seconds unless its browser came back
+  (Flet keeps it an hour).
 - **A crash** shows a plain message on the device; the traceback goes to the host's log only.
 
 - **A browser gone mid-send** ends its connection quietly, so its session can be reconnected.
@@ -34,10 +38,14 @@ seam; they are those of flet-web 1.0.5, the version this project pins.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import gc
 import ipaddress
 import logging
+import os
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from urllib.parse import urlsplit
 
 from . import offline, prints
@@ -52,6 +60,11 @@ CRASHED_MESSAGE = ("Something went wrong on the computer running the table. Relo
                    "the game is saved.")
 APP_NAME, APP_SHORT_NAME = "Leviathans Table Companion", "Leviathans"  # as in assets/manifest.json
 APP_DESCRIPTION = "Beside the table for Leviathans air-fleet battles: ship cards, arcs, odds and dice."
+# Seconds a session waits for its browser after the socket closed (a phone asleep, a reload, the Wi-Fi
+# lost); then it is dropped, and a browser that comes back later starts a new one on the same page.
+# Flet keeps it an hour (about 77 KB for the home screen, megabytes for a game's, each still redrawn
+# on every change to its game).
+SESSION_GRACE = float(os.environ.get("COMPANION_SESSION_GRACE") or 60)
 CLIENT_ONLY = frozenset({"client_ip", "client_user_agent", "web"})  # page facts the client may not rewrite
 
 # Wire actions (flet.messaging.protocol.MessageAction)
@@ -155,7 +168,8 @@ class Bucket:
 
 
 FRAME_RATE, FRAME_BURST = 100.0, 200.0  # frames a second read and decoded, whatever they hold
-TAP_RATE, TAP_BURST = 10.0, 40.0  # events a second handled: a person taps a few times a second
+TAP_RATE, TAP_BURST = 4.0, 20.0  # events a second handled: a person taps a few times a second
+MAX_RUNNING = 3  # a device's taps being handled at once; one more is dropped (a slow screen is not queued up)
 BYTES_PER_TOKEN = 64 * 1024
 NOTICES = frozenset({  # what the browser reports of itself as it happens: cheap to handle, many at once
     "resize", "interaction_start", "interaction_update", "interaction_end", "scroll", "hover", "enter",
@@ -163,6 +177,10 @@ NOTICES = frozenset({  # what the browser reports of itself as it happens: cheap
     "keyboard_event", "connect", "disconnect",
 })
 NOTICE_COST = 0.1  # a window dragged to a new size sends dozens of resizes; a wheel, an event a notch
+LATEST_ONLY = frozenset({  # notices of a state where only the newest counts: one handled at a time per control,
+    "resize", "interaction_update", "scroll", "hover", "media_change",  # the rest replaced by the newest
+    "platform_brightness_change", "app_lifecycle_state_change",
+})
 
 
 def frame_cost(data: bytes) -> tuple[float, bool]:
@@ -293,15 +311,27 @@ class _MeteredSocket:
                 return data
 
 
+Event = tuple  # (target, name, data) of one control event, as the client sent it
+
+
 @dataclass
 class _Guard:
-    """What one connection has spent, and what it had dropped (logged now and then)."""
+    """What one connection has spent, what it has running, and what it had dropped (logged now and then).
+
+    A flood from one device (thousands of clicks and resizes a second) must not slow the others: its
+    frames over `FRAME_RATE` are dropped unread, its taps over `TAP_RATE` or beyond `MAX_RUNNING` at
+    once are dropped, and a notice in `LATEST_ONLY` waits while one of its kind for the same control
+    is handled, replaced by any newer one (a window dragged to a new size is laid out for the size
+    it ends at, not for each step)."""
 
     peer: str
     frames: Bucket = field(default_factory=lambda: Bucket(FRAME_RATE, FRAME_BURST))
     events: Bucket = field(default_factory=lambda: Bucket(TAP_RATE, TAP_BURST))
     dropped: int = 0
     unknown: int = 0
+    coalesced: int = 0
+    running: int = 0
+    notices: dict = field(default_factory=dict)  # (target, name) being handled -> newest data waiting, or _NONE
     logged_at: float = 0.0
 
     async def admit(self, data: bytes) -> bool:
@@ -318,23 +348,66 @@ class _Guard:
         self.frames.owe(cost, time.monotonic())
         return True
 
-    def handle(self, event_name) -> bool:
+    def handle(self, event_name, now: float | None = None) -> bool:
         """May this control event (for a control on the session's screen) be handled?"""
-        if self.events.take(event_cost(event_name), time.monotonic()):
+        if self.events.take(event_cost(event_name), time.monotonic() if now is None else now):
             return True
         self.drop()
         return False
+
+    def offer(self, event: Event, now: float | None = None) -> Event | None:
+        """An event for a control on the session's screen: the one to start now, or None (dropped,
+        or kept as the newest of its kind until the one being handled ends: `finished`)."""
+        target, name, data = event
+        if name in LATEST_ONLY:
+            key = (target, name)
+            if key in self.notices:
+                if self.notices[key] is not _NONE:
+                    self.coalesced += 1
+                    self.note()
+                self.notices[key] = data
+                return None
+            if not self.handle(name, now):
+                return None
+            self.notices[key] = _NONE
+            return event
+        if self.running >= MAX_RUNNING:
+            self.drop()
+            return None
+        if not self.handle(name, now):
+            return None
+        self.running += 1
+        return event
+
+    def finished(self, event: Event, now: float | None = None) -> Event | None:
+        """`event` has been handled: the newest notice of its kind that waited for it, to handle next
+        (its cost owed to the budget), or None."""
+        target, name, _ = event
+        if name not in LATEST_ONLY:
+            self.running -= 1
+            return None
+        waiting = self.notices.pop((target, name), _NONE)
+        if waiting is _NONE:
+            return None
+        self.notices[(target, name)] = _NONE
+        self.events.owe(event_cost(name), time.monotonic() if now is None else now)
+        return (target, name, waiting)
 
     def drop(self) -> None:
         self.dropped += 1
         self.note()
 
-    def note(self) -> None:
+    def note(self, final: bool = False) -> None:
+        """Log the counts, at most every 5 s (and once more as the connection ends, if any)."""
         now = time.monotonic()
-        if now - self.logged_at >= 5:
+        if (now - self.logged_at >= 5 and not final) or (final and self.logged_at):
             self.logged_at = now
-            log.warning("connection from %s: %d events over the rate limit and %d for controls not on its "
-                        "screen dropped so far", self.peer, self.dropped, self.unknown)
+            log.warning("connection from %s: %d events over the rate limit dropped, %d notices replaced by a "
+                        "newer one, %d for controls not on its screen dropped so far", self.peer, self.dropped,
+                        self.coalesced, self.unknown)
+
+
+_NONE = object()  # no newer notice waiting
 
 
 def _guarded_flet_app_class():
@@ -349,6 +422,7 @@ def _guarded_flet_app_class():
             super().__init__(*args, **kwargs)
             self.guard = guard
             self.registered = False
+            self.handling: set[asyncio.Task] = set()  # events being handled (a task is kept only while it runs)
 
         @property
         def _session(self):
@@ -411,13 +485,33 @@ def _guarded_flet_app_class():
                     self.guard.unknown += 1
                     self.guard.note()
                     return
-                if not self.guard.handle(body.get("name")):
-                    return
+                self._event(session, body)
+                return
             elif action == UPDATE_CONTROL_PROPS:
                 props = body.get("props")
                 if body.get("id") == session.page._i and isinstance(props, dict):
                     body = {**body, "props": {k: v for k, v in props.items() if k not in CLIENT_ONLY}}
             await FletApp._FletApp__on_message(self, [action, body])
+
+        def _event(self, session, body: dict) -> None:
+            """A control event for a control on the session's screen, through the guard: handled in a
+            task of its own (as Flet does), the newest notice of a kind after the one being handled."""
+            name, data = body.get("name"), body.get("data")
+            if not isinstance(name, str) or set(body) - {"target", "name", "data"}:
+                log.info("connection from %s: a malformed event dropped", self.guard.peer)
+                return
+            event = self.guard.offer((body["target"], name, data))
+            if event is not None:
+                task = asyncio.create_task(self._handle(session, event))
+                self.handling.add(task)
+                task.add_done_callback(self.handling.discard)
+
+        async def _handle(self, session, event: Event) -> None:
+            while event is not None:
+                try:
+                    await session.dispatch_event(*event)
+                finally:
+                    event = self.guard.finished(event)
 
         async def _register(self, body: dict) -> None:
             """Flet's register, then the peer and the web flag stamped on the session server-side
@@ -460,6 +554,7 @@ class CompanionServer:
                                      app_short_name=APP_SHORT_NAME, app_description=APP_DESCRIPTION)
         self.flet_app_class = _guarded_flet_app_class()
         self.open: dict[str, int] = {}  # sockets open per peer address
+        self.collecting = False  # a collection is due (`drop`)
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "websocket":
@@ -492,7 +587,7 @@ class CompanionServer:
         guard = _Guard(peer)
         connection = self.flet_app_class(
             loop=asyncio.get_running_loop(), executor=self.app_manager.executor, main=self.main,
-            before_main=None, guard=guard,
+            before_main=None, guard=guard, session_timeout_seconds=SESSION_GRACE,
         )
         try:
             await connection.handle(_MeteredSocket(websocket, guard))
@@ -504,6 +599,37 @@ class CompanionServer:
             self.open[peer] -= 1
             if not self.open[peer]:
                 del self.open[peer]
+            guard.note(final=True)
+            self.drop_later(connection)
+
+    def drop_later(self, connection) -> None:
+        """Drop the session of a closed socket once `SESSION_GRACE` has passed, unless a browser
+        came back to it (Flet's own sweep, every 10 s, would drop it too; this one is on time and
+        frees the memory: the session's controls hold cycles only a collection frees)."""
+        session = connection._session
+        if session is None:
+            return
+        key = connection._FletApp__get_unique_session_id(session.id)
+        # in a context of their own: the socket's holds its page (Flet's context variable), so a timer
+        # made in it would keep the session alive through the collection meant to free it
+        asyncio.get_running_loop().call_later(
+            SESSION_GRACE, lambda: asyncio.create_task(self.drop(key)), context=contextvars.Context())
+
+    async def drop(self, key: str) -> None:
+        session = await self.app_manager.get_session(key)
+        expires = getattr(session, "expires_at", None)
+        if session is None or session.connection is not None or expires is None:
+            return  # gone already, or a browser came back to it
+        if expires - datetime.now(timezone.utc) > timedelta(seconds=0.5):
+            return  # closed again since: that close's timer drops it
+        await self.app_manager.delete_session(key)
+        if not self.collecting:  # a second on: the session's "close" handlers run first (the app lets
+            self.collecting = True  # its game go), and one collection serves every session dropped by then
+            asyncio.get_running_loop().call_later(1.0, self.collect, context=contextvars.Context())
+
+    def collect(self) -> None:
+        self.collecting = False
+        gc.collect()
 
 
 def run(main, *, host: str | None, port: int, open_browser: bool, join_address: str | None,

@@ -1,0 +1,97 @@
+"""Fairness under a flood (issue 25, part 7): one device sending thousands of events a second gets
+only its share; the others' taps are all handled.  The guard's decisions are tested with the clock
+given (no timing asserted); a raw websocket flood against `python -m companion web` shows the drops
+counted in the host's log while another device's tap is still answered."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from test_server_security import (  # noqa: F401  (own_server: the fixture)
+    EVENT, PAGE, PATCH, Client, frame, own_server, shows, strings, theme_button,
+)
+
+from companion.app import server
+from companion.app.server import MAX_RUNNING, TAP_BURST, TAP_RATE, _Guard
+
+
+def handled_at_once(guard: _Guard, events, now: float) -> list:
+    """Offer `events` at one moment, each started one handled before the next comes (a fast screen)."""
+    started = []
+    for event in events:
+        begun = guard.offer(event, now)
+        if begun is not None:
+            started.append(begun)
+            assert guard.finished(begun, now) is None
+    return started
+
+
+def test_a_flooding_device_gets_its_burst_and_the_rest_is_dropped_and_counted():
+    flooder = _Guard("10.0.0.9")
+    started = handled_at_once(flooder, [(7, "click", None)] * 3600, now=0.0)
+    assert len(started) == TAP_BURST
+    assert flooder.dropped == 3600 - TAP_BURST
+    one_second_on = handled_at_once(flooder, [(7, "click", None)] * 3600, now=1.0)
+    assert len(one_second_on) == int(TAP_RATE)  # then its rate, however much it sends
+
+
+def test_another_devices_taps_all_take_effect_while_one_floods():
+    flooder, player = _Guard("10.0.0.9"), _Guard("10.0.0.7")
+    taken = 0
+    for second in range(40):
+        handled_at_once(flooder, [(7, "click", None), (1, "resize", {"width": 390})] * 1800, now=float(second))
+        taken += len(handled_at_once(player, [(12, "click", None)], now=second + 0.5))
+    assert taken == 40  # every tap of the other device: its budget is its own
+    assert player.dropped == 0 and flooder.dropped > 40 * 3000
+
+
+def test_taps_beyond_those_running_at_once_are_dropped():
+    guard = _Guard("10.0.0.9")
+    running = [guard.offer((7, "click", None), 0.0) for _ in range(MAX_RUNNING)]
+    assert all(running)
+    assert guard.offer((8, "click", None), 0.0) is None and guard.dropped == 1
+    guard.finished(running[0])
+    assert guard.offer((8, "click", None), 0.0) is not None
+
+
+def test_resizes_wait_for_the_one_being_laid_out_and_only_the_newest_is_handled():
+    guard = _Guard("10.0.0.9")
+    first = guard.offer((PAGE, "resize", {"width": 600}), 0.0)
+    assert first == (PAGE, "resize", {"width": 600})
+    for width in range(605, 1300, 5):
+        assert guard.offer((PAGE, "resize", {"width": width}), 0.0) is None
+    assert guard.coalesced == len(range(605, 1300, 5)) - 1 and guard.dropped == 0
+    assert guard.finished(first, 0.0) == (PAGE, "resize", {"width": 1295})  # laid out for the size it ends at
+    assert guard.finished((PAGE, "resize", {"width": 1295}), 0.0) is None
+    assert guard.offer((PAGE, "resize", {"width": 390}), 0.0) is not None  # none running: handled now
+    assert guard.offer((PAGE, "scroll", {}), 0.0) is not None  # another kind is not held up
+
+
+def test_a_flood_of_clicks_and_resizes_is_dropped_and_counted_while_another_device_is_answered(own_server):
+    async def go() -> None:
+        flooder = await Client.register(own_server.url(), own_server.origin())
+        other = await Client.register(own_server.url(), own_server.origin())
+        assert await flooder.pump(shows(own_server.pin), 30) and await other.pump(shows(own_server.pin), 30)
+        target = theme_button(flooder)
+        for i in range(3000):
+            await flooder.ws.send(frame(EVENT, {"target": target, "name": "click", "data": None}))
+            await flooder.ws.send(frame(EVENT, {"target": PAGE, "name": "resize",
+                                                "data": {"width": 390 if i % 2 else 1280, "height": 800}}))
+        before = len(other.messages)
+        await other.ws.send(frame(EVENT, {"target": theme_button(other), "name": "click", "data": None}))
+        answered = await other.pump(lambda c: any(a == PATCH and "theme-dialog" in strings(body, [])
+                                                  for a, body in c.messages[before:]), 30)
+        await flooder.close()
+        await other.close()
+        assert answered, "the other device's tap was not handled during the flood"
+
+    asyncio.run(go())
+    logged = re.findall(r"(\d+) events over the rate limit dropped, (\d+) notices replaced",
+                        own_server.log.read_text())
+    assert logged, "the host's log does not count the flood"
+    dropped = max(int(d) for d, _ in logged)
+    assert dropped > 3000  # of 6,000 sent (the frames over the frame budget are dropped unread)
+
+
+assert server.LATEST_ONLY >= {"resize", "scroll"}
