@@ -177,29 +177,56 @@ def _bounds(span: int) -> tuple[tuple[int, int, int], ...]:
     return tuple(forms)
 
 
-#: Per span: (radius, ranges) of the widest `_wedge_ranges` table built so far.
-_RANGES: dict[int, tuple[int, dict[tuple[int, int], int]]] = {}
+class _Layers:
+    """The breadth-first ranges of one wedge from corner 0, grown a layer at a time as far as asked.
+
+    Every hex of range k is found once layers 1..k are complete, whatever lies farther out, so a
+    hex found is at its shortest chain, as `_wedge_ranges` finds it (rules-notes 5)."""
+
+    def __init__(self, span: int):
+        self.forms = _bounds(span)
+        self.ranges: dict[tuple[int, int], int] = {}
+        self.seen: set[tuple[int, int]] = {(0, 0)}
+        self.frontier: list[tuple[int, int]] = [(0, 0)]
+        self.depth = 0
+
+    def grow(self) -> None:
+        """Add the next layer: the hexes of the wedge next to the last layer and not yet seen."""
+        self.depth += 1
+        layer = []
+        for q, r in self.frontier:
+            for dq, dr in DIRECTIONS:
+                cell = (q + dq, r + dr)
+                if cell in self.seen:
+                    continue
+                self.seen.add(cell)
+                if all(a * cell[0] + b * cell[1] + k > 0 for a, b, k in self.forms):
+                    self.ranges[cell] = self.depth
+                    layer.append(cell)
+        self.frontier = layer
+
+
+#: Per span: its layers grown so far.
+_RANGES: dict[int, _Layers] = {}
 
 
 def _canonical_range(q: int, r: int, span: int) -> int | None:
     """Range to the hex at (q, r) in the frame of a wedge from corner 0, or None (not in the wedge)."""
     if (q == 0 and r == 0) or any(a * q + b * r + k <= 0 for a, b, k in _bounds(span)):
         return None
-    radius, ranges = _RANGES.get(span, (0, {}))
-    found = ranges.get((q, r))
-    if found is not None and found <= radius:
+    layers = _RANGES.get(span)
+    if layers is None:
+        layers = _RANGES[span] = _Layers(span)
+    found = layers.ranges.get((q, r))
+    if found is not None:
         return found
-    wanted = _radius_for(max(abs(q), abs(r), abs(q + r)))
-    while True:  # as range_in_wedge: a chain found within the radius is the shortest
-        if wanted > radius:
-            radius, ranges = wanted, _wedge_ranges(span, wanted)
-            _RANGES[span] = (radius, ranges)
-        found = ranges.get((q, r))
-        if found is not None and found <= radius:
+    most = 4 * max(abs(q), abs(r), abs(q + r)) + 16
+    while layers.frontier and layers.depth < most:
+        layers.grow()
+        found = layers.ranges.get((q, r))
+        if found is not None:
             return found
-        if wanted > 4096:
-            return None
-        wanted *= 2
+    return range_in_wedge(Hex(0, 0), Hex(q, r), (0, span))  # not reached: ask the direct search
 
 
 def wedge_range(dq: int, dr: int, wedge: tuple[int, int]) -> int | None:
@@ -214,9 +241,17 @@ def ship_range(wedge: tuple[int, int], dq: int, dr: int, back: int, count: int) 
     """The smallest range along the wedge to a ship of `count` hexes whose bow is at offset (dq, dr)
     from the wedge's origin and whose other hexes trail in direction `back`; None when none of its
     hexes is in the wedge (rules-notes 5: range to a ship is the smallest in-arc range)."""
+    a, b, c, d = _TURN_BACK[wedge[0]]
     step_q, step_r = DIRECTIONS[back]
-    found = [r for n in range(count) for r in [wedge_range(dq + n * step_q, dr + n * step_r, wedge)] if r is not None]
-    return min(found) if found else None
+    q, r = a * dq + b * dr, c * dq + d * dr
+    step_q, step_r = a * step_q + b * step_r, c * step_q + d * step_r
+    best = None
+    for _ in range(count):
+        found = _canonical_range(q, r, wedge[1])
+        if found is not None and (best is None or found < best):
+            best = found
+        q, r = q + step_q, r + step_r
+    return best
 
 
 def clear_tables() -> None:

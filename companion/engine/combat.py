@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from .arcs import offset_in_arc, ship_range
-from .dice import Colour, Pool, chance_at_least, parse_pool
+from .dice import Colour, Pool, counts, parse_pool
 from .footprint import LOCATION_HEX, Placement
 from .hexes import Hex
 from .roller import DiceSource, DieRoll, RollerDice as RollerDice, TableDice as TableDice
@@ -161,26 +161,33 @@ def _fate(target: ShipState) -> bool | None:
 @lru_cache(maxsize=100_000)
 def _odds(pool_key: tuple[Colour, ...], modifier: int, breaches: tuple[int | None, ...],
           destroyed: tuple[bool, ...], armour: int, si: int, keel_modifier: int, fate: bool | None) -> Odds:
-    def hit(breach: int) -> Fraction:  # P(total >= breach)
-        return chance_at_least(pool_key, breach - modifier)
+    """In integers over one common denominator, Fractions at the end (issue 30).
 
+    With L printed slots, B of them destroyed, O rolls of the pool and W(x) of them totalling x or
+    more: P(slot n destroyed) = (1/6) W(b + armour)/O + (B/6L) W(b)/O for a live slot of breach b
+    (the slot die, or a re-roll after a destroyed slot), and the keel breaks with chance
+    (B/6L) (K/144) sum of W(b) over the destroyed slots (K: keel rolls of 2DRed that break it);
+    every figure is a count over 6 L O 144.
+    """
+    pool = counts(pool_key)
+    keel = counts(KEEL_DICE)
     printed = {n: breach for n, breach in enumerate(breaches, start=1) if breach is not None}
-    real = list(printed)
-    broken = [n for n in real if destroyed[n - 1]]
-    keel = chance_at_least(KEEL_DICE, si - keel_modifier)
-    sixth = Fraction(1, 6)
-    # chance that the slot die shows a destroyed slot, times the uniform re-roll
-    reroll = sixth * len(broken) / len(real) if broken else Fraction(0)
-    slot_destroyed: dict[int, Fraction] = {}
+    if not printed:  # only miss slots: nothing can happen
+        return Odds(Fraction(1), {}, Fraction(0), _ship_destroyed({}, Fraction(0), [], [], fate))
+    whole = 6 * len(printed) * pool.outcomes * keel.outcomes  # the common denominator
+    real, broken = list(printed), [n for n in printed if destroyed[n - 1]]
+    live, keel_ways = len(real), keel.ways_at_least(si - keel_modifier)
+    ways: dict[int, int] = {}
     for n in real:
-        if destroyed[n - 1]:
-            slot_destroyed[n] = Fraction(0)
-        else:
-            slot_destroyed[n] = sixth * hit(printed[n] + armour) + reroll * hit(printed[n])
-    keel_break = reroll * keel * sum((hit(printed[n]) for n in broken), Fraction(0))
-    no_effect = 1 - sum(slot_destroyed.values(), Fraction(0)) - keel_break
-    ship_destroyed = _ship_destroyed(slot_destroyed, keel_break, real, broken, fate)
-    return Odds(no_effect, slot_destroyed, keel_break, ship_destroyed)
+        ways[n] = 0 if destroyed[n - 1] else keel.outcomes * (
+            live * pool.ways_at_least(printed[n] + armour - modifier)
+            + len(broken) * pool.ways_at_least(printed[n] - modifier))
+    keel_break = len(broken) * keel_ways * sum(pool.ways_at_least(printed[n] - modifier) for n in broken)
+    no_effect = whole - sum(ways.values()) - keel_break
+    slot_destroyed = {n: Fraction(w, whole) for n, w in ways.items()}
+    keel_chance = Fraction(keel_break, whole)
+    return Odds(Fraction(no_effect, whole), slot_destroyed, keel_chance,
+                _ship_destroyed(slot_destroyed, keel_chance, real, broken, fate))
 
 
 def _ship_destroyed(slot_destroyed: dict[int, Fraction], keel_break: Fraction,
