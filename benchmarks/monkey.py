@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
                 round_seed = random.Random(seed * 1000 + rounds).randrange(1, 10**9)
                 print(f"round {rounds + 1} (round seed {round_seed})", flush=True)
                 play(browser, server, games, round_seed, figures, taps=args.taps, bursts=3, lan=lan, say=say,
-                     stop_at=stop_at)
+                     stop_at=stop_at, keep_going=True)
                 rounds += 1
         except MonkeyFailure as exc:
             found = str(exc)
@@ -67,10 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nmonkey: {minutes:.1f} min, {rounds} rounds of {len(SCREENS)} screens x {len(RULESETS)} rulesets")
     print(f"  taps {figures.taps} (typed into {figures.typed} fields), screens reached {len(figures.screens)}, "
           f"timeout waits {figures.waits}, crashes {len(figures.crashes)}")
-    if found:
-        print("\nFOUND:\n" + found)
-        return 1
-    return 0
+    for finding in ([found] if found else []) + figures.found:
+        print("\nFOUND:\n" + finding)
+    return 1 if figures.crashes else 0
 
 
 def say(line: str) -> None:

@@ -115,9 +115,10 @@ class App:
                 self._set_screen(self.table.control)
                 await self.table.refresh(force=True)
             else:  # the ruleset's body in the one frame, under the role bar, drawn before its first paint
-                self.table = GameFrame(self, game, body, read_only=role.read_only)
-                await self.table.refresh(force=True)
-                self._set_screen(join.framed(self, game, self.table.control))
+                table = self.table = GameFrame(self, game, body, read_only=role.read_only)
+                await table.refresh(force=True)
+                if self.table is table:  # a tap meanwhile opened another screen (a double tap on Home): it stays
+                    self._set_screen(join.framed(self, game, table.control))
             return
         builders = {
             "home": home.build, "new": newgame.build, "dice": dice.build,

@@ -33,8 +33,11 @@ SCREENS: dict[str, dict] = {
 RULESETS = ("quick-start", "house-rules", "war-fleet", "decisive-victory")
 #: The Flet client's method timeout: the monkey waits longer than this once a run, then looks again.
 CLIENT_TIMEOUT = 10.0
-#: What a server's output says when a session died or a handler raised.
-CRASH = re.compile(r"crashed|Traceback|Timeout waiting for invoke method")
+#: What a server's output says when a session died or a handler raised: the crash guard's words.
+try:
+    from .conftest import CRASH
+except ImportError:  # an older conftest
+    CRASH = re.compile(r"Traceback \(most recent call last\)|crashed|Unhandled error|Timeout waiting for invoke method")
 #: Tappable semantics nodes: buttons, tabs, toggles, menu entries, text fields, and any tagged control.
 CONTROLS_JS = """() => {
   const vw = window.innerWidth, vh = window.innerHeight;
@@ -114,6 +117,7 @@ class Figures:
     waits: int = 0
     screens: set[str] = field(default_factory=set)
     crashes: list[str] = field(default_factory=list)
+    found: list[str] = field(default_factory=list)  # each finding in full, when a run keeps going
 
     def line(self) -> str:
         return (f"taps {self.taps} (typed into {self.typed} fields), screens reached {len(self.screens)}, "
@@ -137,7 +141,7 @@ class ServerLog:
         found = []
         for i, line in enumerate(lines):
             if CRASH.search(line):
-                found.append("\n".join(lines[max(0, i - 2): i + 25]))
+                found.append("\n".join(lines[max(0, i - 1): i + 25]))
         return found
 
 
@@ -175,10 +179,23 @@ class Monkey:
         return f"{self.where.split(' ')[0]} {path} " + ",".join(idents)
 
     def fail(self, what: str) -> None:
+        picture = self.picture()
         message = (f"{what}\non {self.where} at {self.page.url}\nlast taps: {self.trail[-12:]}\n"
-                   f"replay with MONKEY_SEED={self.seed}")
+                   f"the screen: {picture}\nreplay with MONKEY_SEED={self.seed}")
         self.figures.crashes.append(what.splitlines()[0])
         raise MonkeyFailure(message)
+
+    def picture(self) -> str:
+        """A screenshot of the page as the monkey found it (tests/screenshots/monkey-*.png), for the report."""
+        from .conftest import SCREENSHOTS
+
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"monkey-{self.seed}-{len(self.figures.crashes)}-{self.where.split(' ')[0]}.png"
+        try:
+            self.page.screenshot(path=str(path))
+        except Exception as exc:  # the page itself is gone
+            return f"no screenshot ({type(exc).__name__})"
+        return str(path)
 
     def check(self) -> list[dict]:
         """The server said nothing of a crash, the client is alive, and something is there to tap."""
@@ -283,7 +300,7 @@ def plan(rng: random.Random, screens=tuple(SCREENS), rulesets=RULESETS) -> list[
 def open_screen(browser, server, screen: str, game: str, rng: random.Random, lan: str | None):
     """A page on `screen` showing `game`: the phone joins from the network as a side (when this machine
     has a network address), the TV as the shared screen; the tablet and the desktop are the host."""
-    from .conftest import by_id, open_app
+    from .conftest import by_id, open_app, tap_until
     from .test_sharing import enter_pin
 
     context = browser.new_context(**SCREENS[screen])
@@ -296,7 +313,8 @@ def open_screen(browser, server, screen: str, game: str, rng: random.Random, lan
         wanted = "[flt-semantics-identifier='role-screen']" if screen == "tv" else "[flt-semantics-identifier^='role-side-']"
         page.locator(wanted).first.wait_for(timeout=30000)
         roles = page.locator(wanted)
-        roles.nth(rng.randrange(roles.count())).click()
+        role = roles.nth(rng.randrange(roles.count())).get_attribute("flt-semantics-identifier")
+        tap_until(page, role, "change-role")  # a tap lost while the picker lays out is tapped again
         return page, lan
     open_app(page, f"{server.url}game/{game}")
     return page, server.url
@@ -304,20 +322,23 @@ def open_screen(browser, server, screen: str, game: str, rng: random.Random, lan
 
 def start_server(data: Path, dice: str = "3"):
     """The app served from the network (`--host 0.0.0.0`, its join PIN read) with its output kept in a file."""
-    from .test_sharing import SharedServer
+    from .conftest import SharedServer
 
     return SharedServer(data, seed=dice).start()
 
 
 def play(browser, server, games: dict[str, str], seed: int, figures: Figures, *, taps: int, bursts: int,
          wait_pairs: set[int] | None = None, pairs: list[tuple[str, str]] | None = None, lan: str | None = None,
-         say: Callable[[str], None] = print, stop_at: float | None = None) -> None:
+         say: Callable[[str], None] = print, stop_at: float | None = None, keep_going: bool = False) -> None:
     """Each (screen, ruleset) of `pairs` (by default a random plan covering all four of each) gets
     `bursts` bursts of `taps` taps; between its bursts a pair whose index is in `wait_pairs` (None: every
     pair) waits out the client's method timeout and looks again.  Raises MonkeyFailure on the first
-    finding; stops after the pair running at `stop_at` (time.monotonic)."""
+    finding (with `keep_going`, notes it in figures.found and goes on with the next pair); stops after
+    the pair running at `stop_at` (time.monotonic)."""
     rng = random.Random(seed)
-    log = ServerLog(server.log)
+    if not hasattr(server, "monkey_log"):  # one reader for the server's whole life: each line read once
+        server.monkey_log = ServerLog(server.log)
+    log = server.monkey_log
     pairs = pairs or plan(rng)
     for index, (screen, ruleset) in enumerate(pairs):
         if stop_at is not None and time.monotonic() > stop_at:
@@ -333,5 +354,10 @@ def play(browser, server, games: dict[str, str], seed: int, figures: Figures, *,
                 if burst < bursts - 1 and (wait_pairs is None or index in wait_pairs):
                     monkey.wait_out_timeout()
             monkey.check()
+        except MonkeyFailure as exc:
+            if not keep_going:
+                raise
+            say(f"FOUND: {exc}")
+            figures.found.append(str(exc))
         finally:
             page.context.close()
