@@ -95,3 +95,12 @@ def test_the_apps_report_model_holds_a_dv_game_with_attacks(stored):
     assert [s.side for s in screen.sides] == ["British", "Japanese"]
     assert sum(b.value for b in screen.guns) > 10
     assert any(b.label.endswith("damage points") for b in screen.damage)
+
+
+def test_the_models_note_says_whose_rolls_count_in_decisive_victorys_words(stored):
+    store = TinyDBStore(stored)
+    try:
+        screen = report_screen(store, "Cruisers at dusk")
+    finally:
+        store.close()
+    assert "armour saves (fail, success, critical) for the saving side" in screen.luck_note

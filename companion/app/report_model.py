@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..engine.report import Report
+from ..engine.report_damage import LUCK_NOTE
 from ..report_page import game_report, num, pct, report_colours
 
 
@@ -62,6 +63,7 @@ class ReportScreen:
     lost: tuple[Series, ...] = ()
     problem: str | None = None
     html_command: str = field(default="")
+    luck_note: str = ""  # whose rolls count, in the ruleset's own words ("": the view's Quick-Start words)
 
     @property
     def when(self) -> str:
@@ -114,6 +116,7 @@ def from_report(game_id: str, name: str, report: Report) -> ReportScreen:
                   + f" ({p.total} in all)") for p in s.lost)) for s in report.sides),
         html_command=f"companion report {game_id} --out report.html"
                      + (f" --turn {report.only_turn}" if report.only_turn is not None else ""),
+        luck_note="" if words.luck_note == LUCK_NOTE else words.luck_note,
     )
 
 

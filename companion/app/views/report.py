@@ -61,9 +61,9 @@ def report_controls(model: ReportScreen) -> list[ft.Control]:
         _chart("Ships lost, running total by turn", lost_chart(model), "report-lost"),
     ]
     return [
-        tag("report-when", muted(f"{model.name}: {model.when}. Each roll's percentile is its place in its own pool's exact "
-              "distribution (P(lower total) + half P(this total)); breach and keel rolls count for the firing side, "
-              "initiative rolls for the rolling side.", 13)),
+        tag("report-when", muted(f"{model.name}: {model.when}. " + (model.luck_note or "Each roll's percentile is its "
+              "place in its own pool's exact distribution (P(lower total) + half P(this total)); breach and keel rolls "
+              "count for the firing side, initiative rolls for the rolling side."), 13)),
         ft.ResponsiveRow([ft.Container(c, col={"xs": 12, "md": 6}) for c in cards], spacing=12, run_spacing=12),
         ft.ResponsiveRow([ft.Container(c, col={"xs": 12, "md": 6}) for c in charts], spacing=12, run_spacing=12),
         muted(f"The same report as a web page: {model.html_command}", 12),
