@@ -104,3 +104,39 @@ def test_the_models_note_says_whose_rolls_count_in_decisive_victorys_words(store
     finally:
         store.close()
     assert "armour saves (fail, success, critical) for the saving side" in screen.luck_note
+
+
+def test_a_scripted_attack_with_table_dice_has_the_exact_percentiles():
+    """DV-9's attack (m +2, hit 11/36) rolled at the table: a N7 hit (only 2/36 rank above a miss and a
+    plain hit: 35/36), its bonus roll missing on 1, 1 (half the 25/36 of a miss), the save failing on 1, 1
+    (the Japanese side's), two damage dice 6, 1 (one success of two at 1/2: 1/2); damage dealt 1 point
+    and 1 minor against DV-9's exact expectation."""
+    from companion.engine.dv.odds import success_chance
+    from dv_for_tests import sample_game
+
+    ruleset = find_ruleset("decisive-victory")
+    state = sample_game()
+    log = [{"kind": "declare_attack", "ship": "hms-sample", "system": "main", "target": "ijn-mihon", "distance": "17"},
+           {"kind": "roll_attack", "attack": 1, "table": {"attack": [3, 4], "bonus": [1, 1], "saves": [[1, 1]],
+                                                          "damage": [[6, 1]]}}]
+    report = after_action_report(ruleset, state, log)
+    british, japanese = report.sides
+    assert [(r.what, r.percentile) for r in british.rolls] == [
+        ("attack", Fraction(35, 36)), ("damage", Fraction(1, 2)), ("bonus", Fraction(25, 72))]  # as rolled
+    [save] = japanese.rolls
+    assert save.what == "save" and save.percentile == (1 - success_chance(2)) / 2
+    [shot] = british.shots
+    assert (shot.slots, shot.keel) == (1, 1) and shot.gun == "6 in battery"
+    assert shot.slots_expected == Fraction(1349, 5832) and shot.keel_expected == Fraction(3553, 11664)
+
+
+def test_the_shared_report_names_no_rulesets_fields_or_actions():
+    """Issue 25: the report asks the ruleset; it does not guess field or action names."""
+    from pathlib import Path
+
+    engine = Path(__file__).resolve().parent.parent / "companion" / "engine"
+    for name in ("report.py", "report_damage.py"):
+        text = (engine / name).read_text()
+        code = text.split('"""', 2)[2]  # past the module's docstring
+        for word in ("resolve_shot", "roll_attack", "state.shots", "state.attacks", "card.name", "warfleet", "dv."):
+            assert word not in code, f"{name} names {word!r}"
