@@ -18,6 +18,7 @@ def build_web(sub) -> None:
     p.add_argument("out", metavar="OUT", help="the folder to write (new, empty, or an earlier web build)")
     p.add_argument("--wheels", metavar="DIR", help="keep the fetched wheels here (default: a temporary folder)")
     p.add_argument("--base-url", default="/", help="the path the folder is served under (default /)")
+    p.add_argument("--seed", help="fix the dice of every new game in the built page (for tests, as $COMPANION_SEED)")
     p.set_defaults(run=_run)
 
 
@@ -25,7 +26,7 @@ def _run(args) -> int:
     from ..web.build import BuildError, build_web as build
 
     try:
-        summary = build(Path(args.out), Path(args.wheels) if args.wheels else None, args.base_url)
+        summary = build(Path(args.out), Path(args.wheels) if args.wheels else None, args.base_url, args.seed)
     except BuildError as exc:
         raise CommandError(str(exc)) from None
     print(f"Serve it from any static host, e.g.: python -m http.server -d {summary['folder']} 8000")

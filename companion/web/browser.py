@@ -25,8 +25,8 @@ IN_BROWSER = sys.platform == "emscripten"
 #: The data folder inside the browser: kept in IndexedDB ("leviathans" database of the page's origin).
 DATA_FOLDER = "/leviathans-data"
 #: One line for the sharing screens of the static build.
-NO_SHARED_TABLE = ("Playing on several devices needs `companion web` on a computer; "
-                   "here, export the game to a file and import it there to go on together.")
+NO_SHARED_TABLE = ("Playing on several devices needs companion web on a computer: export a game "
+                   "to a file (the game's menu) and import it there (Load a scenario) to go on together.")
 
 _started = False
 
@@ -113,4 +113,13 @@ async def browser_main(page) -> None:
 
     folder = await mount_data_folder()
     store = open_store(folder)
-    await create_app(store)(page)
+    await create_app(store, seed=_seed())(page)
+
+
+def _seed() -> str | None:
+    """The dice seed a test build carries (`companion build-web --seed`), else none: real dice."""
+    try:
+        with open("seed.txt", encoding="utf-8") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None

@@ -46,14 +46,17 @@ UNUSED = re.compile(r"^(main\.dart\.wasm|main\.dart\.mjs|flutter\.js\.map|flutte
                     r"|micropip-.*\.whl|packaging-.*\.whl))$")
 SERVICE_WORKER = "sw.js"
 ARCHIVE = "app.tar.gz"
+SEED_FILE = "seed.txt"  # beside main.py in the archive: the dice seed of a test build
 
 
 class BuildError(ValueError):
     """Why the folder could not be built, in plain words."""
 
 
-def build_web(out: Path, wheels: Path | None = None, base_url: str = "/", say=print) -> dict:
-    """Write the static web build into `out` (emptied first); a summary: files, bytes, wheels."""
+def build_web(out: Path, wheels: Path | None = None, base_url: str = "/", seed: str | None = None,
+              say=print) -> dict:
+    """Write the static web build into `out` (emptied first); a summary: files, bytes, wheels.
+    `seed` fixes the dice of every new game in the built page (as COMPANION_SEED does; for tests)."""
     out = Path(out)
     web = _flet_web_dir()
     if out.exists():
@@ -68,7 +71,7 @@ def build_web(out: Path, wheels: Path | None = None, base_url: str = "/", say=pr
         say(f"fetching the wheels for Pyodide {pyodide['version']} (Python {pyodide['python']}) into {folder}")
         names = fetch_wheels(folder, pyodide)
         say(f"packing the app and {len(names)} wheels into {ARCHIVE}")
-        _write_archive(out / ARCHIVE, folder, names)
+        _write_archive(out / ARCHIVE, folder, names, seed)
     _copy_assets(out)
     _patch_page(out, pyodide["version"], base_url)
     files = write_service_worker(out)
@@ -132,11 +135,14 @@ def _wheel_is(file_name: str, requirement: str) -> bool:
     return file_name.lower().startswith(f"{norm}-{version}-")
 
 
-def _write_archive(path: Path, wheels: Path, names: list[str]) -> None:
-    """app.tar.gz: main.py, the package (with fleets and rule readings) and __pypackages__/ from the wheels."""
+def _write_archive(path: Path, wheels: Path, names: list[str], seed: str | None = None) -> None:
+    """app.tar.gz: main.py, the package (with fleets and rule readings) and __pypackages__/ from the
+    wheels; `seed.txt` with the dice seed if one is given."""
     skip = ("__pycache__", ".pyc", ".mypy_cache")
     with tarfile.open(path, "w:gz", format=tarfile.GNU_FORMAT) as tar:
         _add_bytes(tar, "main.py", (PACKAGE_DIR / "web" / "main.py").read_bytes())
+        if seed:
+            _add_bytes(tar, SEED_FILE, seed.encode("utf-8"))
         for source in sorted(PACKAGE_DIR.rglob("*")):
             if source.is_file() and not any(s in source.as_posix() for s in skip):
                 tar.add(source, arcname="companion/" + source.relative_to(PACKAGE_DIR).as_posix())

@@ -1,0 +1,61 @@
+"""A whole game as one file (the `leviathans-game/1` export, formats.md) from the app, and back.
+
+The same document `companion export` writes and `companion import` reads, so a game started on
+a phone's static web build goes on at a computer's shared table, and the other way round
+(issue 29).  Exporting is a download in the browser; importing reads a chosen file (its bytes:
+the browser gives no path) and opens the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import flet as ft
+
+from ...engine.cards import FormatError
+from ...files import MAX_EXPORT_BYTES, parse_json
+from ..session import Session
+from .fleets import _picker, deliver
+from .widgets import tag
+
+
+async def export_game(app, game_id: str) -> tuple[str, bool]:
+    """Download the game's document; what happened in words, and whether it failed."""
+    document = await asyncio.to_thread(app.store.export_game, game_id)
+    data = json.dumps(document, indent=2, ensure_ascii=False).encode("utf-8")
+    return await deliver(app, f"{game_id}.json", data, "game file")
+
+
+def read_game_file(app, name: str, data: bytes):
+    """The imported game from a chosen file's bytes; FormatError in plain words if it is not one."""
+    if len(data) > MAX_EXPORT_BYTES:
+        raise FormatError(f"{len(data) / 1e6:.1f} MB is more than a game file holds "
+                          f"({MAX_EXPORT_BYTES // 2**20} MB)", source=name)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FormatError("not a text file (a game file is JSON)", source=name) from None
+    return app.store.import_game(parse_json(text, name, limit=MAX_EXPORT_BYTES), source=name)
+
+
+def import_button(app, say) -> ft.Control:
+    """"Import a game file": choose an exported game, add it to the saved games and open it; a
+    refusal goes to `say(text)` (the file named, what is wrong)."""
+
+    async def choose(e) -> None:
+        files = await _picker(app).pick_files(dialog_title="Choose a game file (leviathans-game/1)",
+                                              file_type=ft.FilePickerFileType.CUSTOM,
+                                              allowed_extensions=["json"], with_data=True)
+        if not files:
+            return
+        chosen = files[0]
+        try:
+            game = await asyncio.to_thread(read_game_file, app, chosen.name, chosen.bytes or b"")
+        except (FormatError, ValueError, OSError) as exc:
+            say(str(exc))
+            return
+        await app.navigate(Session("game", game.id))
+
+    return tag("import-game", ft.OutlinedButton(content="Import a game file", icon=ft.Icons.UPLOAD_FILE,
+                                                height=52, on_click=choose))
