@@ -17,6 +17,7 @@ from ..readings import ReadingsMissing, rule_readings_text
 from ..tasks import soon
 from ..viewmodels import ReadingSection, rule_readings
 from .frame import on
+from .game_files import import_button
 from .home import centred, host_only, may_start
 from .widgets import heading, icon_button, muted, pill, section, tag
 
@@ -151,4 +152,6 @@ def build_load(app) -> ft.Control:
                  muted("A leviathans-scenario/1 file: a table position with ships, facings and damage. "
                        "Cards are looked up in the fleets, or given inline. "
                        f"At most {MAX_SHIPS} ships on a board of at most {MAX_COLUMNS} x {MAX_ROWS} hexes."),
-                 ft.Row([tag("load-path", path)]), ft.Row([tag("load-paste", text)]), message, button)
+                 ft.Row([tag("load-path", path)]), ft.Row([tag("load-paste", text)]), message, button,
+                 muted("Or a whole game exported from another device (leviathans-game/1): it goes on here."),
+                 import_button(app, say))

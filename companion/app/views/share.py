@@ -17,6 +17,10 @@ def home_section(app) -> list[ft.Control]:
     device = getattr(app, "device", None)
     if sharing is None or device is None or not device.host:
         return []
+    from ...web.browser import IN_BROWSER, NO_SHARED_TABLE
+
+    if IN_BROWSER:  # the static web build (issue 29): no server, so no shared table
+        return [tag("join-browser", muted(NO_SHARED_TABLE, 13))]
     if not sharing.address:
         return [tag("join-offline", ft.Container(
             content=ft.Row([

@@ -164,7 +164,17 @@ class QuickStartBody:
                              height=48, on_click=on(self.app.navigate, Session("report", self.game.id))),
             ft.PopupMenuItem(content=tag("menu-replay", ft.Text("Replay, turn by turn")), icon=ft.Icons.REPLAY,
                              height=48, on_click=on(self.app.navigate, Session("replay", self.game.id))),
+            ft.PopupMenuItem(content=tag("menu-export", ft.Text("Export the game (a file to import elsewhere)")),
+                             icon=ft.Icons.DOWNLOAD, height=48, on_click=on(self._export)),
         ]))]
+
+    async def _export(self) -> None:
+        """The game as a `leviathans-game/1` file, downloaded (views/game_files.py)."""
+        from .game_files import export_game
+
+        text, failed = await export_game(self.app, self.game.id)
+        self.frame.message(text, info=not failed)
+        await self.frame.refresh(force=True)
 
     def compute(self, state: GameState) -> Models:
         """Everything the table shows for this state, selection and tab (in a worker thread); the
