@@ -95,6 +95,19 @@ async def mount_data_folder(path: str = DATA_FOLDER) -> str:
     return path
 
 
+def print_page_address(html: str) -> str:
+    """The print page as a `blob:` address of this page's origin (there is no server to keep it at
+    `/print/<token>`), its print dialog opening by itself as `companion`'s does (app/prints.py)."""
+    import js
+    from pyodide.ffi import to_js
+
+    from ..app.prints import PRINT_DIALOG
+
+    page = html.replace("</body>", f"{PRINT_DIALOG}\n</body>", 1)
+    options = to_js({"type": "text/html"}, dict_converter=js.Object.fromEntries)
+    return str(js.URL.createObjectURL(js.Blob.new(to_js([page]), options)))
+
+
 def switch_on() -> None:
     """The browser's switches, once: threads run inline (the store's writes are kept by `mount_data_folder`)."""
     global _started

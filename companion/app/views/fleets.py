@@ -226,7 +226,10 @@ class FleetsView:
         page = await asyncio.to_thread(render, cards, title)
         if self.app.page.web:
             # the server as this browser reaches it (page.url is its websocket: ws://host:port)
-            address = urljoin((self.app.page.url or "").replace("ws", "http", 1), prints.keep(page))
+            from ...web.browser import IN_BROWSER, print_page_address
+
+            address = (print_page_address(page) if IN_BROWSER  # the static web build: no server to keep it
+                       else urljoin((self.app.page.url or "").replace("ws", "http", 1), prints.keep(page)))
             await ft.UrlLauncher().launch_url(address, web_only_window_name="_blank")
             self._say("The print page opened in a new tab with the print dialog: print, or choose Save as PDF.")
             return
