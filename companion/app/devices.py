@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..engine.names import ANSI_REST, cleaned, skeleton
 from .roles import SCREEN, TABLE, Role
 
 
@@ -136,16 +137,32 @@ def device_kind(user_agent: str | None) -> str:
 NAME_LIMIT = 40
 
 
-def named(text: str | None, taken: list[str]) -> tuple[str, str | None]:
-    """A device's new name, tidied (spaces run together, no control characters), and why it may
-    not have it (None: it may): empty, longer than `NAME_LIMIT`, or another device's name (any case)."""
-    name = " ".join("".join(ch for ch in (text or "") if ch.isprintable() or ch.isspace()).split())
+#: The name of the host's own browser: no other device may take it, nor a name that looks like it.
+HOST_NAME = "This computer"
+
+
+def named(text: str | None, taken: list[str], local: bool = False) -> tuple[str, str | None]:
+    """A device's new name, tidied (`names.cleaned`: spaces run together, no control, bidi or
+    zero-width characters), and why it may not have it (None: it may): empty, longer than
+    `NAME_LIMIT`, what is left of a terminal escape ("[31m"), looking like the host's own
+    "This computer" on a device that is not on the host (a Cyrillic о), or looking like another
+    device's name (any case, any lookalike letters)."""
+    name = cleaned(text or "")
     if not name:
         return name, "Give the device a name."
     if len(name) > NAME_LIMIT:
         return name, f"A device's name is at most {NAME_LIMIT} characters ({len(name)} given)."
+    code = ANSI_REST.search(name)
+    if code:
+        return name, f"'{code.group()}' is part of a terminal code: leave it out of the name."
+    look = skeleton(name)
+    if not local and look.startswith(skeleton(HOST_NAME)):
+        return name, f"Only the host's own browser is called {HOST_NAME}: pick another name."
     if name.casefold() in {other.casefold() for other in taken}:
         return name, f"Another device is already called {name}: pick another name."
+    alike = next((other for other in taken if skeleton(other) == look), None)
+    if alike is not None:
+        return name, f"{name} looks like the name of another device, {alike}: pick another name."
     return name, None
 
 
@@ -165,6 +182,7 @@ class Device:
     sessions: int = 0  # connected browser sessions (tabs) of this device
     game: str | None = None  # the game it shows now
     asks: dict[str, Role] = field(default_factory=dict)  # role changes waiting for the host, by game
+    refused: dict[str, Role] = field(default_factory=dict)  # role changes the host refused, until seen
     waiting: float | None = None  # when it asked the host to let it in (None: not waiting)
     ident: str = ""
 

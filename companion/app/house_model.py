@@ -13,7 +13,6 @@ from ..engine.hexes import facing_name
 from ..engine.quick_start import QUICK_START
 from ..engine.secret_moves import BLANK_BOW
 from ..engine.state import GameState
-from .viewmodels import percent
 
 
 @dataclass(frozen=True)
@@ -67,6 +66,11 @@ def _status(state: GameState, ship_id: str, holds_a_side: bool) -> str:
     return ""
 
 
+def hundredths(p: Any) -> str:
+    """A chance to two decimals, as house-rules.md 4.10 shows it ("22.47%": display rounding only)."""
+    return f"{float(p) * 100:.2f}%"
+
+
 def initiative_chances(state: GameState, ship_id: str) -> str:
     """Under unit initiative, before movement: the exact chance this ship moves before each enemy
     (house-rules.md 4.10: its d10 and modifier against the enemy's, one re-roll of a tie)."""
@@ -77,5 +81,5 @@ def initiative_chances(state: GameState, ship_id: str) -> str:
     parts = []
     for enemy in state.enemies_of(ship):
         first, together, _ = H1.moves_before(mine, H1.modifier(state, enemy))
-        parts.append(f"{enemy.card.name} {percent(first)} (together {percent(together)})")
+        parts.append(f"{enemy.card.name} {hundredths(first)} (together {hundredths(together)})")
     return f" Chance {ship.card.name} moves before: " + ", ".join(parts) + "." if parts else ""

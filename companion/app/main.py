@@ -18,6 +18,8 @@ from typing import Callable
 import flet as ft
 
 from ..engine.cards import Card
+from ..engine.names import game_name
+from .roles import rule_checks_note
 from ..engine.state import GameState
 from .session import Session, session_from_route
 from .palettes import DEFAULT, LABELS, PALETTES
@@ -163,6 +165,9 @@ class App:
 
         table = self.table
         if table is not None:  # away or gone: it refreshes when it reconnects
+            note = rule_checks_note(table.state, table.game.state) if change.kind == "game" else None
+            if note:  # every screen says so when the rule checks go off or on (issue 25 part 8)
+                table.message(note, info=True)
             run_soon(self.page, self._seats_changed if change.kind == "seats" else table.refresh)
 
     async def _seats_changed(self) -> None:
@@ -177,6 +182,8 @@ class App:
         """Save a new game and open it; the reason in plain words if it was not started (only the
         host starts games; a full disk or an unusable data folder is said, nothing half-written)."""
         problem = self.sharing.may_start(self.device) if self.device is not None else None
+        name, too_long = game_name(name)  # no control or bidi characters (issue 25 part 8)
+        problem = problem or (f"{too_long}: shorten it." if too_long else None)
         if problem is None:
             try:
                 game = await asyncio.to_thread(self.store.new_game, state, name)

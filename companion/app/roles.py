@@ -127,6 +127,32 @@ def may(role: Role | None, action, state: GameState, ruleset: Ruleset = QUICK_ST
     return f"{_subject(data, state, side)}: only a device holding {side} can {verb}. This device holds {role.side}."
 
 
+#: Actions only the host's own browser takes, whatever role a device holds (issue 25 part 8): the
+#: rule-check switch turns the checks off for every side at once, so no guest decides it alone.
+HOST_ONLY = frozenset({"set_bookkeeping"})
+
+
+def host_only(action, host: bool) -> str | None:
+    """Why a device that is not the host may not take `action` (the rule-check switch), or None.
+    `host` is the server's own record of the device (where its browser is), never the browser's word."""
+    if host or action_data(action).get("kind") not in HOST_ONLY:
+        return None
+    return ("Only the host turns the rule checks off or on, on the computer running the app: "
+            "it changes the game for every side.")
+
+
+def rule_checks_note(before: Any, after: Any) -> str | None:
+    """The note every screen shows when the rule checks were turned off or on (by the switch, an
+    undo or a redo), or None.  `before`: the state the screen showed; `after`: the game's now."""
+    was = getattr(getattr(before, "settings", None), "bookkeeping", None)
+    now = getattr(getattr(after, "settings", None), "bookkeeping", None)
+    if was is None or now is None or was == now:
+        return None
+    if now:
+        return "Rule checks are off for the whole game: the rules warn and record, nothing is refused."
+    return "Rule checks are on again for the whole game."
+
+
 def may_undo(role: Role | None, entries: list[LogEntry], state: GameState,
              ruleset: Ruleset = QUICK_START) -> str | None:
     """You may undo what you may do: the last action in effect must be one `role` could take."""

@@ -25,10 +25,10 @@ from typing import Callable
 from ..engine.game import Refused
 from ..engine.kernel import RefusalKind
 from ..engine.state import GameState
-from ..store.game import Game, LogEntry
+from ..store.game import Game, LogEntry, undo_stacks
 from .devices import WAITING, Device, PinGate, Seat, device_kind, is_local, named
 from .listeners import subscribe as _subscribe, tell as _tell
-from .roles import SIDE, TABLE, Role, action_data, may, may_redo, may_undo, role_words
+from .roles import SIDE, TABLE, Role, action_data, host_only, may, may_redo, may_undo, role_words
 
 log = logging.getLogger(__name__)
 
@@ -115,8 +115,9 @@ class Table:
         None for a caller with no screen, such as a test); else a `Refused` saying why (nothing
         changes)."""
         with self.game.lock, self._act_lock:  # the game's lock first, as a pocket battle takes them
-            problem = self.sharing.refusal(device) or self._moved_on(device, sight, "act") or may(
-                self.sharing.role(device, self.id), action, self.game.state, self.game.ruleset)
+            problem = (self.sharing.refusal(device) or self._moved_on(device, sight, "act")
+                       or host_only(action, device.host)
+                       or may(self.sharing.role(device, self.id), action, self.game.state, self.game.ruleset))
             before = len(self.game.entries)
             outcome = Refused(problem, RefusalKind.SIDE) if problem else self.game.act(action)
             if not outcome.ok:
@@ -136,7 +137,7 @@ class Table:
         with self.game.lock, self._act_lock:  # the game's lock first, as a pocket battle takes them
             role = self.sharing.role(device, self.id)
             problem = self.sharing.refusal(device) or self._moved_on(device, sight, change.__name__) or check(
-                role, self.game.entries, self.game.state, self.game.ruleset)
+                role, self.game.entries, self.game.state, self.game.ruleset) or self._host_only_change(device, change)
             if problem:
                 return problem
             before = len(self.game.entries)
@@ -144,6 +145,12 @@ class Table:
                 return self.game.save_problem or nothing
             self._note_actor(device, before, sight)
             return None
+
+    def _host_only_change(self, device: Device, change) -> str | None:
+        """Why this device may not undo or redo the last action (the host's rule-check switch), or None."""
+        undo, redo = undo_stacks(self.game.entries)
+        stack = undo if change.__name__ == "undo" else redo
+        return host_only(stack[-1], device.host) if stack else None
 
     def _moved_on(self, device: Device, sight: Sight | None, what: str) -> str | None:
         """`MOVED_ON` if the game changed since this device's screen saw it (the locks held), or None."""
@@ -242,7 +249,7 @@ class Sharing:
         if device is None or not (by.host or by is device):
             return "That device has left." if device is None else "Only the host can rename another device."
         with self._lock:
-            name, problem = named(name, [d.name for d in self._devices.values() if d is not device])
+            name, problem = named(name, [d.name for d in self._devices.values() if d is not device], device.host)
             if problem is None:
                 device.name = name
         if problem is None:
@@ -357,6 +364,7 @@ class Sharing:
             device.admitted, device.waiting = False, None
             device.roles.clear()
             device.asks.clear()
+            device.refused.clear()
         for game_id in games:
             self._seats_changed(game_id)
 
@@ -432,6 +440,7 @@ class Sharing:
         if role.kind == TABLE and not device.host:
             return "Only the host can give a device the whole table."
         with self._lock:
+            device.refused.pop(game.id, None)
             if device.roles.get(game.id) in (None, role):
                 device.asks.pop(game.id, None)
             else:
@@ -452,11 +461,24 @@ class Sharing:
             return problem
         with self._lock:
             role = device.asks.pop(game.id, None)
+            if role is not None and not approve:
+                device.refused[game.id] = role  # the device is told (`refused`) until it has seen it
         if role is None:
             return f"{device.name} is not asking for a change now."
         problem = self._set_role(device, game, role) if approve else self._seats_changed(game.id)
         self._devices_changed()
         return problem
+
+    def refused(self, device: Device, game_id: str) -> Role | None:
+        """The role change the host refused this device in a game, not yet dismissed (None: none)."""
+        with self._lock:
+            return device.refused.get(game_id)
+
+    def seen_refusal(self, device: Device, game_id: str) -> None:
+        """The device has read that the host refused its request."""
+        with self._lock:
+            device.refused.pop(game_id, None)
+        self._seats_changed(game_id)
 
     def requests(self) -> list[tuple[Device, str, Role]]:
         """Every role change waiting for the host: (device, game id, role asked for)."""
@@ -470,6 +492,7 @@ class Sharing:
             return problem
         with self._lock:
             device.asks.pop(game.id, None)  # the host's word answers any question
+            device.refused.pop(game.id, None)
             if role is None:
                 device.roles.pop(game.id, None)
         problem = self._set_role(device, game, role) if role is not None else self._seats_changed(game.id)

@@ -10,7 +10,7 @@ from ..engine.cards import Card, Fleet, FormatError
 from ..engine.dice import distribution, parse_pool
 from ..engine.roller import Roller, roll_pool
 from ..engine.ruleset import ruleset_for_format
-from ..engine.scenario import Scenario
+from ..engine.scenario import Scenario, two_sides
 from ..files import load_catalogue, load_file, read_json
 from .common import command, fleet_option, json_out, one_line, percent, plain_message, warn
 
@@ -56,6 +56,7 @@ def _check_loaded(loaded, path: str, fleets: list[str]) -> str:
     catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
     try:
         state = ruleset.build_state(loaded, catalogue)
+        two_sides(state.sides)  # a scenario to play has two sides at least (issue 25 part 8)
     except FormatError as exc:
         raise exc.in_file(path) from None
     return ruleset.describe(state)
@@ -64,14 +65,17 @@ def _check_loaded(loaded, path: str, fleets: list[str]) -> str:
 def _check_dv(path: str, fleets: list[str]) -> str | None:
     """A Decisive Victory file's one line (spec decisive-victory.md §17), or None for another format;
     a scenario naming ship ids finds them in the DV ship and fleet files given by --fleet."""
-    from ..dv_files import describe, is_dv_data, load_dv_file, ship_records
+    from ..dv_files import DVScenario, build_dv_state, describe, is_dv_data, load_dv_file, ship_records
 
     if not is_dv_data(read_json(path)):
         return None
     loaded = load_dv_file(path)
     extra = [load_dv_file(p) for p in fleets if is_dv_data(read_json(p))]
+    records = {r.id: r for r in ship_records(extra)}
     try:
-        return describe(loaded, {r.id: r for r in ship_records(extra)})
+        if isinstance(loaded, DVScenario):
+            two_sides(build_dv_state(loaded, records).sides)
+        return describe(loaded, records)
     except FormatError as exc:
         raise exc.in_file(Path(path).name) from None
 

@@ -17,6 +17,9 @@ import json
 import os
 
 from ..engine.kernel import Refused
+from ..engine.cards import FormatError
+from ..engine.names import game_name
+from ..engine.scenario import two_sides
 from ..engine.roller import Roller
 from ..files import parse_json
 from .common import (CommandError, command, data_option, fleet_option, game_command, json_out, one_line,
@@ -46,8 +49,15 @@ def run_new(args) -> int:
     ruleset, loaded, state = scenario_state(  # no seed: the store draws a secret one
         args.scenario, args.fleet, "is a card or fleet, not a scenario: start a game from a scenario file",
         roller=Roller.from_seed(seed) if seed else None)
+    try:
+        two_sides(state.sides)  # a game needs two sides at least (issue 25 part 8)
+    except FormatError as exc:
+        raise exc.in_file(args.scenario) from None
+    name, too_long = game_name(args.name or getattr(loaded, "name", ""))  # no control or bidi characters
+    if too_long:
+        raise CommandError(f"--name: {too_long}")
     store = open_data(args)
-    game = store.new_game(state, args.name or getattr(loaded, "name", ""), ruleset=ruleset)
+    game = store.new_game(state, name, ruleset=ruleset)
     print(game.id)
     return 0
 

@@ -18,6 +18,7 @@ from .dice import Pool, PoolError, parse_pool
 from .footprint import LOCATION_HEX
 from .hexes import PositionError, parse_facing
 from .migrations import migrate_card, migrate_fleet
+from .names import ShipName
 
 CARD_FORMAT: Final = "leviathans-card/1"
 FLEET_FORMAT: Final = "leviathans-fleet/1"
@@ -250,7 +251,7 @@ class Card(_Strict):
 
     format: Literal["leviathans-card/1"] = CARD_FORMAT
     id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-    name: str = Field(min_length=1)
+    name: ShipName = Field(min_length=1)
     ship_class: str = Field(default="", alias="class")
     faction: str = ""
     armament: str = Field(default="", description="The card's armament line, e.g. '3 x 138mm, 8 x 65mm'")

@@ -15,6 +15,7 @@ from .board import Board
 from .cards import Card, Facing, FormatError, validated
 from .footprint import Placement
 from .hexes import Hex, PositionError, facing_name, parse_facing
+from .names import GameName, SideName
 from .roller import Roller
 from .state import GameState, Settings, ShipState, SlotStatus, check_ship_count
 from .table_rules import HouseRules, TableRules
@@ -28,7 +29,7 @@ class ScenarioShip(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(min_length=1)
-    side: str = Field(min_length=1)
+    side: SideName = Field(min_length=1)
     card: str | Card
     bow: str
     facing: Facing
@@ -43,7 +44,7 @@ class Scenario(BaseModel):
 
     format: Literal["leviathans-scenario/1"] = SCENARIO_FORMAT
     ruleset: Literal["quick-start"] = "quick-start"
-    name: str = ""
+    name: GameName = ""
     board: Board = Board()
     turn: int = Field(default=1, ge=1, le=9999, strict=True)
     ships: Annotated[list[ScenarioShip], BeforeValidator(check_ship_count)]
@@ -80,6 +81,16 @@ def build_state(scenario: Scenario, catalogue: dict[str, Card], roller: Roller |
         settings=Settings(house_rules=scenario.house_rules or HouseRules(),
                           table_rules=scenario.table_rules or TableRules()),
     )
+
+
+def two_sides(sides: list[str]) -> list[str]:
+    """The sides of a scenario to play (`companion new`, `validate`, the app's Load a scenario), if
+    there are two or more; a FormatError in plain words if not (issue 25 part 8: a one-sided game has
+    no one to fight and no initiative to roll).  A position only studied (`solutions`) may have one."""
+    if len(sides) >= 2:
+        return sides
+    what = f"every ship here is on the {sides[0]} side" if sides else "it has no ships"
+    raise FormatError(f"a scenario needs ships of two sides at least to play: {what}", "ships")
 
 
 def card_for(card: str | Card, catalogue: dict[str, Card], path: str) -> Card:

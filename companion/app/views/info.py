@@ -9,7 +9,7 @@ import flet as ft
 
 from ...engine.cards import FormatError
 from ...engine.roller import Roller
-from ...engine.scenario import build_state, load_scenario
+from ...engine.scenario import build_state, load_scenario, two_sides
 from ...engine.state import GameState
 from ...files import MAX_FILE_BYTES, parse_json, read_text
 from ..session import Session
@@ -99,6 +99,7 @@ def scenario_state(text: str, catalogue, seed: str | None, source: str = "") -> 
     except FormatError as exc:
         raise exc.in_file(source) if source else exc from None
     state = build_state(scenario, catalogue, Roller.from_seed(seed) if seed else None)
+    two_sides(state.sides)  # refused in plain words: a game needs two sides at least (issue 25 part 8)
     return state, scenario.name
 
 

@@ -337,6 +337,9 @@ def questions(app, game) -> ft.Control:
         fill()
         box.update()
 
+    async def seen(e) -> None:
+        app.sharing.seen_refusal(app.device, game.id)  # every screen of this device follows (seats)
+
     async def take_back(e) -> None:
         app.sharing.ask_role(app.device, game, app.sharing.role(app.device, game.id))
         fill()
@@ -360,9 +363,15 @@ def questions(app, game) -> ft.Control:
                     ]))
         else:
             asked = app.sharing.asked(app.device, game.id)
+            refused = app.sharing.refused(app.device, game.id)
             if asked is not None:
                 lines.append(line("role-asked", f"Asked the host for {words(asked)}: waiting for their answer", [
                     tag("role-take-back", ft.TextButton(content="Take back", on_click=take_back))]))
+            elif refused is not None:  # told until read (issue 25 part 8: it was left waiting in silence)
+                held = app.sharing.role(app.device, game.id)
+                lines.append(line("role-refused", f"The host refused your request for {words(refused)}: "
+                                                  f"this device still holds {words(held)}.", [
+                    tag("role-refused-ok", ft.TextButton(content="OK", on_click=seen))]))
         row.controls = lines
         box.visible = bool(lines)
 

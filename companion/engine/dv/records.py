@@ -14,6 +14,7 @@ from typing import Any, Final, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..cards import Sources, Whole
+from ..names import ShipName
 from .grid import HitGrid, ShipClass
 from .inches import Inches
 from .validate import dv_validated
@@ -106,7 +107,7 @@ class ShipRecord(_Strict):
 
     format: Literal["decisive-victory-ship/1"] = SHIP_FORMAT
     id: str = Field(min_length=1, pattern=ID_PATTERN)
-    name: str = Field(min_length=1)
+    name: ShipName = Field(min_length=1)
     nation: str = Field(default="", description="Japanese and British matter (003:74, 003:171)")
     ship_class: ShipClass = Field(alias="class", description="Boxes to damage a system (003:107)")
     speed: Whole = _value(description="Full speed in inches (003:44)")

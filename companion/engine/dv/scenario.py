@@ -16,6 +16,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from ..cards import FormatError, Sources, Whole
+from ..names import GameName, ShipName, SideName
 from ..roller import Roller
 from ..state import check_ship_count
 from .grid import HitGrid
@@ -34,9 +35,9 @@ class _Strict(BaseModel):
 
 class ScenarioShip(_Strict):
     id: str = Field(min_length=1)
-    side: str = Field(min_length=1)
+    side: SideName = Field(min_length=1)
     ship: str | ShipRecord = Field(description="A record id (scenario records or the fleets) or an inline record")
-    name: str = ""
+    name: ShipName = ""
     commander: Rank
     flagship: bool = Field(default=False, strict=True)
     speed_mode: SpeedMode = "full"
@@ -50,14 +51,14 @@ class ScenarioShip(_Strict):
 
 class ScenarioBase(_Strict):
     id: str = Field(min_length=1)
-    side: str = Field(min_length=1)
-    name: str = ""
+    side: SideName = Field(min_length=1)
+    name: ShipName = ""
     aa: Whole = Field(default=0, ge=0, le=99)
 
 
 class ScenarioFlight(_Strict):
     id: str = Field(min_length=1)
-    side: str = Field(min_length=1)
+    side: SideName = Field(min_length=1)
     flight: FlightRecord
     base: str = Field(min_length=1)
     stage: Stage = "landed"
@@ -70,7 +71,7 @@ class ScenarioFlight(_Strict):
 class DVScenario(_Strict):
     format: Literal["decisive-victory-scenario/1"] = SCENARIO_FORMAT
     ruleset: Literal["decisive-victory"] = RULESET
-    name: str = ""
+    name: GameName = ""
     description: str = ""
     sources: Sources | None = None
     turn: Whole = Field(default=1, ge=1, le=9999)

@@ -18,6 +18,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_valida
 from ..board import Board
 from ..cards import Card, Facing, FormatError, PoolText, validated
 from ..hexes import PositionError, facing_name, parse_facing
+from ..names import GameName, ShipName, SideName
 from ..table_rules import TableRules
 from ..roller import Roller
 from ..scenario import card_for
@@ -33,8 +34,8 @@ class ScenarioWarShip(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(min_length=1)
-    side: str = Field(min_length=1)
-    name: str = ""
+    side: SideName = Field(min_length=1)
+    name: ShipName = ""
     card: str | Card | None = None
     stats: WarFleetStats | None = None
     hex: str | None = None
@@ -53,7 +54,7 @@ class WarFleetScenario(BaseModel):
 
     format: Literal["leviathans-warfleet-scenario/1"] = WARFLEET_SCENARIO_FORMAT
     ruleset: Literal["war-fleet"] = RULESET
-    name: str = ""
+    name: GameName = ""
     description: str = ""
     board: Board = Board(columns=30, rows=20)
     turn: int = Field(default=1, ge=1, le=9999, strict=True)

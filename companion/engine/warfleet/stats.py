@@ -17,6 +17,7 @@ from pydantic import Field, field_validator
 
 from ..arcs import ARC_DEGREES
 from ..cards import MAX_BREACH, MAX_MODIFIER, MAX_MP, MAX_SATURATION, MAX_SI, Battery, RangeBand, _Strict, validated
+from ..names import ShipName
 from .dialup import canonical
 
 Trait = Literal["turret", "bracket", "saturation"]
@@ -80,7 +81,7 @@ class WarFleetStats(_Strict):
     """A ship's War Fleet stats.  `card` names the Quick-Start card it came from."""
 
     card: str = Field(default="", description="Id of the Quick-Start card these stats were converted from")
-    name: str = ""
+    name: ShipName = ""
     ship_class: int = Field(alias="class", ge=1, le=MAX_CLASS, strict=True,
                             description="Size class 1-4: higher places and moves first")
     faction: str = ""
