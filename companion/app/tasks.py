@@ -36,7 +36,7 @@ def soon(page, handler: Callable[..., Awaitable[Any]], *args: Any) -> bool:
 def run_soon(page, handler: Callable[..., Awaitable[Any]], *args: Any) -> bool:
     """Run `handler(*args)` on the page's own event loop, from any thread; False if the browser is away
     (a disconnected session has no loop to run on: it refreshes when it reconnects)."""
-    session = getattr(page, "session", None)
+    session = session_of(page)
     if session is None or getattr(session, "connection", None) is None:
         return False
     try:
@@ -46,13 +46,22 @@ def run_soon(page, handler: Callable[..., Awaitable[Any]], *args: Any) -> bool:
     return True
 
 
+def session_of(page):
+    """The page's Flet session, or None once Flet destroyed it (its socket closed a while ago: a
+    listener of the game still hears changes; Flet's `page.session` raises RuntimeError then)."""
+    try:
+        return getattr(page, "session", None)
+    except RuntimeError:
+        return None
+
+
 async def _logged(page, handler: Callable[..., Awaitable[Any]], *args: Any) -> None:
     """`handler(*args)`, its failure logged with the session's device and the traceback for the host's
     terminal (never raised into the event loop, where nobody reads it, nor swallowed)."""
     try:
         await handler(*args)
     except Exception:
-        session = getattr(page, "session", None)
+        session = session_of(page)
         peer = session.store.get(PEER_KEY) if session is not None else None
         log.error("a background task of a screen failed (%s) on the device at %s (session %s)",
                   getattr(handler, "__qualname__", handler), peer, getattr(session, "id", None), exc_info=True)
