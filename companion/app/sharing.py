@@ -174,16 +174,15 @@ class Table:
     def check_code(self) -> str:
         """A short code of the position now: the same on every screen that shows the same game state.
 
-        It is computed from the log position and the public view only (what the shared screen is
-        shown: `Ruleset.view_for(state, None)`), never from the whole state: a code of the whole
-        state let a side with a known dice seed try each place the other side's sealed H1 record
-        could name until the code matched (issue 25 part 8).  So every device shows the same code,
-        and it tells no one more than the shared screen does."""
-        with self.game.lock:
-            state, position = self.game.state, self.game.actions_in_effect
+        It is computed from the public view only (what the shared screen is shown:
+        `Ruleset.view_for(state, None)`; the log position is shown beside it), never from the whole
+        state: a code of the whole state let a side with a known dice seed try each place the other
+        side's sealed H1 record could name until the code matched (issue 25 part 8).  So every
+        device shows the same code, and it tells no one more than the shared screen does."""
+        state = self.game.state
         with self._lock:
             if self._code is None or self._code[0] is not state:
-                self._code = (state, public_code(self.game, state, position))
+                self._code = (state, public_code(self.game, state))
             return self._code[1]
 
     def actor_of(self, index: int) -> str | None:
@@ -549,10 +548,10 @@ class Sharing:
             table.seats_changed()
 
 
-def public_code(game: Game, state: GameState, position: int) -> str:
-    """Six hex digits of the log position and of what the shared screen may see of `state`."""
+def public_code(game: Game, state: GameState) -> str:
+    """Six hex digits of what the shared screen may see of `state`."""
     public = game.ruleset.view_for(state, None)
-    return hashlib.sha256(f"{position}:{public.model_dump_json()}".encode()).hexdigest()[:6]
+    return hashlib.sha256(public.model_dump_json().encode()).hexdigest()[:6]
 
 
 def _no_side(game: Game, role: Role) -> str | None:
