@@ -256,17 +256,16 @@ class App:
         if self.table is not None:
             self._leave_game()
         await self.show(self.session)
-        try:
-            await asyncio.wait_for(ft.SharedPreferences().set(THEME_KEY, name), 5)
-        except Exception as exc:  # no storage in this browser: the choice lasts the session
-            log.info("theme not stored: %s", exc)
+        from .client_calls import ask  # no storage in this browser: the choice lasts the session
+
+        await ask("keep the theme", lambda: ft.SharedPreferences().set(THEME_KEY, name))
 
     async def _remembered_theme(self) -> None:
         """The palette this browser chose before; until it chooses, dark where the device is set dark."""
-        try:
-            name = await asyncio.wait_for(ft.SharedPreferences().get(THEME_KEY), 5)
-        except Exception as exc:
-            log.info("theme unavailable: %s", exc)
+        from .client_calls import ask
+
+        name = await ask("read the theme", lambda: ft.SharedPreferences().get(THEME_KEY), default=())
+        if name == ():  # not read: this session keeps the light palette
             return
         if name is None and self.page.platform_brightness == ft.Brightness.DARK:
             name = "dark"

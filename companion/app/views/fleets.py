@@ -27,6 +27,7 @@ from ...store.library import (
     Catalogue, based_on, catalogue_of, export_document, export_file_name, is_players_card, library_for, slug,
 )
 from .. import prints
+from ..client_calls import ask
 from ..editor_model import CardEditor
 from ..session import Session
 from ..tasks import soon
@@ -51,10 +52,12 @@ def _picker(app) -> ft.FilePicker:
 
 async def deliver(app, file_name: str, data: bytes, what: str) -> tuple[str, bool]:
     """A download in the browser; a save dialog in the desktop window.  (What happened, failed?)"""
-    try:
+    async def saved() -> bool:
         await _picker(app).save_file(dialog_title=f"Save the {what}", file_name=file_name, src_bytes=data)
-    except Exception as exc:  # the browser or the window refused
-        return f"Could not save {file_name}: {exc}", True
+        return True
+
+    if not await ask(f"save {file_name}", saved, wait=None, default=False):  # the browser or the window refused
+        return f"Could not save {file_name}: the browser did not take the file.", True
     return f"{file_name}: the {what} is downloaded (or saved where you chose).", False
 
 
@@ -230,8 +233,14 @@ class FleetsView:
 
             address = (print_page_address(page) if IN_BROWSER  # the static web build: no server to keep it
                        else urljoin((self.app.page.url or "").replace("ws", "http", 1), prints.keep(page)))
-            await ft.UrlLauncher().launch_url(address, web_only_window_name="_blank")
-            self._say("The print page opened in a new tab with the print dialog: print, or choose Save as PDF.")
+            async def opened() -> bool:
+                await ft.UrlLauncher().launch_url(address, web_only_window_name="_blank")
+                return True
+
+            if await ask("open the print page in a new tab", opened, default=False):
+                self._say("The print page opened in a new tab with the print dialog: print, or choose Save as PDF.")
+            else:
+                self._say(f"The print page did not open by itself: open {address} in a new tab.", error=True)
             return
         name = slug(cards[0].id if len(cards) == 1 else title) + "-print.html"
         self._say(*await deliver(self.app, name, page.encode("utf-8"),
@@ -280,9 +289,9 @@ class FleetsView:
             await import_text(text, "pasted text")
 
         async def from_file(_):
-            files = await _picker(self.app).pick_files(
+            files = await ask("pick a card or fleet file", lambda: _picker(self.app).pick_files(
                 dialog_title="Choose a card or fleet file", file_type=ft.FilePickerFileType.CUSTOM,
-                allowed_extensions=["json"], with_data=True)
+                allowed_extensions=["json"], with_data=True), wait=None)  # the player takes their time
             if not files:
                 return
             chosen = files[0]

@@ -13,6 +13,7 @@ import logging
 
 import flet as ft
 
+from ..client_calls import ask
 from ..roles import SCREEN, SIDE, TABLE, Role
 from ..session import Session
 from ..tasks import run_soon
@@ -35,14 +36,10 @@ async def identify(app):
 
     page = app.page
     address = observed_address(page)
-    prefs, token = None, None
-    try:
-        prefs = ft.SharedPreferences()
-        token = await asyncio.wait_for(prefs.get(TOKEN_KEY), 5)
-    except Exception as exc:  # no storage in this browser: a new device each session
-        log.info("device token unavailable: %s", exc)
+    prefs = ft.SharedPreferences()
+    token = await ask("read this device's token", lambda: prefs.get(TOKEN_KEY))  # None: no storage, a new device
     device = app.sharing.connect(token if isinstance(token, str) else None, address, page.client_user_agent)
-    if prefs is not None and device.token != token:
+    if device.token != token:
         await remember_token(device.token, prefs)
     return device
 
@@ -50,22 +47,17 @@ async def identify(app):
 async def keep_awake(app, on: bool) -> None:
     """Ask the browser to keep the screen on during a game (Screen Wake Lock, or a silent video
     where the browser has no wake lock); some browsers allow it only over https or after a tap."""
-    try:
-        lock = getattr(app, "_wakelock", None)
-        if lock is None:
-            lock = app._wakelock = ft.Wakelock()
-        await asyncio.wait_for(lock.enable() if on else lock.disable(), 3)
-    except Exception as exc:
-        log.debug("wake lock: %s", exc)
+    lock = getattr(app, "_wakelock", None)
+    if lock is None:
+        lock = app._wakelock = ft.Wakelock()
+    await ask("keep the screen on" if on else "let the screen sleep", lambda: lock.enable() if on else lock.disable(),
+              wait=3)
 
 
 async def remember_token(token: str, prefs: ft.SharedPreferences | None = None) -> None:
     """Keep the device's token in the browser (a new one: its first visit, or after the host forgot
     the device and it came back with the PIN or the host's tap), through `prefs` if the session has one."""
-    try:
-        await asyncio.wait_for((prefs or ft.SharedPreferences()).set(TOKEN_KEY, token), 5)
-    except Exception as exc:
-        log.info("device token not stored: %s", exc)
+    await ask("keep this device's token", lambda: (prefs or ft.SharedPreferences()).set(TOKEN_KEY, token))
 
 
 def follow(app, control: ft.Control, changed, source=None) -> None:

@@ -17,6 +17,7 @@ from ...engine.board import MAX_SIDE, Board
 from ...engine.cards import Card, FormatError
 from ...files import parse_json
 from ...store.library import slug
+from ..client_calls import ask
 from ..fleet_builder import FleetBuilder, card_line, classes, factions, find
 from ..session import Session
 from ...engine.table_rules import QUICK_START_TABLE_RULES
@@ -259,9 +260,9 @@ class NewGameView:
         self._say(*await deliver(self.app, f"{slug(side.name or 'fleet')}-fleet.json", data, "fleet"))
 
     async def _load_fleet(self, index: int) -> None:
-        files = await _picker(self.app).pick_files(
+        files = await ask("pick a fleet file", lambda: _picker(self.app).pick_files(
             dialog_title="Choose a fleet file", file_type=ft.FilePickerFileType.CUSTOM,
-            allowed_extensions=["json"], with_data=True)
+            allowed_extensions=["json"], with_data=True), wait=None)  # the player takes their time
         if not files:
             return
         chosen = files[0]
