@@ -18,7 +18,8 @@ the command to the home screen's Quick-Start button being on screen in
 chromium (already running, as a player's browser is).
 
 Run: `python benchmarks/bench_app.py` (needs /usr/bin/chromium and Playwright
-for the start time; `--taps` or `--start` runs one part).
+for the start time; `--taps` or `--start` runs one part; `--quick`: three taps of each kind on
+the four-ship table on a phone and one start, in seconds, for the suite's smoke test).
 """
 
 from __future__ import annotations
@@ -172,12 +173,12 @@ def forty_ship_game() -> GameState:
 
 
 def next_to_move(game) -> str:
-    from companion.app.viewmodels import banner
+    from companion.app.banners import banner
 
     return banner(game.state).next_ships[0]
 
 
-async def measure_taps(label: str, state: GameState, size_name: str) -> dict[str, list[float]]:
+async def measure_taps(label: str, state: GameState, size_name: str, repeats: int = REPEATS) -> dict[str, list[float]]:
     folder = tempfile.mkdtemp(prefix="bench-app-")
     store = open_store(folder)
     game = store.new_game(state, label)
@@ -189,13 +190,13 @@ async def measure_taps(label: str, state: GameState, size_name: str) -> dict[str
     other = next(s.id for s in game.state.ships if s.id != mover)
     tab = "tab-ship"
     await client.tap(tab)
-    for i in range(REPEATS):  # select: alternate between two ships
+    for i in range(repeats):  # select: alternate between two ships
         seconds, size = await client.tap(f"ship-{other if i % 2 == 0 else mover}")
         times["select"].append(seconds)
         sizes["select"].append(size)
     if f"ship={mover}" not in client.page.route:
         await client.tap(f"ship-{mover}")
-    for _ in range(REPEATS):  # one step forward, taken back (untimed) for the next one
+    for _ in range(repeats):  # one step forward, taken back (untimed) for the next one
         seconds, size = await client.tap("step-forward")
         times["step"].append(seconds)
         sizes["step"].append(size)
@@ -224,7 +225,7 @@ async def measure_taps(label: str, state: GameState, size_name: str) -> dict[str
     await client.tap("tab-fire")
     await client.tap(f"fire-{shooter}", may_send_nothing=True)  # the shooter may be selected already
     shot = game.state.shots[-1].id
-    for _ in range(REPEATS):  # roll, taken back (untimed) for the next one
+    for _ in range(repeats):  # roll, taken back (untimed) for the next one
         seconds, size = await client.tap(f"roll-{shot}")
         times["roll"].append(seconds)
         sizes["roll"].append(size)
@@ -242,13 +243,15 @@ def p95(values: list[float]) -> str:
     return f"{ordered[max(0, round(0.95 * len(ordered)) - 1)] * 1000:.0f} ms"
 
 
-def run_taps() -> None:
-    print("Tap to updated screen sent (server side), median / 95th percentile of", REPEATS, "taps:")
+def run_taps(quick: bool = False) -> None:
+    repeats = 3 if quick else REPEATS
+    tables = (("Quick-Start, 4 ships", four_ship_game), ("40 ships, 20 against 20", forty_ship_game))
+    print("Tap to updated screen sent (server side), median / 95th percentile of", repeats, "taps:")
     print("| table | screen | select a ship | one step | one roll | bytes sent (select / step / roll) |")
     print("| --- | --- | --- | --- | --- | --- |")
-    for label, make in (("Quick-Start, 4 ships", four_ship_game), ("40 ships, 20 against 20", forty_ship_game)):
-        for size_name in ("desktop", "phone"):
-            results = asyncio.run(measure_taps(label, make(), size_name))
+    for label, make in tables[:1] if quick else tables:
+        for size_name in ("phone",) if quick else ("desktop", "phone"):
+            results = asyncio.run(measure_taps(label, make(), size_name, repeats))
             cells = [f"{ms(results[k][0])} / {p95(results[k][0])}" for k in ("select", "step", "roll")]
             kb = " / ".join(f"{statistics.median(results[k][1]) / 1024:.0f} KB" for k in ("select", "step", "roll"))
             print(f"| {label} | {size_name} | " + " | ".join(cells) + f" | {kb} |", flush=True)
@@ -313,12 +316,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--taps", action="store_true", help="only the taps")
     parser.add_argument("--start", action="store_true", help="only the start time")
+    parser.add_argument("--quick", action="store_true", help="seconds: 3 taps of each on 4 ships on a phone, one start")
     args = parser.parse_args()
     both = not (args.taps or args.start)
     if args.taps or both:
-        run_taps()
+        run_taps(args.quick)
     if args.start or both:
-        run_start()
+        run_start(1 if args.quick else 3)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ For comparison, the last column inserts one document into a single plain
 TinyDB file (its JSONStorage, no fsync) that already holds that many
 documents: the cost that grows with the game, which the log segments avoid.
 
-Run: `python benchmarks/bench_store.py` (about a minute).
+Run: `python benchmarks/bench_store.py` (about a minute; `--quick`: 100 actions held, 20 timed, for
+the suite's smoke test).
 """
 
 from __future__ import annotations
@@ -148,9 +149,13 @@ def _p95(values: list[float]) -> float:
 
 
 def main() -> None:
+    global TIMED
+    quick = "--quick" in sys.argv[1:]
+    if quick:
+        TIMED = 20
     for case in (QuickStart(), WarFleet()):
         rows = []
-        for size in SIZES:
+        for size in SIZES[:1] if quick else SIZES:
             with tempfile.TemporaryDirectory() as tmp:
                 result = measure(case, size, Path(tmp) / "store")
                 result["plain"] = plain_tinydb(size, Path(tmp))

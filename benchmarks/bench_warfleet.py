@@ -9,7 +9,8 @@ attack against each enemy in arc and range, and every bracket of bracket-fire
 guns), with its exact odds at every location it can strike; "with reasons"
 also lists every other (location, enemy) pair with why it cannot attack.
 "cold" empties every cache first; "warm" is the steady state during play.
-Aim: under 100 ms.  Run: `python benchmarks/bench_warfleet.py`.
+Aim: under 100 ms.  Run: `python benchmarks/bench_warfleet.py` (`--quick`: two warm runs each, for
+the suite's smoke test).
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ def measure(state: WarFleetState, repeats: int, impossible: bool = False) -> tup
 
 
 def main() -> None:
+    repeats = 2 if "--quick" in sys.argv[1:] else 20
     start = opening()
     battle = closed_to_battle(start)
     print(f"{'20 against 20':<34} {'options':>7} {'strikes':>7} {'cold':>10} {'warm (median)':>14}")
@@ -78,7 +80,7 @@ def main() -> None:
         ("closed to battle", battle, False),
         ("closed to battle, with reasons", battle, True),
     ):
-        cold, warm, count, strikes = measure(state, 20, impossible)
+        cold, warm, count, strikes = measure(state, repeats, impossible)
         print(f"{name:<34} {count:>7} {strikes:>7} {cold * 1000:>8.1f} ms {warm * 1000:>11.1f} ms")
 
 

@@ -225,3 +225,72 @@ def words_in(node) -> str:
     """Every label and text under a semantics node (a box whose lines are nodes of their own)."""
     return node.evaluate("""e => [e, ...e.querySelectorAll('*')].map(
         n => (n.getAttribute('aria-label') || '') + ' ' + (n.childElementCount ? '' : n.textContent)).join(' ')""")
+
+
+# --- waiting on what the screen shows (no fixed sleeps) -----------------------------------------
+
+#: Installed in a page: the browser's clock at the last change of the semantics tree (`__changed`).
+QUIET = """() => {
+  if (window.__changed === undefined) {
+    window.__changed = performance.now();
+    new MutationObserver(() => { window.__changed = performance.now(); })
+      .observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+  }
+}"""
+
+
+def painted(page) -> int:
+    """The game frame's paint counter (`painted-<N>`: the renders it sent), or -1 off a game."""
+    return page.evaluate("""() => Math.max(-1, ...[...document.querySelectorAll("[flt-semantics-identifier^='painted-']")]
+        .map(e => parseInt(e.getAttribute('flt-semantics-identifier').slice(8))))""")
+
+
+def wait_painted(page, after: int, timeout: float = 20) -> int:
+    """Wait until the game frame has sent a render after the `after`-th; the new count."""
+    page.wait_for_function("""n => [...document.querySelectorAll("[flt-semantics-identifier^='painted-']")]
+        .some(e => parseInt(e.getAttribute('flt-semantics-identifier').slice(8)) > n)""",
+                           arg=after, timeout=timeout * 1000, polling=50)
+    return painted(page)
+
+
+def settle(page, quiet_ms: int = 250, timeout: float = 20) -> None:
+    """Wait until the screen has stopped changing: no change in the semantics tree for `quiet_ms`,
+    then two animation frames drawn (the canvas shows what the tree says)."""
+    page.evaluate(QUIET)
+    page.wait_for_function("ms => performance.now() - window.__changed > ms", arg=quiet_ms,
+                           timeout=timeout * 1000, polling=50)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
+
+
+def shoot(page, name: str, settled: bool = True) -> None:
+    """A screenshot to tests/screenshots/<name>.png of the screen once it has settled (the pointer
+    moved off, so no hover tooltip is in the picture); `settled=False`: at the next frame drawn
+    (a brief thing on screen: a note, a tumble, a flash)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.mouse.move(1, 1)
+    try:
+        if settled:
+            settle(page)
+        else:
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(true)))")
+    except Exception:  # a screen that never stops moving (a spinner): the picture as it is
+        pass
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def wait_focus(page, timeout: float = 10) -> None:
+    """Wait until a text field has the keyboard's focus (Flutter's editing element is active)."""
+    page.wait_for_function("""() => { const a = document.activeElement;
+        return !!a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA'); }""", timeout=timeout * 1000, polling=50)
+
+
+def wait_until(check, what: str, timeout: float = 20):
+    """Poll `check()` (every 0.1 s) until it returns something true; that value. Fails naming `what`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout} s")
+        time.sleep(0.1)

@@ -14,7 +14,7 @@ import pytest
 from companion.engine.roller import Roller
 from companion.store import TinyDBStore
 
-from .conftest import DESKTOP, PHONE, SCREENSHOTS, SEED, Server, by_id, open_app, tap_until, words_in
+from .conftest import DESKTOP, PHONE, SCREENSHOTS, SEED, by_id, open_app, Server, settle, shoot, tap_until, words_in
 
 pytestmark = pytest.mark.browser
 
@@ -58,7 +58,7 @@ def into_view(page, ident: str, x: float, tries: int = 24) -> None:
         page.mouse.move(x, view["height"] / 2)
         step = 300 if box is None else box["y"] + box["height"] / 2 - view["height"] / 2
         page.mouse.wheel(0, step)
-        time.sleep(0.4)
+        settle(page, quiet_ms=150)
     raise AssertionError(f"{ident} never scrolled into view")
 
 
@@ -71,15 +71,8 @@ def wait_words(page, ident: str, words: str, timeout: float = 30) -> str:
             seen = words_in(node.first)
             if words in seen:
                 return seen
-        time.sleep(0.3)
+        time.sleep(0.2)
     raise AssertionError(f"{ident} never said {words!r} (it said {seen!r})")
-
-
-def shoot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.mouse.move(1, 1)  # no hover tooltips in the picture
-    time.sleep(1.0)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
 def expected(state):

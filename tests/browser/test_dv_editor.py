@@ -6,20 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 
-from .conftest import DESKTOP, SCREENSHOTS, by_id, open_app, tap_until
+from .conftest import DESKTOP, by_id, open_app, shoot, tap_until
 from .test_editor import choose, type_into, wait_text
 
 pytestmark = pytest.mark.browser
-
-
-def shoot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    time.sleep(0.8)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
 def test_a_ship_field_and_a_grid_cell_are_edited_saved_and_reloaded(server, browser):

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, by_id, open_app, tap_until
+from .conftest import DESKTOP, PHONE, by_id, open_app, settle, tap_until, wait_focus
 from .test_e2e import text_of, wait_for_text
 from .test_sharing import SharedServer, join, label, network_address, shoot
 
@@ -45,7 +45,7 @@ def middle(page, node) -> None:
             return
         page.mouse.move(box["x"] + box["width"] / 2, min(max(box["y"], 5), height - 5))
         page.mouse.wheel(0, box["y"] + box["height"] / 2 - height / 2)
-        page.wait_for_timeout(400)
+        settle(page, quiet_ms=150)
 
 
 def type_into(page, ident: str, text: str) -> None:
@@ -53,7 +53,7 @@ def type_into(page, ident: str, text: str) -> None:
     node.wait_for(timeout=20000)
     middle(page, node)
     node.click()
-    page.wait_for_timeout(300)  # the field has the keyboard's focus
+    wait_focus(page)
     page.keyboard.press("Control+A")
     page.keyboard.type(text, delay=20)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, SCREENSHOTS, Server, by_id, open_app
+from .conftest import DESKTOP, PHONE, by_id, open_app, Server, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -133,14 +133,6 @@ def wait_slot(page, ident: str, words: str, timeout: float = 10) -> str:
     node = by_id(page, ident)
     node.wait_for(timeout=10000)
     return wait_for_text(lambda: text_of(node), re.escape(words), ident, timeout)
-
-
-def shoot(page, name: str, settle: float = 1.0) -> None:
-    """Save a screenshot once the last frame has painted (the map fits itself to the fleets
-    in a few steps after a screen is built: give it `settle` seconds)."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    time.sleep(settle)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
 def end_move_of(page, ship: str) -> None:
@@ -281,7 +273,7 @@ def test_a_short_quick_start_game(server, browser):
         open_app(page, f"{game}?ship={ship}&tab={tab}")
         wait_banner(page, "Turn 1 · Fire")
         by_id(page, {"map": "map", "ship": f"card-{ship}", "fire": "fire", "log": "log"}[tab]).wait_for(timeout=10000)
-        shoot(page, name, settle=3.0 if tab == "map" else 1.0)
+        shoot(page, name)
         assert small_targets(page) == [], name
     phone.close()
 
@@ -296,5 +288,5 @@ def test_a_short_quick_start_game(server, browser):
     page = dark.new_page()
     open_app(page, f"{game}?ship={RAVEN}&tab=fire")
     by_id(page, "fire").wait_for(timeout=10000)
-    shoot(page, "table-desktop-dark", settle=3.0)
+    shoot(page, "table-desktop-dark")
     dark.close()

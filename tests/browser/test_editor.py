@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, SCREENSHOTS, by_id, open_app
+from .conftest import DESKTOP, PHONE, SCREENSHOTS, by_id, open_app, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -51,12 +51,6 @@ def choose(page, ident: str, option: str) -> None:
     item = page.locator("flt-semantics[role='button']").filter(has_text=re.compile(rf"^{re.escape(option)}$"))
     item.first.wait_for(state="attached", timeout=10000)
     item.first.click()
-
-
-def shoot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    time.sleep(0.8)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
 def test_a_new_card_is_checked_saved_and_played(server, browser):

@@ -8,7 +8,6 @@ that slot destroys the ship.  The figure the panel must show is the engine's.
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -20,7 +19,7 @@ from companion.engine.state import SlotStatus
 from companion.files import load_catalogue
 from companion.store import TinyDBStore
 
-from .conftest import DESKTOP, SCREENSHOTS, SEED, Server, by_id, open_app, words_in
+from .conftest import DESKTOP, SEED, by_id, open_app, Server, shoot, words_in
 
 pytestmark = pytest.mark.browser
 
@@ -64,9 +63,7 @@ def test_fire_panel_shows_the_chance_the_shot_destroys_the_ship(tmp_path, browse
         chip = by_id(page, ident)
         chip.wait_for(timeout=20000)
         assert re.search(re.escape(f"ship destroyed {percent(odds.ship_destroyed)}"), words_in(chip))
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        time.sleep(1.0)  # the last frame painted
-        page.screenshot(path=str(SCREENSHOTS / "fire-ship-destroyed-desktop.png"))
+        shoot(page, "fire-ship-destroyed-desktop")
         page.close()
     finally:
         server.stop()

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from .conftest import PHONE, SCREENSHOTS, SEED, by_id, open_app
+from .conftest import PHONE, SEED, by_id, open_app, settle, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -96,7 +96,7 @@ def on_screen(page, ident: str) -> None:
             return
         page.mouse.move(view["width"] / 2, view["height"] / 2)
         page.mouse.wheel(0, box["y"] + box["height"] / 2 - view["height"] / 2)
-        time.sleep(0.5)
+        settle(page, quiet_ms=150)
 
 
 def search(page, text: str, ident: str):
@@ -131,12 +131,6 @@ def pick(page, text: str, ident: str, shown: str) -> None:
         except Exception:
             continue
     raise AssertionError(f"picking {ident} never showed {shown}")
-
-
-def shoot(page, name: str, settle: float = 1.0) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    time.sleep(settle)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
 def test_six_ships_two_copies_points_start_and_a_type_4_fires(server, browser):

@@ -19,7 +19,7 @@ from companion.engine.table_rules import HouseRules
 from companion.files import load_catalogue
 from companion.store import TinyDBStore
 
-from .conftest import DESKTOP, PHONE, SEED, by_id, open_app, tap_until
+from .conftest import DESKTOP, PHONE, SEED, by_id, open_app, settle, tap_until, wait_focus, wait_until
 from .test_e2e import text_of, wait_for_text
 from .test_sharing import SharedServer, join, label, network_address, shoot
 
@@ -68,7 +68,7 @@ def record(page, bow: str, facing: str) -> None:
     field = by_id(page, "place-hex")
     field.wait_for(timeout=20000)
     field.click()
-    page.wait_for_timeout(300)  # the field has the keyboard's focus (as the PIN field is typed into)
+    wait_focus(page)
     page.keyboard.press("Control+A")
     page.keyboard.type(bow, delay=20)
     tap(page, f"face-{facing}")
@@ -100,7 +100,7 @@ def test_h1_h2_h3_on_two_phones(tmp_path, browser):
             field = by_id(british, f"d10-{ship_id}")
             field.wait_for(timeout=20000)
             field.click()
-            british.wait_for_timeout(300)
+            wait_focus(british)
             british.keyboard.type(faces, delay=20)
         tap_until(british, "d10-roll", "next-raven")
         for page in (british, french):
@@ -142,7 +142,7 @@ def test_h1_h2_h3_on_two_phones(tmp_path, browser):
         banner_says(french, "(HML Hertfordshire recorded)")
         shoot(french, "house-rules-sealed-phone")
         shoot(british, "house-rules-recorded-phone")
-        french.wait_for_timeout(1500)  # every frame of that change has arrived
+        settle(french)  # every frame of that change has arrived
         seen = b"".join(f if isinstance(f, bytes) else f.encode() for f in received)
         assert seen and SECRET.encode() not in seen, "the French phone was sent the sealed record"
         select(french, "pontbriand", "place-hex")
@@ -152,9 +152,8 @@ def test_h1_h2_h3_on_two_phones(tmp_path, browser):
         for page in (british, french):
             banner_says(page, "Fire")
         select(french, "hertfordshire", "their-ship")
-        french.wait_for_timeout(1500)
-        seen = b"".join(f if isinstance(f, bytes) else f.encode() for f in received)
-        assert SECRET.encode() in seen, "after the reveal the French phone is sent the Hertfordshire's position"
+        wait_until(lambda: SECRET.encode() in b"".join(f if isinstance(f, bytes) else f.encode() for f in received),
+                   "after the reveal the French phone is sent the Hertfordshire's position")
         shoot(french, "house-rules-revealed-phone")
         for page in (host, british, french):
             page.context.close()

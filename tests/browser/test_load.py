@@ -109,7 +109,10 @@ class Player:
             if self.selected != ship:
                 await self.tap(f"next-{ship}", "select")
                 self.selected = ship
-                await self.page.wait_for_timeout(300)
+                try:  # the ship's steps on screen
+                    await self.page.locator("[flt-semantics-identifier='step-forward']").wait_for(timeout=5000)
+                except Exception:  # the turn moved on meanwhile: the next look decides
+                    return
             step = self.rng.choices(["forward", "port", "starboard", "end"], [5, 1, 1, 3])[0]
             if step == "end":
                 await self.tap("end-move", "end_move")

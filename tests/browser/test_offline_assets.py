@@ -9,13 +9,12 @@ from __future__ import annotations
 import base64
 import os
 import subprocess
-import time
 from unittest import mock
 from urllib.parse import urlsplit
 
 import pytest
 
-from .conftest import PHONE, SCREENSHOTS, Server, by_id, open_app, tap_until
+from .conftest import PHONE, by_id, open_app, Server, settle, shoot, tap_until
 
 pytestmark = pytest.mark.browser
 
@@ -60,12 +59,6 @@ class Traffic:
                 else self.elsewhere.append(ws.url))
 
 
-def shoot(page, name: str, settle: float = 1.5) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    time.sleep(settle)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
-
-
 def test_the_app_fetches_nothing_from_the_internet(server, browser):
     traffic = Traffic(f"127.0.0.1:{server.port}")
     context = browser.new_context(viewport=PHONE)
@@ -75,16 +68,18 @@ def test_the_app_fetches_nothing_from_the_internet(server, browser):
     open_app(page, server.url)
     by_id(page, "quick-start").wait_for(timeout=30000)
     assert page.title().startswith("Leviathans")
-    shoot(page, "identity-home-phone", settle=3)
+    shoot(page, "identity-home-phone")
     tap_until(page, "dice-roller", "roll-dice")  # a screen of headings: the display font
-    shoot(page, "identity-dice-phone", settle=3)
+    shoot(page, "identity-dice-phone")
     by_id(page, "back").click()
     tap_until(page, "quick-start", "start-game")
-    shoot(page, "identity-game-phone", settle=3)
+    shoot(page, "identity-game-phone")
     refused = page.evaluate("window.__refused")
     page.reload()  # a second load, from the browser's cache and the server again
     page.wait_for_selector("#loading", state="detached", timeout=30000)
-    time.sleep(3)
+    page.wait_for_load_state("networkidle")  # everything the second load fetches has been fetched
+    page.locator("flt-semantics-placeholder").wait_for(state="attached", timeout=10000)
+    settle(page)
     context.close()
 
     assert traffic.elsewhere == [], f"requests to other hosts: {traffic.elsewhere}"
@@ -154,7 +149,7 @@ def test_the_manifest_and_icons_are_ours(server, browser):
         "<style>figure{margin:0;text-align:center;width:110px}figcaption{margin-top:6px;"
         "white-space:nowrap;overflow:hidden;text-overflow:ellipsis}</style></body>")
     page.wait_for_function("() => [...document.images].every(i => i.complete && i.naturalWidth)")
-    shoot(page, "identity-icons", settle=0.5)
+    shoot(page, "identity-icons")
     context.close()
 
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, Server, by_id, open_app
+from .conftest import DESKTOP, PHONE, by_id, open_app, Server, settle
 from .test_e2e import RAVEN, SEED, end_move_of, play_in_engine, shoot, text_of, wait_banner, wait_note
 from .test_sharing import SharedServer, enter_pin, network_address, sync_text, wait_words
 
@@ -90,7 +90,7 @@ def test_a_turn_on_a_phone(server, browser):
     by_id(page, "roll-1").click()
     by_id(page, "result-1").wait_for(timeout=10000)
     by_id(page, "note").wait_for(timeout=10000)
-    shoot(page, "phone-turn-rolled", settle=0.3)
+    shoot(page, "phone-turn-rolled", settled=False)
     by_id(page, "note").wait_for(state="detached", timeout=30000)
     shoot(page, "phone-turn-note-gone")
 
@@ -99,10 +99,10 @@ def test_a_turn_on_a_phone(server, browser):
     by_id(page, f"card-{RAVEN}").wait_for(timeout=10000)
     page.mouse.move(PHONE["width"] / 2, PHONE["height"] / 2)
     page.mouse.wheel(0, 3000)
-    page.wait_for_timeout(500)
+    settle(page, quiet_ms=150)
     by_id(page, "tab-log").click()
     by_id(page, "log-undo").wait_for(timeout=10000)
-    page.wait_for_timeout(500)
+    settle(page)
     assert on_screen(page, "log-undo"), "Undo is not on screen when the log opens"
     bottom = box(page, "tab-map")["y"]
     y, height = min(places(page, expected.result), key=lambda place: place[1])  # its own line, not the panel
@@ -115,7 +115,7 @@ def test_a_turn_on_a_phone(server, browser):
     said = wait_note(page, "Undone: ")
     assert expected.result in said, said
     assert int(re.search(r"log (\d+)", sync_text(page)).group(1)) == before - 1
-    shoot(page, "phone-turn-undone", settle=0.3)
+    shoot(page, "phone-turn-undone", settled=False)
     by_id(page, "log-redo").click()
     said = wait_note(page, "Redone: ")
     assert expected.result in said, said
@@ -127,7 +127,7 @@ def test_a_turn_on_a_phone(server, browser):
     page.locator("flt-semantics", has_text="DYellow & DGreen & 2DRed").last.click()
     by_id(page, "roll-dice").click()
     by_id(page, "rolled").wait_for(timeout=10000)
-    page.wait_for_timeout(1000)
+    settle(page, quiet_ms=500)  # the roll's tumble (400 ms) has grown the dice to full size
     wide = [(text_of(n).strip()[:30], b) for n in page.locator("flt-semantics").all()
             if (b := n.bounding_box()) and b["width"] and b["x"] + b["width"] > PHONE["width"] + 1]
     assert wide == [], wide

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, Server, by_id, open_app, tap_until
+from .conftest import DESKTOP, PHONE, by_id, open_app, Server, settle, tap_until
 from .test_e2e import (RAVEN, SEED, end_move_of, shoot, small_targets, text_of, wait_banner, wait_for_text,
                        wait_note)
 
@@ -86,7 +86,7 @@ def test_plan_a_move_by_tapping_an_end_hex_move_there_and_undo_in_one_step(serve
     tap_until(page, "plan-toggle", "plan")
     wait_for_text(lambda: text_of(by_id(page, "plan")), "tap one", "the plan panel")
     by_id(page, "centre").click()
-    page.wait_for_timeout(1500)
+    settle(page)  # the map has moved to its centre
     page.mouse.move(1, 1)  # no hover tooltip in the picture
     shoot(page, "planner-shades-desktop")
 
@@ -136,7 +136,7 @@ def test_plan_a_move_by_tapping_an_end_hex_move_there_and_undo_in_one_step(serve
     open_app(page, f"{game}?ship={RAVEN}&tab=map")
     tap_until(page, "plan-toggle", "plan")
     by_id(page, "centre").click()
-    page.wait_for_timeout(1500)
+    settle(page)  # the map has moved to its centre
     x, y = hex_point(page, state, cell)
     for _ in range(5):
         page.mouse.click(x, y)
@@ -183,7 +183,7 @@ def test_war_fleet_plan_move_there_and_undo(wf_server, browser):
     tap_until(page, "wf-ship-hml-leviathan", "wf-plan-toggle")
     tap_until(page, "wf-plan-toggle", "wf-plan")
     by_id(page, "centre").click()
-    page.wait_for_timeout(1500)
+    settle(page)  # the map has moved to its centre
     box = by_id(page, "map").bounding_box()
     from companion.app.geometry import HexLayout
     from companion.app.views.hexmap import NOTE_ROOM

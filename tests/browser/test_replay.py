@@ -7,25 +7,18 @@ turn 3; the same replay from the game's menu.  Screenshots in tests/screenshots/
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
 from companion.store.store import TinyDBStore
 
-from .conftest import SCREENSHOTS, by_id, open_app, tap_until, words_in
+from .conftest import by_id, open_app, shoot, tap_until, words_in
 from .test_editor import choose, wait_text
 from .test_report import ten_turn_game
 
 TV = {"width": 1920, "height": 1080}
 
 pytestmark = pytest.mark.browser
-
-
-def shoot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    time.sleep(1.0)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
 def step_of(page) -> int:

@@ -5,7 +5,6 @@ from its address, one turn picked; screenshots in tests/screenshots/report-*.png
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -13,7 +12,7 @@ from companion.commands import main
 from companion.store.store import TinyDBStore
 
 from helpers.ten_turns import play_turns, write_scenario
-from .conftest import PHONE, SCREENSHOTS, by_id, open_app, tap_until, words_in
+from .conftest import PHONE, SCREENSHOTS, by_id, open_app, shoot, tap_until, words_in
 from .test_editor import choose, wait_text
 
 TALL_DESKTOP = {"width": 1280, "height": 1500}  # the four charts in one screenshot
@@ -30,12 +29,6 @@ def ten_turn_game(data, folder) -> str:
     play_turns(store.game(summary.id), 5)
     store.close()
     return summary.id
-
-
-def shoot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    time.sleep(1.5)  # the charts' opening animation
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
 def test_the_report_view_draws_the_ten_turn_games_charts(server, browser, tmp_path):

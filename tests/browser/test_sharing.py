@@ -7,14 +7,11 @@ loopback), so the server treats them as guests: PIN first, then a side or the sh
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, SCREENSHOTS, Server, SharedServer, by_id, open_app, tap_until
+from .conftest import DESKTOP, PHONE, by_id, open_app, Server, settle, SharedServer, shoot, tap_until, wait_focus
 
 pytestmark = pytest.mark.browser
 
@@ -88,17 +85,10 @@ def wait_words(page, words: str, timeout: float = 10.0) -> None:
         arg=words, timeout=timeout * 1000)
 
 
-def shoot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.mouse.move(1, 1)  # no hover tooltips in the picture
-    page.wait_for_timeout(700)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
-
-
 def enter_pin(page, pin: str) -> None:
     """Type `pin` into the PIN field as a player would (over whatever the field holds) and tap Join."""
     by_id(page, "pin-field").click()
-    page.wait_for_timeout(200)  # the field has the keyboard's focus
+    wait_focus(page)
     page.keyboard.press("Control+A")
     page.keyboard.type(pin, delay=20)
     by_id(page, "pin-join").click()
@@ -166,11 +156,12 @@ def test_one_game_on_many_screens(shared_server, browser):
     # an action on one device appears on the other within a second (browser clock: the tap to the change)
     for page in (british, french):
         watch(page)
-    british.wait_for_timeout(1500)  # both screens settled
+    settle(british)  # both screens settled
+    settle(french)
     by_id(british, "start-game").click()
     wait_log(french, 1)  # the change reached the other phone (how fast: benchmarks/bench_shared.py)
     by_id(french, "roll-initiative").wait_for(timeout=5000)
-    french.wait_for_timeout(1500)
+    settle(french)
     by_id(french, "roll-initiative").click()
     wait_log(british, 2)
 
@@ -193,7 +184,8 @@ def test_one_game_on_many_screens(shared_server, browser):
         assert by_id(tv, ident).count() == 0
     tv.mouse.click(400, 450)
     tv.mouse.click(600, 300)
-    tv.wait_for_timeout(500)
+    settle(tv)
+    settle(british)
     assert log_length(british) == 2
     shoot(tv, "screen-desktop")
     tv_ctx.close()
@@ -366,7 +358,7 @@ def test_the_host_renames_a_phone_and_forgets_it(shared_server, browser):
     assert "British" in label(by_id(host, f"holds-{ident}"))
     tap_until(host, f"rename-{ident}", "rename-field")
     by_id(host, "rename-field").click()
-    host.wait_for_timeout(300)  # the field has the keyboard's focus
+    wait_focus(host)
     host.keyboard.press("Control+A")
     host.keyboard.type("Anna's phone", delay=20)
     by_id(host, "rename-save").click()
@@ -379,7 +371,7 @@ def test_the_host_renames_a_phone_and_forgets_it(shared_server, browser):
     tap_until(phone, "change-role", "name-me")
     tap_until(phone, "name-me", "rename-field")
     by_id(phone, "rename-field").click()
-    phone.wait_for_timeout(300)
+    wait_focus(phone)
     phone.keyboard.press("Control+A")
     phone.keyboard.type("Ben's phone", delay=20)
     by_id(phone, "rename-save").click()

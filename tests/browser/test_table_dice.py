@@ -10,7 +10,7 @@ from companion.store.store import open_store
 
 from random_games import close_battle
 
-from .conftest import PHONE, Server, by_id, open_app, tap_until
+from .conftest import PHONE, by_id, open_app, Server, settle, tap_until
 from .test_sharing import shoot, wait_log
 
 pytestmark = pytest.mark.browser
@@ -36,7 +36,7 @@ def test_table_dice_are_picked_with_one_tap_a_die_and_every_missing_die_is_named
         by_id(page, "resolve-1").click()
         problems = page.locator("[flt-semantics-identifier^='face-problem-1-']")
         problems.first.wait_for(timeout=10000)
-        page.wait_for_timeout(500)
+        settle(page)
         assert problems.count() == dice  # every die still to pick, at once, each beside its own row
         shoot(page, "table-dice-phone")
         for die in range(dice):  # all ones: no breach, so no further die is asked for
@@ -44,8 +44,7 @@ def test_table_dice_are_picked_with_one_tap_a_die_and_every_missing_die_is_named
             by_id(page, f"face-problem-1-{die}").wait_for(state="detached", timeout=10000)
         by_id(page, "resolve-1").click()
         wait_log(page, 2, timeout=20)
-        page.wait_for_timeout(500)
-        assert by_id(page, "resolve-1").count() == 0
+        by_id(page, "resolve-1").wait_for(state="detached", timeout=10000)
         shoot(page, "table-dice-resolved-phone")
         page.context.close()
     finally:

@@ -4,24 +4,16 @@ in the light, dark and high-contrast themes, on a phone and a desktop (tests/scr
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, SCREENSHOTS, by_id, open_app, tap_until
+from .conftest import PHONE, by_id, open_app, shoot, tap_until
 
 pytestmark = pytest.mark.browser
 
 RAVEN = "hml-raven"
 THEMES = ("light", "dark", "contrast")
 WIDE = {"width": 1280, "height": 900}
-
-
-def shoot(page, name: str, settle: float = 1.5) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.mouse.move(1, 1)  # no hover tooltips in the picture
-    time.sleep(settle)
-    page.screenshot(path=str(SCREENSHOTS / f"theme-{name}.png"))
 
 
 def label(page, ident: str) -> str:
@@ -100,14 +92,14 @@ def test_screenshots_in_every_theme(server, browser, device, theme):
     open_app(page, server.url)
     by_id(page, "quick-start").wait_for(timeout=15000)
     choose_theme(page, theme)
-    shoot(page, f"home-{theme}-{device}")
+    shoot(page, f"theme-home-{theme}-{device}")
     path = start_game(page)
     screens = (("table", "?tab=map" if phone else "", "map"), ("card", f"?ship={RAVEN}&tab=ship", f"card-{RAVEN}"),
                ("fire", f"?ship={RAVEN}&tab=fire", "fire"), ("log", "?tab=log", "log"))
     for name, query, ident in screens:
         open_app(page, server.url + path + query)
         by_id(page, ident).first.wait_for(timeout=15000)
-        shoot(page, f"{name}-{theme}-{device}", settle=2.5 if name == "table" else 1.5)
+        shoot(page, f"theme-{name}-{theme}-{device}")
     context.close()
     # the shared screen: a device of its own, with its own theme
     tv_context = browser.new_context(viewport=PHONE if phone else WIDE)
@@ -119,7 +111,7 @@ def test_screenshots_in_every_theme(server, browser, device, theme):
     by_id(tv, "banner").wait_for(timeout=15000)  # the host's device plays the whole table until it picks
     tap_until(tv, "change-role", "role-screen")
     tap_until(tv, "role-screen", "screen-headline")
-    shoot(tv, f"tv-{theme}-{device}", settle=2.5)
+    shoot(tv, f"theme-tv-{theme}-{device}")
     tv_context.close()
 
 
@@ -131,10 +123,10 @@ def test_rolled_dice_tumble_in_with_the_total_on_screen(server, browser):
     open_app(page, server.url + "dice")
     tap_until(page, "roll-dice", "rolled")
     page.get_by_text("Total ", exact=False).first.wait_for(timeout=10000)
-    shoot(page, "dice-rolling-phone", settle=0.1)  # mid-tumble: the faces already readable
+    shoot(page, "theme-dice-rolling-phone", settled=False)  # mid-tumble: the faces already readable
     by_id(page, "roll-dice").click()
     by_id(page, "rolled").wait_for(timeout=10000)
-    shoot(page, "dice-settled-phone", settle=1.0)
+    shoot(page, "theme-dice-settled-phone")
     context.close()
 
 
@@ -148,18 +140,18 @@ def test_screenshots_of_the_other_screens(server, browser, theme):
     by_id(page, "quick-start").wait_for(timeout=15000)
     choose_theme(page, theme)
     tap_until(page, "new-game", "create-game")
-    shoot(page, f"newgame-{theme}-desktop")
+    shoot(page, f"theme-newgame-{theme}-desktop")
     for name in ("fleets", "editor"):
         open_app(page, server.url + name)
-        shoot(page, f"{name}-{theme}-desktop", settle=3.0)
+        shoot(page, f"theme-{name}-{theme}-desktop")
     open_app(page, server.url)
     tap_until(page, "decisive-victory", "dv-scenario-sample")
     tap_until(page, "dv-scenario-sample", "dv-banner")
-    shoot(page, f"dv-{theme}-desktop", settle=2.5)
+    shoot(page, f"theme-dv-{theme}-desktop")
     open_app(page, server.url)
     tap_until(page, "war-fleet", "wf-start-20v20")
     tap_until(page, "wf-start-20v20", "wf-banner")
-    shoot(page, f"warfleet-{theme}-desktop", settle=2.5)
+    shoot(page, f"theme-warfleet-{theme}-desktop")
     context.close()
 
 
@@ -178,6 +170,6 @@ def test_the_ship_that_moved_gets_a_brief_ring(server, browser):
     open_app(page, server.url + path + f"?ship={ship}&tab=ship")
     by_id(page, "step-forward").wait_for(timeout=15000)
     by_id(page, "step-forward").click()
-    shoot(page, "moved-ring-flash-desktop", settle=0.4)
-    shoot(page, "moved-ring-after-desktop", settle=2.5)
+    shoot(page, "theme-moved-ring-flash-desktop", settled=False)
+    shoot(page, "theme-moved-ring-after-desktop")
     context.close()

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, SCREENSHOTS, by_id, open_app, tap_until
+from .conftest import DESKTOP, PHONE, by_id, open_app, shoot, tap_until
 
 pytestmark = pytest.mark.browser
 
@@ -38,12 +38,6 @@ def tap(page, ident: str, timeout: float = 30) -> None:
     node.click()
 
 
-def shoot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    time.sleep(1.0)  # let the last frame paint
-    page.screenshot(path=str(SCREENSHOTS / f"warfleet-{name}.png"))
-
-
 def start_battle(page) -> None:
     tap(page, "war-fleet")
     tap(page, "wf-start-20v20")
@@ -68,7 +62,7 @@ def end_movement(page, picture: str | None = None) -> None:
     confirm.wait_for(timeout=30000)
     assert page.get_by_text(re.compile(r"\d+ ships have not moved: ")).count() == 1
     if picture:
-        shoot(page, picture)
+        shoot(page, f"warfleet-{picture}")
     confirm.click()
     wait_text(page, "wf-banner", r"Turn 1 · Combat")
 
@@ -85,10 +79,10 @@ def test_one_war_fleet_turn_on_the_20_against_20_battle(server, browser):
     page = context.new_page()
     open_app(page, server.url)
     start_battle(page)
-    shoot(page, "start")
+    shoot(page, "warfleet-start")
 
     move_the_leviathan(page)
-    shoot(page, "move")
+    shoot(page, "warfleet-move")
     end_movement(page, "end-movement-asks")
 
     # the Leviathan's attacks, each with its exact odds; declare the first, then roll every declared attack
@@ -99,17 +93,17 @@ def test_one_war_fleet_turn_on_the_20_against_20_battle(server, browser):
     declared = wait_text(page, "wf-attack-1", r"casualty \d+\.\d%")
     assert "HML Leviathan Bow at" in declared
     wait_text(page, "wf-banner", r"1 attack declared, 1 to roll")
-    shoot(page, "declared")
+    shoot(page, "warfleet-declared")
     tap(page, "wf-roll-all")
     result = wait_text(page, "wf-attack-1", r"DBlack \d+ = \d+ against \d+")
-    shoot(page, "rolled")
+    shoot(page, "warfleet-rolled")
 
     # the converted card beside its Quick-Start source
     tap(page, "wf-tab-card")
     wait_text(page, "wf-card", r"Converted from HML Leviathan: Type 4, SI 33, MP 4")  # the printed card
     bow = wait_text(page, "wf-card-bow", r"Quick-Start")
     assert "Resilience 7" in bow and "12in DBlack 8/DRed 16 (12)" in bow  # 14 + 2 armour - 9 (DRed & DBlue)
-    shoot(page, "card")
+    shoot(page, "warfleet-card")
 
     # end of combat: a casualty leaves the map; then the end of the turn
     tap(page, "wf-end-combat")
@@ -121,7 +115,7 @@ def test_one_war_fleet_turn_on_the_20_against_20_battle(server, browser):
     tap(page, "wf-tab-log")
     log = wait_text(page, "wf-log", r"End of turn 1\.")
     assert "HML Leviathan moves forward to 1207" in log and "wins the initiative" in log
-    shoot(page, "turn-2")
+    shoot(page, "warfleet-turn-2")
     context.close()
 
 
@@ -138,13 +132,13 @@ def test_a_pocket_goes_to_quick_start_and_comes_back(server, browser):
     tap(page, "wf-open-pocket")
     row = wait_text(page, "wf-pocket-1", r"Being fought at Quick-Start scale")
     assert "HML Leviathan" in row and "Pontbriand" in row
-    shoot(page, "pocket")
+    shoot(page, "warfleet-pocket")
 
     # the Quick-Start battle, with the ships' full cards
     tap(page, "wf-play-pocket-1")
     by_id(page, "banner").wait_for(timeout=20000)
     assert re.search(r"Initiative", text_of(by_id(page, "banner")))
-    shoot(page, "pocket-quick-start")
+    shoot(page, "warfleet-pocket-quick-start")
 
     # back to War Fleet: bring the result back (nothing was destroyed)
     tap_until(page, "home", "war-fleet")  # a tap lost while a screen lays out is tapped again
@@ -164,8 +158,8 @@ def test_the_war_fleet_table_on_a_phone(server, browser):
     tap(page, "wf-roll-initiative")
     tap(page, "wf-ship-hml-leviathan")
     wait_text(page, "wf-selected", r"HML Leviathan")
-    shoot(page, "phone")
+    shoot(page, "warfleet-phone")
     tap(page, "wf-tab-map")
     by_id(page, "map").wait_for(timeout=30000)  # the map (not a crash message) on a phone's map tab
-    shoot(page, "phone-map")
+    shoot(page, "warfleet-phone-map")
     context.close()

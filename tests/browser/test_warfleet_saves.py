@@ -80,7 +80,7 @@ def test_a_war_fleet_game_survives_a_reload_and_a_restart(server, browser):
     assert log_text(other) == log
     tap(other, "wf-tab-attacks")
     assert roll_result(other) == rolled  # the same dice
-    shoot(other, "saved-after-restart")
+    shoot(other, "warfleet-saved-after-restart")
 
     # the page open before the restart, at the old address of War Fleet games: the same game; undo is saved too
     open_app(page, server.url + f"warfleet/{game_id}")

@@ -41,7 +41,7 @@ def test_a_war_fleet_battle_on_two_phones_and_a_tv(shared_server, browser):  # n
     tap(french, "wf-ship-hml-leviathan")
     tap(french, "wf-starboard")
     wait_text(french, "wf-note", r"HML Leviathan is a British ship: only a device holding British can move")
-    shoot(french, "shared-refused-phone")
+    shoot(french, "warfleet-shared-refused-phone")
 
     tap(british, "wf-ship-hml-leviathan")
     tap(british, "wf-starboard")
@@ -50,7 +50,7 @@ def test_a_war_fleet_battle_on_two_phones_and_a_tv(shared_server, browser):  # n
     tap(french, "wf-tab-log")
     log = wait_text(french, "wf-log", r"HML Leviathan turns to starboard", timeout=60)
     assert log.count("turns to starboard") == 1  # the refused try left nothing in the log
-    shoot(british, "shared-moved-phone")
-    shoot(tv, "shared-tv")
+    shoot(british, "warfleet-shared-moved-phone")
+    shoot(tv, "warfleet-shared-tv")
     for context in contexts:
         context.close()

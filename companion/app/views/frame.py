@@ -91,6 +91,9 @@ class GameFrame:
             ], spacing=0, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.only(left=4, right=4), bgcolor=ft.Colors.SURFACE_CONTAINER,
         )
+        # the paint signal for the browser tests: the top bar's identifier `painted-<N>`, N the renders sent
+        self.painted = 0
+        self.top = self.paint_mark = ft.Semantics(identifier="painted-0", container=True, content=self.top)
         self.panel = ft.Column(spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
         self.tabs = ft.Row(spacing=4)  # the panel switcher beside the map
         self.nav = ft.Container(content=ft.Row(spacing=0), bgcolor=ft.Colors.SURFACE_CONTAINER,
@@ -215,6 +218,8 @@ class GameFrame:
             self.strip.content = body.strip(models) if self.tab == "map" else None
             self.strip.visible = self.strip.content is not None
             changed.append(self.strip)
+        self.painted += 1
+        self.paint_mark.identifier = f"painted-{self.painted}"
         for control in changed:
             if mounted(control):  # a control off screen (the map behind a phone tab) goes with its screen
                 control.update()
