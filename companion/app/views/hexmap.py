@@ -21,6 +21,7 @@ import flet.canvas as cv
 
 from ...engine.hexes import Hex
 from ...engine.state import GameState, ShipState
+from ..client_calls import ask
 from ..geometry import HexLayout
 from ..motion import Moved
 from ..tasks import soon
@@ -370,8 +371,8 @@ class HexMap:
 
     async def _fit_when_settled(self, size) -> None:
         await asyncio.sleep(SETTLE)  # a screen being built resizes the map a few times: fit once it settles
-        if self.view_size == size and not self._fitted:
-            await self.fit(self.fleet)
+        if self.view_size == size and not self._fitted:  # a browser gone meanwhile: logged, no traceback
+            await ask("fit the fleets in the map's view", lambda: self.fit(self.fleet), on=self.viewer, wait=None)
 
     async def fit(self, cells: tuple[Hex, ...], most: float = 1.25, least: float = LEAST) -> None:
         """Zoom and pan so these hexes fill the view (the whole board when none), between `least`
