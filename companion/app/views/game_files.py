@@ -20,8 +20,16 @@ from .fleets import _picker, deliver
 from .widgets import tag
 
 
+#: Why a device other than the host gets no export: the file holds the dice seed (store/export.py).
+HOST_ONLY = "Only the host's device exports a game: the file holds the dice seed of the rolls to come."
+
+
 async def export_game(app, game_id: str) -> tuple[str, bool]:
-    """Download the game's document; what happened in words, and whether it failed."""
+    """Download the game's document; what happened in words, and whether it failed.  The host's
+    device only, as the server knows it (a guest with the seed would know every roll to come)."""
+    device = getattr(app, "device", None)
+    if device is None or not device.host:
+        return HOST_ONLY, True
     document = await asyncio.to_thread(app.store.export_game, game_id)
     data = json.dumps(document, indent=2, ensure_ascii=False).encode("utf-8")
     return await deliver(app, f"{game_id}.json", data, "game file")
@@ -44,6 +52,12 @@ def import_button(app, say) -> ft.Control:
     refusal goes to `say(text)` (the file named, what is wrong)."""
 
     async def choose(e) -> None:
+        from .home import may_start
+
+        refused = may_start(app)  # decided on the server from the device it holds, as Load and play
+        if refused:
+            say(refused)
+            return
         files = await _picker(app).pick_files(dialog_title="Choose a game file (leviathans-game/1)",
                                               file_type=ft.FilePickerFileType.CUSTOM,
                                               allowed_extensions=["json"], with_data=True)
