@@ -1,4 +1,5 @@
-"""Entry point of the static web build: the archive's `main.py` (Flet's Pyodide worker runs it).
+"""Entry point of the static web build: the archive's `main.py` (Flet's Pyodide worker runs it as
+`__main__`; imported, it does nothing).
 
 The same app as `companion`, over a store kept in the browser (`companion.web.browser`).
 """
@@ -7,4 +8,5 @@ import flet as ft
 
 from companion.web.browser import browser_main
 
-ft.run(browser_main)
+if __name__ == "__main__":
+    ft.run(browser_main)
