@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import statistics
 import subprocess
@@ -177,8 +178,9 @@ def main() -> None:
         print(f"{'firing solutions':<18} {'CPython cold':>12} {'warm':>9} {'Pyodide cold':>13} {'warm':>9} {'ratio (warm)':>13}")
         for board in here:
             h, t = here[board], there[board]
-            print(f"{board:<18} {h['cold'] * 1000:>9.0f} ms {h['warm'] * 1000:>6.0f} ms {t['cold'] * 1000:>10.0f} ms "
-                  f"{t['warm'] * 1000:>6.0f} ms {t['warm'] / h['warm']:>12.1f}x")
+            print(f"{board:<18} {h['cold'] * 1000:>9.1f} ms {h['warm'] * 1000:>6.1f} ms {t['cold'] * 1000:>10.1f} ms "
+                  f"{t['warm'] * 1000:>6.1f} ms {t['warm'] / h['warm']:>12.1f}x")
+        print(f"load average while measured: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":
