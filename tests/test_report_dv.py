@@ -140,3 +140,30 @@ def test_the_shared_report_names_no_rulesets_fields_or_actions():
         code = text.split('"""', 2)[2]  # past the module's docstring
         for word in ("resolve_shot", "roll_attack", "state.shots", "state.attacks", "card.name", "warfleet", "dv."):
             assert word not in code, f"{name} names {word!r}"
+
+
+def test_an_air_strike_is_rated_and_its_damage_stands_against_the_strikes_odds():
+    """DV-17's dive bomber strike at the table (2, 5 at +5: a hit; save 1, 2 fails; damage 4, 5, 1): the
+    attack roll, the save (the target's side) and the damage dice (2 of 3 at 4+) rated; 2 damage points and
+    1 minor dealt against `air_odds.strike_odds`."""
+    from companion.engine.dv import air_odds
+    from companion.engine.dv.odds import Armour, damage_dice_odds, save_odds, success_chance
+    from test_dv_aircraft import dive_bomber_over_the_cruiser
+
+    ruleset = find_ruleset("decisive-victory")
+    state, sbd = dive_bomber_over_the_cruiser()
+    log = [{"kind": "place_flight", "flight": sbd},
+           {"kind": "air_strike", "flight": sbd, "target": "red", "distance": "1",
+            "table": {"attack": [2, 5], "save": [1, 2], "damage": [4, 5, 1]}}]
+    report = after_action_report(ruleset, state, log)
+    blue, red = report.sides
+    hit = success_chance(air_odds.STRIKE_MODIFIER)
+    two_of_three = damage_dice_odds(3, 4)
+    assert [(r.what, r.percentile) for r in blue.rolls] == [
+        ("attack", 1 - hit + hit / 2), ("damage", two_of_three[0] + two_of_three[1] + two_of_three[2] / 2)]
+    [save] = red.rolls
+    assert save.what == "save" and save.percentile == save_odds(3, 8).fail / 2  # deck 3 against strength 8
+    [strike] = blue.shots
+    chain = air_odds.strike_odds("dive_bomber", Armour(deck=3, belt=6, underwater=4))
+    assert (strike.slots, strike.keel) == (2, 1) and strike.gun == "dive bomber strike"
+    assert (strike.slots_expected, strike.keel_expected) == (chain.expected_damage_points, chain.expected_minor_damage)

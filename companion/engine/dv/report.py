@@ -11,21 +11,24 @@ critical (`003:60`, [R-36]; `odds.save_odds`) and is the saving side's; a save n
 is not luck.  Initiative dice are the rolling side's.  Damage dealt is the damage points and minor
 damage of the attack's damage dice against `odds.attack_odds` of the attack on the position it is
 rolled in (§15.4; a box's spill past the bottom of the grid, `003:99-100`, is not in either).
-Air strikes are not in the report yet.
+An air strike (§12.7.2) is read the same way: its attack roll at +5 (a patrol bomber's only on a N7,
+`air_odds.strike_hits`) ranks miss < hit, its hit's save and damage dice as a ship's, and its damage
+against `air_odds.strike_odds` (a fighter's strafing run: one minor damage at `strafing_chance`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
 from ..kernel import Event
 from ..report_damage import ReportWords, RollMark, ShotMark, initiative_marks, rated
+from . import air_odds
 from .attack_facts import odds_attack
-from .odds import (PAIRS, Attack, attack_odds, binomial, damage_dice_odds, damage_target, gives_bonus_roll, hits,
-                   one_die_chance, save_odds)
-from .state import DVAttack, DVShip, DVState
+from .odds import (PAIRS, Armour, Attack, attack_odds, binomial, damage_dice_odds, damage_target, gives_bonus_roll,
+                   hits, one_die_chance, save_odds)
+from .state import DVAttack, DVShip, DVState, Flight
 
 WORDS = ReportWords(
     dealt="damage points", dealt_short="damage points", second="minor damage", second_short="minor damage",
@@ -41,13 +44,35 @@ MINOR_ONLY = 5  # a damage-0 hit's one die: 5+ one minor damage (003:65)
 def rated_rolls(state: DVState, action: Any, events: Sequence[Event]) -> list[RollMark]:
     """The luck-bearing rolls of one action from `state` (the position before it)."""
     turn = int(state.turn)
-    attack = _rolled(state, action)
+    attack, strike = _rolled(state, action), _strike(state, action)
     marks: list[RollMark] = []
     for event in events:
         marks += initiative_marks(turn, event)
     if attack is not None:
-        marks += _chain_marks(state, attack, events)
+        odds = odds_attack(state, attack)
+        marks += _chain_marks(state, state.ship(attack.ship).side, state.ship(attack.target).side, odds,
+                              [e for e in events if e.data.get("attack") == attack.id],
+                              lambda data, a, b: _attack_rank(odds, state, data["roll"] == "bonus", a, b))
+    if strike is not None:
+        flight, target = strike
+        kind = flight.record.type
+        marks += _chain_marks(state, flight.side, target.side, _strike_attack(flight, target), events,
+                              lambda data, a, b: int(air_odds.strike_hits(kind, a, b, state.success_table)))
     return marks
+
+
+def _strike(state: DVState, action: Any) -> tuple[Flight, DVShip] | None:
+    """The flight and the ship of an air strike; None for any other action."""
+    if action.kind != "air_strike":
+        return None
+    return state.flight(action.flight), state.ship(action.target)
+
+
+def _strike_attack(flight: Flight, target: DVShip) -> Attack:
+    armour = target.record.armor
+    kind = flight.record.type
+    return air_odds.strike_attack("dive_bomber" if kind == "fighter" else kind,
+                                  Armour(deck=armour.deck, belt=armour.belt, underwater=armour.underwater))
 
 
 def _rolled(state: DVState, action: Any) -> DVAttack | None:
@@ -56,42 +81,46 @@ def _rolled(state: DVState, action: Any) -> DVAttack | None:
     return next((a for a in state.attacks if a.id == action.attack), None)
 
 
-def _chain_marks(state: DVState, attack: DVAttack, events: Sequence[Event]) -> list[RollMark]:
-    """The attack's dice in the order rolled: attack and bonus rolls, saves, damage dice."""
-    turn, odds = int(state.turn), odds_attack(state, attack)
-    firer, target = state.ship(attack.ship).side, state.ship(attack.target).side
+Rank = Callable[[dict[str, Any], int, int], int]
+
+
+def _chain_marks(state: DVState, firer: str, target: str, odds: Attack, events: Sequence[Event],
+                 rank: Rank) -> list[RollMark]:
+    """An attack's dice in the order rolled: attack and bonus rolls (`rank`: where a pair falls,
+    worst 0), saves, damage dice."""
+    turn = int(state.turn)
     damage_dice: dict[int, int] = {}
     marks: list[RollMark] = []
-    for event in (e for e in events if e.data.get("attack") == attack.id):
+    for event in events:
         data = event.data
-        if event.kind == "attack":
-            marks.append(_attack_mark(turn, firer, odds, data, state))
+        if event.kind == "attack" and len(data.get("dice", [])) == 2:
+            marks.append(_attack_mark(turn, firer, data, lambda a, b: rank(data, a, b)))
         elif event.kind == "hit":
-            damage_dice[data["hit"]] = data["damage_dice"]
+            damage_dice[data.get("hit", 1)] = data["damage_dice"]
         elif event.kind == "save" and data["dice"]:
             faces = [d["face"] for d in data["dice"]]
             chances = save_odds(data["modifier"], 0, state.success_table)
             marks.append(rated(turn, target, "save", f"2d6 at {data['modifier']:+d}", sum(faces),
                                {0: chances.fail, 1: chances.success, 2: chances.critical}, SAVE_RANK[data["result"]]))
         elif event.kind == "damage" and data["dice"]:
-            marks.append(_damage_mark(turn, firer, odds, data, damage_dice.get(data["hit"], 1)))
+            marks.append(_damage_mark(turn, firer, odds, data, damage_dice.get(data.get("hit", 1), 1)))
     return marks
 
 
-def _attack_mark(turn: int, side: str, odds: Attack, data: dict[str, Any], state: DVState) -> RollMark:
-    """An attack roll ranks miss 0, hit 1, a gun's N7 hit 2; the bonus roll miss 0, hit 1."""
-    bonus = data["roll"] == "bonus"
+def _attack_rank(odds: Attack, state: DVState, bonus: bool, first: int, second: int) -> int:
+    """An attack roll ranks miss 0, hit 1, a gun's N7 hit 2 (the bonus roll it brings); the bonus roll miss 0, hit 1."""
+    hit = hits(odds, first, second, state.success_table)
+    return int(hit) + int(hit and not bonus and gives_bonus_roll(odds, first, second))
 
-    def rank(first: int, second: int) -> int:
-        hit = hits(odds, first, second, state.success_table)
-        return int(hit) + int(hit and not bonus and gives_bonus_roll(odds, first, second))
 
+def _attack_mark(turn: int, side: str, data: dict[str, Any], rank: Callable[[int, int], int]) -> RollMark:
+    """The 2d6 attack roll rated by its rank over the 36 ordered pairs."""
     chances: dict[int, Fraction] = {}
-    for first, second in PAIRS:
-        chances[rank(first, second)] = chances.get(rank(first, second), Fraction(0)) + Fraction(1, 36)
+    for a, b in PAIRS:
+        chances[rank(a, b)] = chances.get(rank(a, b), Fraction(0)) + Fraction(1, 36)
     first, second = (d["face"] for d in data["dice"])
-    return rated(turn, side, "bonus" if bonus else "attack", f"2d6 at {data['modifier']:+d}", first + second,
-                 chances, rank(first, second))
+    what = "bonus" if data.get("roll") == "bonus" else "attack"
+    return rated(turn, side, what, f"2d6 at {data['modifier']:+d}", first + second, chances, rank(first, second))
 
 
 def _damage_mark(turn: int, side: str, odds: Attack, data: dict[str, Any], dice: int) -> RollMark:
@@ -108,6 +137,9 @@ def _damage_mark(turn: int, side: str, odds: Attack, data: dict[str, Any], dice:
 def expected_damage(state: DVState, action: Any, events: Sequence[Event]) -> ShotMark | None:
     """The attack `action` rolled from `state`: its damage points and minor damage against their
     exact expectation (§15.4); None for any other action."""
+    strike = _strike(state, action)
+    if strike is not None:
+        return _strike_damage(state, *strike, events)
     attack = _rolled(state, action)
     if attack is None:
         return None
@@ -120,6 +152,22 @@ def expected_damage(state: DVState, action: Any, events: Sequence[Event]) -> Sho
         gun=weapon.name or weapon.id, target=target.id, target_location="",
         slots=sum(int(d["damage_points"]) for d in mine), keel=sum(int(d["minor_damage"]) for d in mine),
         slots_expected=chain.expected_damage_points, keel_expected=chain.expected_minor_damage)
+
+
+def _strike_damage(state: DVState, flight: Flight, target: DVShip, events: Sequence[Event]) -> ShotMark:
+    """An air strike's damage against `air_odds.strike_odds` (a fighter's strafing: one minor on a hit)."""
+    kind = flight.record.type
+    if kind == "fighter":
+        points, minor = Fraction(0), air_odds.strafing_chance(state.success_table)
+    else:
+        chain = attack_odds(_strike_attack(flight, target), state.success_table, state.grid_of(target))
+        points, minor = chain.expected_damage_points, chain.expected_minor_damage
+    dealt = [e.data for e in events if e.kind == "damage" and e.data.get("ship") == target.id]
+    return ShotMark(
+        turn=int(state.turn), side=flight.side, attacker=flight.id, location="air strike", slot=0,
+        gun=f"{kind.replace('_', ' ')} strike", target=target.id, target_location="",
+        slots=sum(int(d["damage_points"]) for d in dealt), keel=sum(int(d["minor_damage"]) for d in dealt),
+        slots_expected=points, keel_expected=minor)
 
 
 def ships_lost(before: DVState, after: DVState, events: Sequence[Event]) -> Iterable[str]:
