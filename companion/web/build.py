@@ -21,7 +21,6 @@ symbols and Pyodide's command-line files are left out).  Runs on the building co
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import re
 import shutil
@@ -71,7 +70,7 @@ def build_web(out: Path, wheels: Path | None = None, base_url: str = "/", seed: 
         say(f"fetching the wheels for Pyodide {pyodide['version']} (Python {pyodide['python']}) into {folder}")
         names = fetch_wheels(folder, pyodide)
         say(f"packing the app and {len(names)} wheels into {ARCHIVE}")
-        _write_archive(out / ARCHIVE, folder, names, seed)
+        _write_archive(out / ARCHIVE, folder, names, seed, say)
     _copy_assets(out)
     _patch_page(out, pyodide["version"], base_url)
     files = write_service_worker(out)
@@ -135,32 +134,72 @@ def _wheel_is(file_name: str, requirement: str) -> bool:
     return file_name.lower().startswith(f"{norm}-{version}-")
 
 
-def _write_archive(path: Path, wheels: Path, names: list[str], seed: str | None = None) -> None:
+def _write_archive(path: Path, wheels: Path, names: list[str], seed: str | None = None, say=print) -> None:
     """app.tar.gz: main.py, the package (with fleets and rule readings) and __pypackages__/ from the
-    wheels; `seed.txt` with the dice seed if one is given."""
-    skip = ("__pycache__", ".pyc", ".mypy_cache")
-    with tarfile.open(path, "w:gz", format=tarfile.GNU_FORMAT) as tar:
-        _add_bytes(tar, "main.py", (PACKAGE_DIR / "web" / "main.py").read_bytes())
-        if seed:
-            _add_bytes(tar, SEED_FILE, seed.encode("utf-8"))
-        for source in sorted(PACKAGE_DIR.rglob("*")):
-            if source.is_file() and not any(s in source.as_posix() for s in skip):
-                tar.add(source, arcname="companion/" + source.relative_to(PACKAGE_DIR).as_posix())
-        for name, where in (("fleets", _shipped("fleets")), ("docs/rule-readings.md", _shipped("docs/rule-readings.md"))):
-            if not (PACKAGE_DIR / name).exists():  # a source checkout: beside the package, not in it
-                tar.add(where, arcname=f"companion/{name}", filter=lambda t: None if "__pycache__" in t.name else t)
-        for name in names:
-            with zipfile.ZipFile(wheels / name) as wheel:
-                for member in wheel.infolist():
-                    if not member.is_dir():
-                        _add_bytes(tar, "__pypackages__/" + member.filename, wheel.read(member))
+    wheels, each module compiled for the page's Python where node is here (`compile_for_pyodide`);
+    `seed.txt` with the dice seed if one is given."""
+    with tempfile.TemporaryDirectory() as scratch:
+        stage = Path(scratch) / "app"
+        stage.mkdir()
+        _stage_app(stage, wheels, names, seed)
+        compiled = compile_for_pyodide(stage, path.parent / "pyodide")
+        say(f"compiled {compiled} modules for the page's Python" if compiled else
+            "node is not here: the modules are compiled in the page at each start (slower to open)")
+        with tarfile.open(path, "w:gz", format=tarfile.GNU_FORMAT) as tar:
+            for item in sorted(stage.iterdir()):
+                tar.add(item, arcname=item.name)
 
 
-def _add_bytes(tar: tarfile.TarFile, name: str, data: bytes) -> None:
-    info = tarfile.TarInfo(name)
-    info.size = len(data)
-    info.mode = 0o644
-    tar.addfile(info, io.BytesIO(data))
+def _stage_app(stage: Path, wheels: Path, names: list[str], seed: str | None) -> None:
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".mypy_cache")
+    shutil.copy2(PACKAGE_DIR / "web" / "main.py", stage / "main.py")
+    if seed:
+        (stage / SEED_FILE).write_text(seed, encoding="utf-8")
+    shutil.copytree(PACKAGE_DIR, stage / "companion", ignore=ignore)
+    for name in ("fleets", "docs/rule-readings.md"):
+        target = stage / "companion" / name
+        if not target.exists():  # a source checkout: beside the package, not in it
+            where = _shipped(name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            (shutil.copytree(where, target, ignore=ignore) if where.is_dir() else shutil.copy2(where, target))
+    for name in names:
+        with zipfile.ZipFile(wheels / name) as wheel:
+            wheel.extractall(stage / "__pypackages__")
+
+
+#: Run by node: Pyodide compiles every module of the staged app to its own bytecode (no source
+#: checks: the archive's files never change once built), so the page imports without compiling.
+COMPILE_SCRIPT = """
+const [runtime, folder] = process.argv.slice(2);
+const { loadPyodide } = await import(runtime);
+const py = await loadPyodide();
+py.FS.mkdir("/stage");
+py.FS.mount(py.FS.filesystems.NODEFS, { root: folder }, "/stage");
+console.log(py.runPython(`
+import compileall, py_compile, pathlib
+compileall.compile_dir("/stage", quiet=1, workers=1, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+str(len(list(pathlib.Path("/stage").rglob("*.pyc"))))
+`));
+"""
+
+
+def compile_for_pyodide(stage: Path, runtime: Path) -> int:
+    """Compile the staged modules with the page's own Python (Pyodide under node); how many, or 0
+    when node is not on this computer or the compiling failed (the page then compiles them itself)."""
+    node = shutil.which("node")
+    if node is None:
+        return 0
+    script = stage.parent / "compile_for_pyodide.mjs"
+    script.write_text(COMPILE_SCRIPT, encoding="utf-8")
+    try:
+        done = subprocess.run([node, str(script), (runtime / "pyodide.mjs").resolve().as_uri(), str(stage)],
+                              capture_output=True, text=True, timeout=900)
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+    finally:
+        script.unlink()
+    lines = done.stdout.strip().splitlines()
+    return int(lines[-1]) if done.returncode == 0 and lines and lines[-1].isdigit() else 0
 
 
 def _shipped(name: str) -> Path:
