@@ -230,6 +230,29 @@ def test_shots_at_two_locations_named_by_the_attacker_equal_brute_force():
     assert_plan_is_brute_force(state, shots)
 
 
+def alike_card(si: int = 10):
+    """A target whose locations repeat breach numbers: slots alike to every roll (issue 30)."""
+    bow = location([other(5), other(5), armor(1, 5), other(4), other(4), miss()], go="DGreen", stop="DGreen")
+    starboard = location([other(4), other(4), miss(), other(4), miss(), other(6)], go="DGreen", stop="DGreen")
+    return card("alike", ship_type=1, si=si, bow=bow, starboard=starboard)
+
+
+@pytest.mark.parametrize("two_locations, damage, si", [
+    ("attacker", None, 10), ("attacker", {("bow", 2): "destroyed"}, 7), ("roll", None, 10),
+])
+def test_alike_slots_tallied_together_equal_brute_force(two_locations, damage, si):
+    """Slots of one location with one breach number are tallied together, and a location no later
+    shot strikes by its losses only: fewer cards, the same figures as every die enumerated."""
+    state = position(ship("a", "A", attacker_card(), "2109", "S"),
+                     ship("t", "B", alike_card(si), "2010", "N", damage=damage))
+    state = state.model_copy(update={"settings": state.settings.model_copy(
+        update={"table_rules": TableRules(two_locations=two_locations)})})
+    named = [None] * 2 if two_locations == "roll" else ["bow", "starboard"]
+    shots = [PlannedShot("a", "starboard", n, "t", loc) for n, loc in zip((1, 2), named)]
+    plan = assert_plan_is_brute_force(state, shots)
+    assert plan.cards < len(brute_force(state, shots))
+
+
 def test_shots_at_two_targets_are_planned_apart():
     other_target = ship("u", "B", target_card(), "1206", "S")
     state = head_on()
@@ -269,11 +292,12 @@ def test_sampling_is_seeded_and_never_uses_the_games_roller():
 
 
 def test_past_the_bound_the_plan_is_sampled():
-    """Exact while the reachable cards fit the bound, sampled one card past it."""
+    """Exact while the tallies held after each shot fit the bound, sampled one tally past it
+    (issue 30: cards are tallied by what matters, so this plan holds 10 at most, not 20-odd cards)."""
     state = abeam({("bow", 1): "destroyed"})
     shots = [PlannedShot("a", "starboard", n, "t", loc) for n, loc in ((1, "bow"), (2, "starboard"), (3, "bow"))]
     exact = fire_plan(state, shots).targets[0]
-    assert exact.exact and exact.cards > 20
+    assert exact.exact and exact.cards >= 8
     assert fire_plan(state, shots, bound=exact.cards).targets[0] == exact
     assert not fire_plan(state, shots, bound=exact.cards - 1, runs=50).targets[0].exact
 

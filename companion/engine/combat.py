@@ -143,12 +143,12 @@ def breach_odds(pool: Pool, modifier: int, target: ShipState, location: str) -> 
         target.armour(location),
         target.card.structural_integrity,
         target.destroyed_count() + target.destroyed_count(location),
-        _fate(target),
+        fate(target),
     )
     return _odds(*key)
 
 
-def _fate(target: ShipState) -> bool | None:
+def fate(target: ShipState) -> bool | None:
     """What one more destroyed slot would do to the ship: None when it is destroyed
     already (seed 001 "Ending the Game": circled slots counted, as they will be
     hashed at the end of the turn), True when one more destroyed slot anywhere
@@ -158,35 +158,52 @@ def _fate(target: ShipState) -> bool | None:
     return 2 * (target.destroyed_count() + 1) >= target.card.structural_integrity
 
 
+@dataclass(frozen=True)
+class BreachWays:
+    """A breach roll's outcomes in integers: each a number of ways out of `whole` (issue 30)."""
+
+    whole: int
+    no_effect: int
+    slots: tuple[tuple[int, int], ...]  # (slot, ways it is destroyed), every printed slot
+    keel: int
+
+
 @lru_cache(maxsize=100_000)
-def _odds(pool_key: tuple[Colour, ...], modifier: int, breaches: tuple[int | None, ...],
-          destroyed: tuple[bool, ...], armour: int, si: int, keel_modifier: int, fate: bool | None) -> Odds:
-    """In integers over one common denominator, Fractions at the end (issue 30).
+def breach_ways(pool_key: tuple[Colour, ...], modifier: int, breaches: tuple[int | None, ...],
+                destroyed: tuple[bool, ...], armour: int, keel_modifier: int, si: int) -> BreachWays:
+    """The outcomes of a breach roll in integers over one common denominator.
 
     With L printed slots, B of them destroyed, O rolls of the pool and W(x) of them totalling x or
     more: P(slot n destroyed) = (1/6) W(b + armour)/O + (B/6L) W(b)/O for a live slot of breach b
     (the slot die, or a re-roll after a destroyed slot), and the keel breaks with chance
     (B/6L) (K/144) sum of W(b) over the destroyed slots (K: keel rolls of 2DRed that break it);
-    every figure is a count over 6 L O 144.
+    every figure is a count over 6 L O 144.  `whole` depends only on the pool and the location.
     """
     pool = counts(pool_key)
     keel = counts(KEEL_DICE)
     printed = {n: breach for n, breach in enumerate(breaches, start=1) if breach is not None}
     if not printed:  # only miss slots: nothing can happen
-        return Odds(Fraction(1), {}, Fraction(0), _ship_destroyed({}, Fraction(0), [], [], fate))
-    whole = 6 * len(printed) * pool.outcomes * keel.outcomes  # the common denominator
-    real, broken = list(printed), [n for n in printed if destroyed[n - 1]]
-    live, keel_ways = len(real), keel.ways_at_least(si - keel_modifier)
-    ways: dict[int, int] = {}
-    for n in real:
-        ways[n] = 0 if destroyed[n - 1] else keel.outcomes * (
-            live * pool.ways_at_least(printed[n] + armour - modifier)
-            + len(broken) * pool.ways_at_least(printed[n] - modifier))
+        return BreachWays(1, 1, (), 0)
+    whole = 6 * len(printed) * pool.outcomes * keel.outcomes
+    broken = [n for n in printed if destroyed[n - 1]]
+    live, keel_ways = len(printed), keel.ways_at_least(si - keel_modifier)
+    slots = tuple((n, 0 if destroyed[n - 1] else keel.outcomes * (
+        live * pool.ways_at_least(breach + armour - modifier) + len(broken) * pool.ways_at_least(breach - modifier)))
+        for n, breach in printed.items())
     keel_break = len(broken) * keel_ways * sum(pool.ways_at_least(printed[n] - modifier) for n in broken)
-    no_effect = whole - sum(ways.values()) - keel_break
-    slot_destroyed = {n: Fraction(w, whole) for n, w in ways.items()}
-    keel_chance = Fraction(keel_break, whole)
-    return Odds(Fraction(no_effect, whole), slot_destroyed, keel_chance,
+    return BreachWays(whole, whole - sum(w for _, w in slots) - keel_break, slots, keel_break)
+
+
+@lru_cache(maxsize=100_000)
+def _odds(pool_key: tuple[Colour, ...], modifier: int, breaches: tuple[int | None, ...],
+          destroyed: tuple[bool, ...], armour: int, si: int, keel_modifier: int, fate: bool | None) -> Odds:
+    """`breach_ways` as Fractions, with the chance the ship counts as destroyed."""
+    ways = breach_ways(pool_key, modifier, breaches, destroyed, armour, keel_modifier, si)
+    slot_destroyed = {n: Fraction(w, ways.whole) for n, w in ways.slots}
+    keel_chance = Fraction(ways.keel, ways.whole)
+    real = [n for n, _ in ways.slots]
+    broken = [n for n in real if destroyed[n - 1]]
+    return Odds(Fraction(ways.no_effect, ways.whole), slot_destroyed, keel_chance,
                 _ship_destroyed(slot_destroyed, keel_chance, real, broken, fate))
 
 

@@ -11,16 +11,21 @@ destroyed, and whether the keel broke.  The shots are resolved in the order
 given (the order the players roll them; the game resolves declared shots one
 at a time, each on the card the earlier ones left).
 
-Exact: each shot's outcome distribution comes from `combat.breach_odds` on the
+Exact: each shot's outcome distribution comes from combat's breach odds
+(`combat.breach_ways`, the integers `combat.breach_odds` is made of) on the
 card as the earlier shots left it (never a second copy of the breach rules),
-folded over every reachable card (`Card state`: the set of slots this plan
-destroyed, and the keel).  Shots at different targets are independent, so
-each target is folded alone.  When more than `MAX_EXACT_CARDS` cards are
-reachable, the figures are sampled instead: `SAMPLES` runs of
-`combat.resolve_breach` with dice from an injected, seeded roller (never the
-game's own roller, whose next dice are the game's secret), each figure with a
-Wilson score interval at `Z` standard errors (for the mean number of slots,
-the mean plus or minus `Z` standard errors).
+folded over every reachable card.  A card is tallied by what matters to the
+outcome (issue 30, `Card`): per location, how many of its live slots of each
+printed breach number the plan destroyed, and once no later shot strikes a
+location, only how many it lost; and the keel.  The fold is in integers over
+one common denominator; Fractions are made for the figures.  Shots at
+different targets are independent, so each target is folded alone.  When more
+than `MAX_EXACT_CARDS` tallies are held after a shot, the figures are sampled
+instead: `SAMPLES` runs, each shot's outcome drawn with its exact chance on the
+card the earlier shots left, from uniform numbers of an injected, seeded
+roller (never the game's own roller, whose next dice are the game's secret),
+each figure with a Wilson score interval at `Z` standard errors (for the mean
+number of slots, the mean plus or minus `Z` standard errors).
 """
 
 from __future__ import annotations
@@ -31,13 +36,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .combat import Strike, breach_odds, firing_solution, resolve_breach
-from .dice import Colour
+from .combat import BreachWays, Strike, breach_ways, fate, firing_solution
+from .dice import Colour, Pool
 from .kernel import Refusal
-from .roller import Roller, RollerDice
+from .roller import Roller, face_index
 from .state import GameState, ShipState, SlotStatus
 
-#: More reachable cards than this for one target: the figures are sampled.
+#: More tallies than this held for one target after a shot: the figures are sampled.
 MAX_EXACT_CARDS = 4096
 #: Runs of a sampled plan, and the interval's width in standard errors.
 SAMPLES = 4000
@@ -110,7 +115,7 @@ class TargetPlan:
     expected_slots: Figure
     #: exact only: the chance of each number of slots the plan destroys
     slots: dict[int, Fraction]
-    cards: int  # reachable cards (exact), 0 when sampled
+    cards: int  # exact: the most tallies (cards by what matters) held after a shot; 0 when sampled
     samples: int  # runs (sampled), 0 when exact
 
     @property
@@ -179,6 +184,103 @@ def by_target(shots: Iterable[PlannedShot]) -> dict[str, list[PlannedShot]]:
     return groups
 
 
+# --- the card by what matters ----------------------------------------------------------------
+
+
+#: A target's card as far as the outcome goes (issue 30): how many slots of each `Card` class the
+#: plan destroyed, and whether the keel broke.
+Tally = tuple[tuple[int, ...], bool]
+
+
+class Card:
+    """The target's card as the plan's shots change it, by what matters to the outcome.
+
+    Two live slots of one location with the same printed breach number are alike to every later
+    breach roll (its odds read a slot's breach and whether it is destroyed, the keel roll the
+    breach numbers of the destroyed ones; circled armour still works) and to every figure (slots
+    destroyed, the keel, wrecked locations, half the SI).  So a card is a `Tally`: per class
+    (location, breach), how many of its live slots the plan destroyed, always the first ones by
+    slot number (`slots`).  Far fewer tallies than sets of slots (issue 30: more targets exact).
+    """
+
+    def __init__(self, base: ShipState, locations: Iterable[str]):
+        self.base = base
+        struck = set(locations)
+        self.locations = [loc for loc in base.card.locations if loc in struck]
+        self.classes: list[tuple[str, tuple[int, ...]]] = []  # (location, its live slots of one breach)
+        for loc in self.locations:
+            alike: dict[int, list[int]] = {}
+            for n, slot in enumerate(base.card.locations[loc].slots, start=1):
+                if slot.kind != "miss" and not base.is_destroyed(loc, n):
+                    alike.setdefault(slot.breach or 0, []).append(n)
+            self.classes += [(loc, tuple(numbers)) for numbers in alike.values()]
+        self.class_of = {(loc, n): i for i, (loc, numbers) in enumerate(self.classes) for n in numbers}
+        self.of_location = {loc: tuple(i for i, (at, _) in enumerate(self.classes) if at == loc)
+                            for loc in self.locations}
+        self.start: Tally = ((0,) * len(self.classes), False)
+        #: per location: its printed breaches, its slots destroyed before the plan, its armour, its losses
+        self.printed = {loc: (tuple(None if s.kind == "miss" else s.breach for s in base.card.locations[loc].slots),
+                              tuple(base.is_destroyed(loc, n) for n in range(1, 7)), base.armour(loc),
+                              base.destroyed_count() + base.destroyed_count(loc)) for loc in self.locations}
+        self._pools: dict[int, tuple[Colour, ...]] = {}
+        self._fates: dict[tuple[tuple[int, ...], bool], tuple[bool, bool | None]] = {}
+
+    def slots(self, tally: Tally) -> frozenset[tuple[str, int]]:
+        """The slots the plan destroyed on the tally's representative card."""
+        return frozenset((self.classes[i][0], n) for i, k in enumerate(tally[0]) for n in self.classes[i][1][:k])
+
+    def card_state(self, tally: Tally) -> CardState:
+        return self.slots(tally), tally[1]
+
+    def after(self, tally: Tally, location: str, slot: int) -> Tally:
+        """The tally once `slot` of `location` is destroyed too."""
+        index = self.class_of[(location, slot)]
+        found = list(tally[0])
+        found[index] += 1
+        return tuple(found), tally[1]
+
+    def fate(self, tally: Tally) -> tuple[bool, bool | None]:
+        """(does the ship count as destroyed, combat's fate of one more slot): read once per tally
+        of slots per location and keel (all they depend on: the keel, wrecked locations, half the SI)
+        from a representative card, that location's first live slots destroyed."""
+        key = (self.per_location(tally), tally[1])
+        if key not in self._fates:
+            slots = frozenset((loc, n) for loc, lost in zip(self.locations, key[0])
+                              for n in [n for i in self.of_location[loc] for n in self.classes[i][1]][:lost])
+            ship = card_of(self.base, (slots, tally[1]))
+            self._fates[key] = (ship.destruction is not None, fate(ship))
+        return self._fates[key]
+
+    def per_location(self, tally: Tally) -> tuple[int, ...]:
+        """Slots the plan destroyed in each location."""
+        return tuple(sum(tally[0][i] for i in self.of_location[loc]) for loc in self.locations)
+
+    def retired(self, tally: Tally, locations: Iterable[str]) -> Tally:
+        """The tally with these locations, which no later shot strikes, counted by location only
+        (their losses kept in their first class): alike for every figure (`fate`)."""
+        found = list(tally[0])
+        for loc in locations:
+            classes = self.of_location[loc]
+            lost = sum(found[i] for i in classes)
+            for i in classes:
+                found[i] = 0
+            found[classes[0]] = lost
+        return tuple(found), tally[1]
+
+    def ways(self, tally: Tally, strike: Strike) -> BreachWays:
+        """`combat.breach_ways` of a strike on the tally's card: the key `combat.breach_odds`
+        reads from a ship, read from the tally (slots destroyed by the plan added to the card's)."""
+        loc = strike.location
+        breaches, before, armour, lost = self.printed[loc]
+        mine = {n for i in self.of_location[loc] for n in self.classes[i][1][:tally[0][i]]}
+        destroyed = tuple(gone or n in mine for n, gone in enumerate(before, start=1))
+        pool = self._pools.get(id(strike))
+        if pool is None:
+            pool = self._pools[id(strike)] = Pool(strike.pool).sorted_key
+        return breach_ways(pool, strike.modifier, breaches, destroyed, armour,
+                           lost + sum(tally[0]) + len(mine), self.base.card.structural_integrity)
+
+
 def card_of(base: ShipState, card: CardState) -> ShipState:
     """The target as a plan's card state leaves it: its slots circled, its keel."""
     destroyed, keel = card
@@ -188,58 +290,65 @@ def card_of(base: ShipState, card: CardState) -> ShipState:
     return ship.model_copy(update={"keel_broken": True}) if keel and not ship.keel_broken else ship
 
 
+def outcomes(card: Card, tally: Tally, strike: Strike) -> tuple[int, list[tuple[int, Tally]]]:
+    """(whole, [(ways, tally after)]) of one strike on a tally: nothing, the keel, each slot."""
+    ways = card.ways(tally, strike)
+    found = [(ways.no_effect, tally), (ways.keel, (tally[0], True))]
+    found += [(w, card.after(tally, strike.location, n)) for n, w in ways.slots if w]
+    return ways.whole, [(w, t) for w, t in found if w]
+
+
 # --- exact ------------------------------------------------------------------------------------
 
 
-def step(cards: dict[CardState, Fraction], base: ShipState,
-         strikes: Sequence[tuple[Fraction, Strike]]) -> dict[CardState, Fraction]:
-    """Every card after one more shot, with its chance: the shot's `breach_odds` on each card."""
-    after: dict[CardState, Fraction] = {}
-    for card, chance in cards.items():
-        ship = card_of(base, card)
-        destroyed, keel = card
-        for share, strike in strikes:
-            odds = breach_odds(strike.pool, strike.modifier, ship, strike.location)
-            weight = chance * share
-            _add(after, card, weight * odds.no_effect)
-            _add(after, (destroyed, True), weight * odds.keel_break)
-            for n, p in odds.slot_destroyed.items():
-                if p:
-                    _add(after, (destroyed | {(strike.location, n)}, keel), weight * p)
-    return after
-
-
-def _add(cards: dict[CardState, Fraction], card: CardState, chance: Fraction) -> None:
-    if chance:
-        cards[card] = cards.get(card, Fraction(0)) + chance
-
-
-def exact_cards(base: ShipState, aims: Sequence[Sequence[tuple[Fraction, Strike]]],
-                bound: int = MAX_EXACT_CARDS) -> dict[CardState, Fraction] | None:
-    """The exact chance of every card the shots can leave, or None past `bound` cards."""
-    cards: dict[CardState, Fraction] = {INTACT: Fraction(1)}
-    for strikes in aims:
-        cards = step(cards, base, strikes)
-        if len(cards) > bound:
+def exact_tallies(card: Card, aims: Sequence[Sequence[tuple[Fraction, Strike]]],
+                  bound: int = MAX_EXACT_CARDS) -> tuple[dict[Tally, int], int, int] | None:
+    """The exact chance of every tally the shots can leave, as (ways of each, common denominator,
+    the most tallies held after any shot), or None past `bound` tallies after a shot.  Integers throughout: a shot's ways are over a denominator that
+    depends only on its strike, so each shot multiplies the denominator once."""
+    tallies: dict[Tally, int] = {card.start: 1}
+    denominator = 1
+    struck_later = [{strike.location for strikes in aims[n + 1:] for _, strike in strikes} for n in range(len(aims))]
+    done: set[str] = set()
+    most = 1
+    for strikes, later in zip(aims, struck_later):
+        wholes = [share.denominator * card.ways(card.start, strike).whole for share, strike in strikes]
+        step = math.lcm(*wholes)
+        after: dict[Tally, int] = {}
+        for tally, chance in tallies.items():
+            for (share, strike), whole in zip(strikes, wholes):
+                weight = chance * share.numerator * (step // whole)
+                for ways, then in outcomes(card, tally, strike)[1]:
+                    after[then] = after.get(then, 0) + weight * ways
+        tallies, denominator = after, denominator * step
+        leaving = [loc for loc in card.locations if loc not in later and loc not in done and card.of_location[loc]]
+        if leaving:  # no later shot strikes them: only how many each lost matters now
+            done.update(leaving)
+            merged: dict[Tally, int] = {}
+            for tally, chance in tallies.items():
+                then = card.retired(tally, leaving)
+                merged[then] = merged.get(then, 0) + chance
+            tallies = merged
+        most = max(most, len(tallies))
+        if most > bound:
             return None
-    return cards
+    return tallies, denominator, most
 
 
-def exact_plan(target: str, shots: Sequence[PlannedShot], base: ShipState,
-               cards: dict[CardState, Fraction]) -> TargetPlan:
-    """The figures of an exactly known distribution of cards."""
-    slots: dict[int, Fraction] = {}
-    destroyed = keel = Fraction(0)
-    for card, chance in cards.items():
-        slots[len(card[0])] = slots.get(len(card[0]), Fraction(0)) + chance
-        if card[1]:
-            keel += chance
-        if card_of(base, card).destruction is not None:
-            destroyed += chance
-    slots = dict(sorted(slots.items()))
-    expected = sum((n * p for n, p in slots.items()), Fraction(0))
-    return TargetPlan(target, tuple(shots), Figure(destroyed), Figure(keel), Figure(1 - slots.get(0, Fraction(0))),
-                      Figure(expected), slots, len(cards), 0)
+def exact_plan(target: str, shots: Sequence[PlannedShot], card: Card, tallies: dict[Tally, int],
+               denominator: int, most: int) -> TargetPlan:
+    """The figures of an exactly known distribution of tallies."""
+    slots: dict[int, int] = {}
+    destroyed = keel = 0
+    for tally, ways in tallies.items():
+        lost = sum(tally[0])
+        slots[lost] = slots.get(lost, 0) + ways
+        keel += ways if tally[1] else 0
+        destroyed += ways if card.fate(tally)[0] else 0
+    chances = {n: Fraction(w, denominator) for n, w in sorted(slots.items())}
+    expected = Fraction(sum(n * w for n, w in slots.items()), denominator)
+    return TargetPlan(target, tuple(shots), Figure(Fraction(destroyed, denominator)), Figure(Fraction(keel, denominator)),
+                      Figure(1 - chances.get(0, Fraction(0))), Figure(expected), chances, most, 0)
 
 
 # --- sampled ----------------------------------------------------------------------------------
@@ -262,37 +371,55 @@ def sampled_mean(values: Sequence[int], z: float = Z) -> Figure:
     return Figure(mean, False, float(mean) - half, float(mean) + half)
 
 
-def sample_run(base: ShipState, aims: Sequence[Sequence[tuple[Fraction, Strike]]],
-               dice: RollerDice) -> tuple[ShipState, bool]:
-    """One run of the shots: each roll through `combat.resolve_breach`, the card marked as the game
-    does; the card after, and whether a keel roll broke the keel."""
-    ship, keel = base, False
-    for strikes in aims:
-        strike = strikes[0][1]
-        if len(strikes) > 1:  # a d6 picks: 1-3 the first, 4-6 the second
-            strike = strikes[0 if dice.take(Colour.D6, "location").face <= 3 else 1][1]
-        result = resolve_breach(strike.pool, strike.modifier, ship, strike.location, dice)
-        if result.outcome == "slot_destroyed" and result.slot is not None:
-            ship = ship.with_status(strike.location, result.slot, SlotStatus.DESTROYED_THIS_TURN)
-        elif result.outcome == "keel_break":
-            ship, keel = ship.model_copy(update={"keel_broken": True}), True
-    return ship, keel
+class Draws:
+    """Uniform whole numbers from the injected roller: the same numbers its dice are made of
+    (`roller.face_index`, one counter per 32 bits), rejection-sampled to be exactly uniform."""
+
+    def __init__(self, roller: Roller):
+        self.seed, self.counter = roller.seed, roller.counter
+
+    def below(self, n: int) -> int:
+        """A whole number from 0 to n - 1, each equally likely."""
+        words = max(1, (n.bit_length() + 31) // 32)
+        span = 1 << (32 * words)
+        limit = span - span % n
+        while True:
+            value = 0
+            for _ in range(words):
+                value = (value << 32) | face_index(self.seed, self.counter, 1 << 32)
+                self.counter += 1
+            if value < limit:
+                return value % n
 
 
-def sampled_plan(target: str, shots: Sequence[PlannedShot], base: ShipState,
+def sampled_plan(target: str, shots: Sequence[PlannedShot], card: Card,
                  aims: Sequence[Sequence[tuple[Fraction, Strike]]], roller: Roller, runs: int = SAMPLES) -> TargetPlan:
-    """The figures of `runs` sampled runs, with their intervals."""
-    dice = RollerDice(roller)
+    """The figures of `runs` sampled runs, with their intervals: each shot's outcome drawn with its
+    exact chance (`outcomes`, from combat's breach odds) on the card the earlier shots left; a
+    d6 picks between two strikes (1-3 the first, 4-6 the second)."""
+    draws = Draws(roller)
+    table: dict[tuple[Tally, int, int], tuple[int, list[tuple[int, Tally]]]] = {}
     destroyed = keel = any_slot = 0
     counts: list[int] = []
-    before = base.destroyed_count()
     for _ in range(runs):
-        ship, broke = sample_run(base, aims, dice)
-        slots = ship.destroyed_count() - before
-        counts.append(slots)
-        destroyed += ship.destruction is not None
-        keel += broke
-        any_slot += slots > 0
+        tally = card.start
+        for shot, strikes in enumerate(aims):
+            pick = 0 if len(strikes) == 1 else (0 if draws.below(6) < 3 else 1)
+            key = (tally, shot, pick)
+            if key not in table:
+                table[key] = outcomes(card, tally, strikes[pick][1])
+            whole, found = table[key]
+            value = draws.below(whole)
+            for ways, then in found:
+                if value < ways:
+                    tally = then
+                    break
+                value -= ways
+        lost = sum(tally[0])
+        counts.append(lost)
+        destroyed += card.fate(tally)[0]
+        keel += tally[1]
+        any_slot += lost > 0
     return TargetPlan(target, tuple(shots), wilson(destroyed, runs), wilson(keel, runs), wilson(any_slot, runs),
                       sampled_mean(counts), {}, 0, runs)
 
@@ -313,11 +440,11 @@ def fire_plan(state: GameState, shots: Sequence[PlannedShot], roller: Roller | N
                       "(seed 001 \"Combat\")")
     plans = []
     for target_id, group in by_target(shots).items():
-        base = state.ship(target_id)
         aims = [aimed(state, shot) for shot in group]
-        cards = exact_cards(base, aims, bound)
-        if cards is not None:
-            plans.append(exact_plan(target_id, group, base, cards))
+        card = Card(state.ship(target_id), {strike.location for strikes in aims for _, strike in strikes})
+        found = exact_tallies(card, aims, bound)
+        if found is not None:
+            plans.append(exact_plan(target_id, group, card, *found))
         else:
-            plans.append(sampled_plan(target_id, group, base, aims, roller or Roller.from_seed(PLAN_SEED), runs))
+            plans.append(sampled_plan(target_id, group, card, aims, roller or Roller.from_seed(PLAN_SEED), runs))
     return FirePlan(tuple(plans))
