@@ -1,0 +1,64 @@
+"""What only the host decides, in real browsers (issue 25 part 8): a phone whose role request the
+host refused is told so, and a guest's 'Rule checks off' is refused while the host's is noted on
+every player's screen."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, by_id, open_app, tap_until
+from .test_sharing import join, label, shared_server, wait_log, wait_words  # noqa: F401  (a fixture)
+
+pytestmark = pytest.mark.browser
+
+OFF_NOTE = "Rule checks are off for the whole game"
+
+
+def tap_words(page, words: str, timeout: float = 10.0) -> None:
+    """Tap the semantics node that says `words` (a menu item without an identifier)."""
+    wait_words(page, words, timeout)
+    page.locator(f"flt-semantics[aria-label*='{words}']").or_(
+        page.locator("flt-semantics", has_text=words)).last.click()
+
+
+def test_a_refused_phone_is_told_and_only_the_host_turns_rule_checks_off(shared_server, browser):
+    server = shared_server
+    host_ctx = browser.new_context(viewport=DESKTOP)
+    host = host_ctx.new_page()
+    open_app(host, server.url)
+    by_id(host, "quick-start").wait_for(timeout=15000)
+    by_id(host, "quick-start").click()
+    host.wait_for_url("**/game/**", timeout=15000)
+    game_path = "game/" + host.url.split("/game/")[1].split("?")[0]
+    wait_log(host, 0)
+
+    phone_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone = phone_ctx.new_page()
+    join(phone, server.lan_url + game_path, server.pin, "side-British")
+    by_id(phone, "my-role").wait_for(timeout=10000)
+
+    # the phone asks for French; the host refuses; the phone is told, until it taps OK
+    by_id(phone, "change-role").click()
+    by_id(phone, "role-needs-host").wait_for(timeout=10000)
+    tap_until(phone, "role-side-French", "role-asked")
+    refuse = host.locator("[flt-semantics-identifier^='refuse-']")
+    refuse.first.wait_for(timeout=10000)
+    refuse.first.click()
+    by_id(phone, "role-refused").wait_for(timeout=15000)
+    said = label(by_id(phone, "role-refused"))
+    assert "The host refused your request for French: this device still holds British." in said
+    assert by_id(phone, "role-asked").count() == 0
+    by_id(phone, "role-refused-ok").click()
+    by_id(phone, "role-refused").wait_for(state="detached", timeout=15000)
+    assert "This device: British" in label(by_id(phone, "my-role"))
+
+    # a guest's 'Rule checks off' is refused on the server; the host's is noted on the phone too
+    by_id(phone, "menu").click()
+    tap_words(phone, "Rule checks off (bookkeeping)")
+    wait_words(phone, "Only the host turns the rule checks off or on", timeout=15)  # a refusal stays
+    by_id(host, "menu").click()
+    tap_words(host, "Rule checks off (bookkeeping)")
+    wait_log(host, 1, timeout=15)  # the host's switch is taken (one log entry)
+    wait_words(phone, OFF_NOTE, timeout=15)  # and the phone is told
+    for ctx in (host_ctx, phone_ctx):
+        ctx.close()
