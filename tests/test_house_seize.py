@@ -125,3 +125,13 @@ def test_the_banner_and_the_ship_list_follow_a_seize():
     state, _ = act(state, end("pelletier"))
     assert to_move(state) == ["pontbriand"]
     assert "Order: Pontbriand; HML Raven; HML Hertfordshire." in banner(state).detail
+
+
+def test_the_shared_screen_names_the_ship_that_seized():
+    """The TV's whose-turn line follows the banner's movers too (issue 28.3)."""
+    from companion.app.screenmodel import screen_model
+
+    state, _ = roll(ALONE, seize=True)
+    state, _ = act(state, step("pontbriand"), seize("pelletier"))
+    model = screen_model(state, (), 0)
+    assert model.whose == "French to move: Pelletier" and model.whose_side == "French"

@@ -14,8 +14,7 @@ from ..engine.location_choice import shot_strikes
 from ..engine.table_play import LocationRoll
 from ..engine.hexes import Hex
 from ..engine.state import GameState
-from ..engine.turn import to_move
-from .banners import banner, movers
+from .banners import banner
 from .viewmodels import location_name, log_lines, percent
 
 
@@ -123,10 +122,13 @@ def _whose(state: GameState) -> tuple[str, str | None]:
     if phase == "initiative":
         return "Roll for initiative", None
     if phase == "movement":
-        group = to_move(state)
-        if group is None:
+        ships = [state.ship(s) for s in banner(state).next_ships]  # the banner's: under H1 the unit order
+        if not ships:
             return "Movement is over", None
-        return f"{group[0]} to move: {', '.join(s.card.name for s in movers(state, group))}", group[0]
+        names = ", ".join(s.card.name for s in ships)
+        if len({s.side for s in ships}) > 1:  # H1: a group of both sides moves simultaneously
+            return f"{names} move simultaneously", None
+        return f"{ships[0].side} to move: {names}", ships[0].side
     if phase == "combat":
         open_shots = sum(1 for s in state.shots if s.result is None)
         rolls = f" · {open_shots} shot{'s' if open_shots != 1 else ''} to roll" if open_shots else ""

@@ -18,6 +18,7 @@ from .dv_air import flight_card
 from .dv_ship import grid_table, systems_row
 from .frame import on
 from .join import keep_awake, role_screen
+from .screen import TV_DIE, TV_HEADLINE, TV_NAME, TV_ODDS, TV_TEXT, TV_WHOSE
 from .widgets import die_face, icon_button, mounted, muted, tag
 
 
@@ -26,11 +27,11 @@ class DVScreenView:
         self.app, self.game = app, game
         self.state = None
         self._lock = asyncio.Lock()
-        self.headline = ft.Text("", size=32, weight=ft.FontWeight.BOLD)
-        self.whose = ft.Text("", size=22, weight=ft.FontWeight.W_600)
-        self.roll_title = ft.Text("", size=24, weight=ft.FontWeight.W_600)
+        self.headline = ft.Text("", size=TV_HEADLINE, weight=ft.FontWeight.BOLD)
+        self.whose = ft.Text("", size=TV_WHOSE, weight=ft.FontWeight.W_600)
+        self.roll_title = ft.Text("", size=TV_TEXT, weight=ft.FontWeight.W_600)
         self.roll_dice = ft.Row(spacing=8, wrap=True, run_spacing=8)
-        self.roll_text = ft.Text("", size=20)
+        self.roll_text = ft.Text("", size=TV_TEXT)
         self.attacks = ft.Column(spacing=8, tight=True)
         self.flights = ft.Column(spacing=8, tight=True)
         self.ships = ft.ResponsiveRow(spacing=12, run_spacing=12)
@@ -100,20 +101,23 @@ class DVScreenView:
             self.roll_title.value, self.roll_dice.controls, self.roll_text.value = "No dice rolled yet", [], ""
         else:
             self.roll_title.value = roll.title
-            self.roll_dice.controls = [ft.Column([die_face("D6", face, 54), muted(role if role != "D6" else "", 12)],
-                                                 spacing=2, tight=True) for role, face in roll.dice[:12]]
+            self.roll_dice.controls = [ft.Column([tag(f"screen-die-{n}", die_face("D6", face, TV_DIE)),
+                                                  muted(role if role != "D6" else "", 16)], spacing=2, tight=True)
+                                       for n, (role, face) in enumerate(roll.dice[:12], start=1)]
             self.roll_text.value = roll.text
         waiting = [(a, p) for a, p in declared if not a.rolled] or list(declared[-1:])
         self.attacks.controls = [ft.Column([
-            ft.Text(p.title, size=18, weight=ft.FontWeight.W_600, color=side_colour(state.sides, state.ship(a.ship).side, self.app.theme_name)),
-            ft.Text(p.odds_text, size=18)], spacing=0, tight=True) for a, p in waiting] or [muted("None declared.", 15)]
+            ft.Text(p.title, size=TV_TEXT, weight=ft.FontWeight.W_600, color=side_colour(state.sides, state.ship(a.ship).side, self.app.theme_name)),
+            tag(f"screen-odds-{n}", ft.Text(p.odds_text, size=TV_ODDS))], spacing=0, tight=True)
+            for n, (a, p) in enumerate(waiting, start=1)] or [muted("None declared.", 20)]
         self.attacks_card.visible = True
         self.flights_card.visible = bool(flights)
         self.flights.controls = [flight_card(state, f, size=16) for f in flights]
         self.ships.controls = [tag(f"screen-ship-{r.id}", ft.Container(ft.Column([
-            ft.Text(r.name + (f" ({r.removed})" if r.removed else ""), size=20, weight=ft.FontWeight.BOLD,
-                    color=side_colour(state.sides, r.side, self.app.theme_name)),
-            ft.Text(f"{r.damage} · {r.speed}", size=16), systems_row(r), grid_table(r, box_size=36)],
+            tag(f"screen-name-{r.id}", ft.Text(r.name + (f" ({r.removed})" if r.removed else ""), size=TV_NAME,
+                                               weight=ft.FontWeight.BOLD,
+                                               color=side_colour(state.sides, r.side, self.app.theme_name))),
+            ft.Text(f"{r.damage} · {r.speed}", size=20), systems_row(r), grid_table(r, box_size=36)],
             spacing=4, tight=True), padding=12, border_radius=12, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
             col={"xs": 12, "lg": 6})) for r in rows]
         if mounted(self.control):

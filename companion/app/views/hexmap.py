@@ -161,6 +161,7 @@ class HexMap:
         self.on_tap = on_tap
         self.colours = map_colours(dark)
         self.name_size = 16.0  # px: a ship's name (the TV's is larger, read across the room)
+        self.canvas_names = True  # False: the names are drawn over the map by its screen (the TV's, issue 28)
         w, h = self.layout.width, self.layout.height
         self.grid = cv.Canvas(shapes=self._grid_shapes(), width=w, height=h)
         self.labels = cv.Canvas(shapes=self._label_shapes(), width=w, height=h)  # over the ships: read under them
@@ -281,6 +282,9 @@ class HexMap:
         damage, big, small = ship.destroyed_count(), self.name_size, self.name_size * 7 / 8
         shapes.name.x, shapes.name.y = mx, my
         shapes.name.value = None
+        if not self.canvas_names:
+            shapes.name.spans, shapes.name.style = [], None
+            return
         shapes.name.spans = [
             ft.TextSpan(name, ft.TextStyle(size=big, weight=ft.FontWeight.BOLD, color="#ffffff",
                                            shadow=ft.BoxShadow(blur_radius=3, color="#000000"))),

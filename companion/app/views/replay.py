@@ -26,7 +26,7 @@ from ..tasks import soon
 from ..theme import CIRCLED, side_colour
 from .frame import on
 from .hexmap import HexMap
-from .screen import ScreenView, fitted_size, ships_view
+from .screen import draw_shots_on_canvas, fitted_size, ships_view
 from .widgets import die_face, icon_button, mounted, muted, tag
 
 log = logging.getLogger(__name__)
@@ -219,7 +219,7 @@ class ReplayView:
             return
         if ruleset == "war-fleet":
             from .. import warfleet_model as M
-            from .warfleet import draw_tokens
+            from .warfleet_tokens import draw_tokens
 
             draw_tokens(self.map, self.app.theme_name, state, self.selected)
             banner = M.banner(state)
@@ -232,7 +232,7 @@ class ReplayView:
 
             model = await asyncio.to_thread(screen_model, state, (), self.number)
             self.map.show_ships(state, self.selected)
-            ScreenView._draw_shots(self, model)  # each declared shot still to roll: gun to target, its odds
+            draw_shots_on_canvas(self.map, model.shots, lambda side: self._colour(state.sides, side))  # gun to target, odds
             self.where.value, self.whose.value = model.headline, model.whose
             self.lost.controls = self._lost_lines([(l.name, l.side, l.why) for l in model.lost])
             self.ships.controls = self._quick_start_ships(state)

@@ -28,9 +28,13 @@ from .hexmap import HexMap
 from .join import keep_awake, role_screen
 from .widgets import die_face, icon_button, mounted, muted, tag
 
-SIDE_WIDTH = 380
+SIDE_WIDTH = 460
 NARROW = 760
-SMALLEST_LABELLED = 14  # px from a hex's centre to a corner: smaller, and its label cannot be read
+
+#: Type sizes of the shared screen, read from three metres (issue 28: names and odds at least 24 px
+#: on screen, whose turn and the phase at least 32 px, the last roll's dice at least 48 px; measured
+#: in tests/browser/test_tv_sizes.py from the page's geometry).
+TV_NAME, TV_ODDS, TV_HEADLINE, TV_WHOSE, TV_TEXT, TV_DIE = 30, 28, 46, 34, 26, 60
 
 
 LARGEST = 64.0  # px: the TV's hex size (centre to corner) at most, however close the ships stand
@@ -68,7 +72,68 @@ def in_play(state) -> tuple:
     return tuple(cell for ship in state.ships if not ship.removed for cell in ship.hexes)
 
 
+def shot_line(layout, line, colour: str) -> tuple[list, tuple[float, float]]:
+    """A declared shot drawn from the gun's hex to the struck location's (a line and a ring on the
+    target), and the line's middle, where its odds go."""
+    (x1, y1), (x2, y2) = layout.centre(line.start), layout.centre(line.end)
+    stroke = ft.PaintingStyle.STROKE
+    return [cv.Line(x1, y1, x2, y2, paint=ft.Paint(color=colour, stroke_width=6, style=stroke)),
+            cv.Circle(x2, y2, layout.size * 0.3, paint=ft.Paint(color=colour, stroke_width=5, style=stroke))], \
+        ((x1 + x2) / 2, (y1 + y2) / 2)
+
+
+def draw_shots_on_canvas(hexmap: HexMap, shots, colour_of) -> None:
+    """Declared shots and their odds on a map's canvas (the replay's map): `shot_line` each, its odds
+    on the line in the map's name size."""
+    shapes = []
+    for line in shots:
+        colour = colour_of(line.side)
+        lines, (x, y) = shot_line(hexmap.layout, line, colour)
+        shapes += [*lines, cv.Text(x, y, line.odds, alignment=ft.Alignment.CENTER,
+                                   style=ft.TextStyle(size=hexmap.name_size, weight=ft.FontWeight.BOLD,
+                                                      color=ink_on(colour), bgcolor=colour))]
+    hexmap.marks.shapes = shapes
+
+
+def name_label(ident: str, text: str, x: float, y: float, size: float, colour: str) -> ft.Control:
+    """A name (or a shot's odds) centred on (x, y) over the TV's map, in type large enough to read
+    across the room, white on its side's colour; its semantics box is the text's own."""
+    width, height = len(text) * size * 0.56 + 24, size * 1.45
+    return ft.Container(
+        content=tag(ident, ft.Text(text, size=size, weight=ft.FontWeight.BOLD, color=ink_on(colour),
+                                   no_wrap=True)),
+        left=x - width / 2, top=y - height / 2, width=width, height=height, alignment=ft.Alignment.CENTER,
+        bgcolor=ft.Colors.with_opacity(0.85, colour), border_radius=8)
+
+
 class ScreenView:
+    """Quick-Start's shared screen; a ruleset's own TV of the same layout overrides `in_play`, `model`,
+    `draw_ships` and `marks` (War Fleet's: views/warfleet_screen.py)."""
+
+    def in_play(self, state) -> tuple:
+        return in_play(state)
+
+    def build_model(self, shown, history, actions: int) -> ScreenModel:
+        return screen_model(shown, history, actions)
+
+    def new_map(self, state, size: float) -> HexMap:
+        hexmap = HexMap(state, self.app.theme_name, self._no_tap, size=size)
+        hexmap.canvas_names = False  # drawn larger over the map (`marks`)
+        return hexmap
+
+    def draw_ships(self, state) -> None:
+        self.map.show_ships(state, None)
+
+    def marks(self, state) -> list[tuple[str, str, tuple[float, float], str]]:
+        """(identifier, words, centre, side) of each ship's name over the map."""
+        layout, out = self.map.layout, []
+        for ship in state.ships:
+            xs, ys = zip(*(layout.centre(c) for c in ship.hexes))
+            name = ship.card.name.replace("HML ", "") + (f" \u00d7{ship.destroyed_count()}" if ship.destroyed_count() else "")
+            out.append((f"screen-name-{ship.id}", name + (" (sunk)" if ship.removed else ""),
+                        (sum(xs) / len(xs), sum(ys) / len(ys)), ship.side))
+        return out
+
     def __init__(self, app, game):
         self.app = app
         self.game = game
@@ -78,13 +143,14 @@ class ScreenView:
         self._wide: bool | None = None
         self.map: HexMap | None = None
         self.map_box = ft.Container(alignment=ft.Alignment.CENTER, expand=True)
-        self.headline = ft.Text("", size=30, weight=ft.FontWeight.BOLD)
-        self.whose = ft.Text("", size=24, weight=ft.FontWeight.W_600)
-        self.whose_dot = ft.Container(width=18, height=18, border_radius=9, visible=False)
+        self.headline = ft.Text("", size=TV_HEADLINE, weight=ft.FontWeight.BOLD)
+        self.whose = ft.Text("", size=TV_WHOSE, weight=ft.FontWeight.W_600)
+        self.whose_dot = ft.Container(width=24, height=24, border_radius=12, visible=False)
         self.sides = ft.Row(spacing=16, wrap=True)
-        self.roll_title = ft.Text("", size=20, weight=ft.FontWeight.W_600)
+        self.roll_title = ft.Text("", size=TV_TEXT, weight=ft.FontWeight.W_600)
         self.roll_dice = ft.Row(spacing=8, wrap=True, run_spacing=8)
-        self.roll_text = ft.Text("", size=18)
+        self.roll_text = ft.Text("", size=TV_TEXT)
+        self.overlay = ft.Stack([])  # the names and the shots' odds over the map, large
         self.lost = ft.Column(spacing=6, tight=True)
         self.shots = ft.Column(spacing=8, tight=True)
         self.count = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
@@ -114,13 +180,14 @@ class ScreenView:
             map_w = width - 16
             map_h = min(height * 0.5, map_w * 0.75)
         state = self.game.state
-        self._in_play = in_play(state)
+        self._in_play = self.in_play(state)
         size, left, top = ships_view(state.board, self._in_play, map_w, map_h)
-        self.map = HexMap(state, self.app.theme_name, self._no_tap, size=size)
-        self.map.name_size = max(16.0, round(size * 0.4))
+        self.map = self.new_map(state, size)
+        self.map.name_size = TV_NAME
         self._shown = (left, top, map_w, map_h, size)
-        if size < SMALLEST_LABELLED:  # hex labels too small to read: the grid alone
-            self.map.labels.visible = False
+        self.map.labels.visible = False  # hex numbers are for the players' screens, not read from the room
+        self.overlay.width, self.overlay.height = self.map.layout.width, self.map.layout.height
+        self.map.stack.controls.append(self.overlay)
         self.map.stack.left, self.map.stack.top = -left, -top
         self.map_box.content = ft.Container(
             content=ft.Stack([self.map.stack], width=min(map_w, self.map.layout.width),
@@ -128,8 +195,8 @@ class ScreenView:
             border_radius=10, clip_behavior=ft.ClipBehavior.ANTI_ALIAS)
         self.map_box.bgcolor = self.map.colours["sky"]
         self.map_box.height = None if wide else map_h
-        self.headline.size, self.whose.size = (34, 26) if wide else (24, 19)
-        self.roll_title.size, self.roll_text.size = (26, 24) if wide else (20, 18)  # read from 3 m on a TV
+        self.headline.size, self.whose.size = (TV_HEADLINE, TV_WHOSE) if wide else (26, 20)
+        self.roll_title.size, self.roll_text.size = (TV_TEXT, TV_TEXT) if wide else (20, 18)  # read from 3 m on a TV
         top = ft.Container(content=ft.Row([
             ft.Icon(ft.Icons.TV, color=ft.Colors.ON_SURFACE_VARIANT, size=20),
             ft.Text(self.game.name, size=14, weight=ft.FontWeight.W_600, expand=True, max_lines=1,
@@ -166,29 +233,29 @@ class ScreenView:
                              spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
             self.control.content = ft.Column([top, heading, body], spacing=0, expand=True)
         if self.model is not None:
-            self.map.show_ships(self.model_state, None)
+            self.draw_ships(self.model_state)
             self._draw_shots(self.model)
 
     def _off_view(self, state) -> bool:
         """Whether a ship in play has come (or gone) where the map's view was not fitted to it."""
         left, top, width, height, size = self._shown
         return any(not (left + size <= x <= left + width - size and top + size <= y <= top + height - size)
-                   for x, y in map(self.map.layout.centre, in_play(state)))
+                   for x, y in map(self.map.layout.centre, self.in_play(state)))
 
     def _draw_shots(self, m: ScreenModel) -> None:
-        """Each declared shot as a line from the gun's hex to the struck location's, with its odds."""
-        layout, shapes = self.map.layout, []
-        for line in m.shots:
-            colour = side_colour(self.model_state.sides, line.side, self.app.theme_name)
-            (x1, y1), (x2, y2) = layout.centre(line.start), layout.centre(line.end)
-            shapes += [cv.Line(x1, y1, x2, y2, paint=ft.Paint(color=colour, stroke_width=5,
-                                                               style=ft.PaintingStyle.STROKE)),
-                       cv.Circle(x2, y2, layout.size * 0.3, paint=ft.Paint(color=colour, stroke_width=4,
-                                                                           style=ft.PaintingStyle.STROKE)),
-                       cv.Text((x1 + x2) / 2, (y1 + y2) / 2, line.odds, alignment=ft.Alignment.CENTER,
-                               style=ft.TextStyle(size=self.map.name_size, weight=ft.FontWeight.BOLD,
-                                                  color=ink_on(colour), bgcolor=colour))]
+        """Each declared shot as a line from the gun's hex to the struck location's, its odds large on
+        the line's middle; each ship's name large over it (the names first, the odds over them)."""
+        sides, theme = self.model_state.sides, self.app.theme_name
+        labels = [name_label(ident, words, x, y, TV_NAME, side_colour(sides, side, theme))
+                  for ident, words, (x, y), side in self.marks(self.model_state)]
+        shapes = []
+        for n, line in enumerate(m.shots, start=1):
+            colour = side_colour(sides, line.side, theme)
+            lines, middle = shot_line(self.map.layout, line, colour)
+            shapes += lines
+            labels.append(name_label(f"screen-odds-{n}", line.odds, *middle, TV_ODDS, colour))
         self.map.marks.shapes = shapes
+        self.overlay.controls = labels
 
     async def _no_tap(self, cell) -> None:
         return None
@@ -214,12 +281,12 @@ class ScreenView:
             if state is self.state and not force:
                 return
             shown = self.game.ruleset.view_for(state, None)  # the shared screen holds no side
-            model = await asyncio.to_thread(screen_model, shown, self.game.history(), self.game.actions_in_effect)
+            model = await asyncio.to_thread(self.build_model, shown, self.game.history(), self.game.actions_in_effect)
             self.state, self.model, self.model_state = state, model, shown
             self.render(model, shown)
 
     def render(self, m: ScreenModel, state) -> None:
-        if in_play(state) != self._in_play and self._off_view(state):
+        if self.in_play(state) != self._in_play and self._off_view(state):
             self._layout()  # zoomed to where the ships now are
         self.headline.value = m.headline
         self.whose.value = m.whose
@@ -229,35 +296,37 @@ class ScreenView:
         code = self.app.sharing.table(self.game).check_code()
         self.count.value = f"log {self.game.actions_in_effect} · {code}"
         roll = m.last_roll
-        big = 54 if self._wide else 40
+        big = TV_DIE if self._wide else 40
         if roll is None:
             self.roll_title.value = "No dice rolled yet"
             self.roll_dice.controls = []
             self.roll_text.value = ""
         else:
             self.roll_title.value = roll.title
-            self.roll_dice.controls = [die_face(colour, face, big) for colour, face in roll.dice]
+            self.roll_dice.controls = [tag(f"screen-die-{n}", die_face(colour, face, big))
+                                       for n, (colour, face) in enumerate(roll.dice, start=1)]
             self.roll_text.value = roll.text
         self.lost.controls = [
             ft.Row([ft.Icon(ft.Icons.DANGEROUS, color=CIRCLED, size=22),
-                    ft.Column([ft.Text(f"{ship.name} ({ship.side})", size=22 if self._wide else 17,
+                    ft.Column([ft.Text(f"{ship.name} ({ship.side})", size=TV_TEXT if self._wide else 17,
                                        weight=ft.FontWeight.W_600),
-                               muted(ship.why, 16 if self._wide else 13)], spacing=0, tight=True, expand=True)], spacing=8)
+                               muted(ship.why, 20 if self._wide else 13)], spacing=0, tight=True, expand=True)], spacing=8)
             for ship in m.lost
         ] or [muted("None yet.", 15)]
         self.sides.controls = [
             ft.Row([ft.Container(width=14, height=14, border_radius=7, bgcolor=side_colour(state.sides, line.side, self.app.theme_name)),
-                    ft.Text(f"{line.side}: {line.afloat} of {line.ships} afloat", size=22 if self._wide else 16,
+                    ft.Text(f"{line.side}: {line.afloat} of {line.ships} afloat", size=TV_TEXT if self._wide else 16,
                             weight=ft.FontWeight.BOLD if line.acting else None)], spacing=6, tight=True)
             for line in m.sides
         ]
         self.shots.controls = [
-            ft.Column([ft.Text(line.what, size=20 if self._wide else 16, weight=ft.FontWeight.W_600,
+            ft.Column([ft.Text(line.what, size=TV_TEXT if self._wide else 16, weight=ft.FontWeight.W_600,
                                color=side_colour(state.sides, line.side, self.app.theme_name)),
-                       ft.Text(line.odds, size=22 if self._wide else 17)], spacing=0, tight=True)
-            for line in m.shots]
+                       tag(f"screen-shot-odds-{n}", ft.Text(line.odds, size=TV_ODDS if self._wide else 17))],
+                      spacing=0, tight=True)
+            for n, line in enumerate(m.shots, start=1)]
         self.shots_card.visible = bool(m.shots)
-        self.map.show_ships(state, None)
+        self.draw_ships(state)
         self._draw_shots(m)
         if mounted(self.control):  # not mounted yet: the first page update sends it
             self.control.update()

@@ -10,21 +10,21 @@ shared `HexMap` (grid, pan, zoom, arcs, marks); War Fleet ships are drawn into i
 from __future__ import annotations
 
 import asyncio
-import math
 
 import flet as ft
-import flet.canvas as cv
 
 from ...engine.hexes import Hex
 from ...engine.warfleet.actions import SetStats
 from ...engine.warfleet.turn import to_move
 from .. import warfleet_model as M
 from ..session import Session
-from ..theme import DICE, SIDES, map_colours, side_colour
+from ..theme import DICE
 from .frame import on
-from .hexmap import HexMap, fill_paint, stroke_paint
+from .hexmap import HexMap
 from .planner import Planner
+from .warfleet_screen import WarFleetScreenView
 from .warfleet_start import new_battle
+from .warfleet_tokens import draw_tokens
 from .widgets import TOUCH, heading, icon_button, muted, pill, tag
 
 SCREEN_TABS = ("card", "log")  # what the shared screen shows beside the map
@@ -57,7 +57,8 @@ class WarFleetBody:
     """The War Fleet battle inside the game frame: its ships on the map, its tabs and banner steps."""
 
     PREFIX = "wf-"
-    SHARED_SCREEN = False  # the shared screen is this body, read only
+    SHARED_SCREEN = True  # the shared screen is War Fleet's TV layout (issue 28), not this body read only
+    SCREEN_VIEW = WarFleetScreenView
 
     def __init__(self, frame):
         self.frame, self.app, self.game = frame, frame.app, frame.game
@@ -376,40 +377,3 @@ class WarFleetBody:
         if frame is not None:
             frame.message("A new War Fleet battle: twenty against twenty (the last one is saved: see Home).", info=True)
             await frame.refresh()
-
-
-def _side_colour(state, side: int) -> str:
-    """A side's hulls in its faction's colour, as on the Quick-Start map (British red, French blue)."""
-    sides = list(state.sides)
-    return side_colour(sides, sides[side]) if 0 <= side < len(sides) else SIDES[side % len(SIDES)]
-
-
-def draw_tokens(hexmap: HexMap, theme_name: str, state, selected: str | None) -> None:
-    """Every ship of a War Fleet position into a map's ship layer (the table's and the replay's): a
-    token per ship, several to a hex in a ring, the selected one ringed."""
-    layout, colours = hexmap.layout, map_colours(theme_name)
-    shapes = []
-    for ship in M.map_ships(state, selected):
-        cx, cy = layout.centre(ship.cell)
-        radius = layout.size * (0.5 if ship.crowd == 1 else 0.3)
-        if ship.crowd > 1:
-            angle = 2 * math.pi * ship.slot / ship.crowd - math.pi / 2
-            cx += layout.size * 0.42 * math.cos(angle)
-            cy += layout.size * 0.42 * math.sin(angle)
-        colour = _side_colour(state, ship.side)
-        shapes.append(cv.Circle(cx, cy, radius, fill_paint(colour, 0.45 if (ship.done or ship.pocket) else 0.9)))
-        if ship.casualty:
-            shapes.append(cv.Circle(cx, cy, radius, stroke_paint("#111111", 3)))
-        ring = "#ffd54a" if ship.selected else colours["halo"]
-        shapes.append(cv.Circle(cx, cy, radius, stroke_paint(ring, 4 if ship.selected else 1.5)))
-        facing = math.radians(-90 + 60 * ship.facing)
-        bow = [(cx + radius * r * math.cos(facing + turn), cy + radius * r * math.sin(facing + turn))
-               for r, turn in ((1.25, 0.0), (0.55, -2.2), (0.55, 2.2))]  # tip, left, right
-        shapes.append(cv.Path([cv.Path.MoveTo(*bow[0]), *(cv.Path.LineTo(*p) for p in bow[1:]), cv.Path.Close()],
-                              paint=fill_paint("#ffffff")))
-        if ship.crowd == 1 or ship.selected:
-            label = ship.label + (f" ({ship.damaged} lost)" if ship.damaged else "") + (" sinking" if ship.casualty else "")
-            shapes.append(cv.Text(cx, cy + radius + 7, label, alignment=ft.Alignment.CENTER, style=ft.TextStyle(
-                size=10, weight=ft.FontWeight.BOLD, color="#ffffff",
-                shadow=ft.BoxShadow(blur_radius=3, color="#000000"))))
-    hexmap.ships.shapes = shapes
