@@ -239,3 +239,23 @@ def test_the_preview_says_when_the_rules_would_refuse_the_attack():
     out_of_arc = M.preview(attacks, "hms-sample", "main", "ijn-mihon", "17", in_arc=False)
     assert out_of_arc.refused == "IJN Mihon is not in the 6 in battery's fire arc (003:55)"
     assert out_of_arc.hit == Fraction(11, 36)  # the odds stay shown
+
+
+def test_a_rolled_attack_keeps_its_dice_on_its_card():
+    """Issue 28: a rolled attack's dice showed only in the fading note; its card keeps them (this
+    turn's rolls of that attack, the attack roll first)."""
+    from dv_for_tests import sample_game as in_phase
+    from companion.engine.dv.game import apply
+
+    state, history = in_phase("attacks"), []
+    for action in ({"kind": "declare_attack", "ship": "hms-sample", "system": "main", "target": "ijn-mihon",
+                    "distance": "12", "facts": {"in_arc": True}},
+                   {"kind": "roll_attack", "attack": 1, "table": {"attack": [1, 2]}}):
+        outcome = apply(state, action)
+        assert outcome.ok, outcome.reason
+        state, history = outcome.state, history + list(outcome.events)
+    rolls = M.attack_rolls(history, 1)
+    assert rolls[0].dice == (("first", 1), ("second", 2)) and "1, 2 at +3: miss" in rolls[0].text
+    assert M.attack_rolls(history, 2) == ()
+    ended = history + [Event(kind="end_turn", text="Turn 1 ends.", data={"turn": 1})]
+    assert M.attack_rolls(ended, 1) == ()  # last turn's attack 1 is not this turn's

@@ -28,8 +28,8 @@ from ..engine.dv.state import AttackFacts, DVAttack, DVShip, DVState
 from ..engine.roller import Roller
 
 from .dv_hand_model import tables_words
-from .dv_rolls import (LastRoll, attack_table, dice_of, faces, groups, initiative_faces,  # noqa: F401 (the views' one door)
-                       last_roll, log_lines, maintenance_table)
+from .dv_rolls import (LastRoll, attack_rolls, attack_table, dice_of, faces, groups,  # noqa: F401 (the views' one door)
+                       initiative_faces, last_roll, log_lines, maintenance_table)
 
 RULESET = "decisive-victory"
 SAMPLE_FILE = "decisive-victory/sample.json"

@@ -105,5 +105,20 @@ def last_roll(history: Iterable[Any]) -> LastRoll | None:
     return None
 
 
+def attack_rolls(history: Iterable[Any], attack_id: int) -> tuple[LastRoll, ...]:
+    """This turn's rolls of one declared attack (its attack roll, N7 bonus, saves, damage), oldest
+    first: what its card shows once rolled (issue 28: the dice were only in the fading note).
+    Attack ids start again each turn, so the search stops at the last turn's end."""
+    found = []
+    for event in reversed(list(history)):
+        if event.kind == "end_turn":
+            break
+        if event.data.get("attack") == attack_id:
+            dice = dice_of(event.data)
+            if dice:
+                found.append(LastRoll(event.kind.replace("_", " ").capitalize(), event.text, tuple(dice)))
+    return tuple(reversed(found))
+
+
 def log_lines(history: Iterable[Any]) -> tuple[str, ...]:
     return tuple(e.text for e in history if e.kind != "warning") or ("Nothing yet.",)

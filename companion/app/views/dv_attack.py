@@ -11,7 +11,7 @@ import flet as ft
 from ...messages import sentence
 from .. import dv_model as M
 from .frame import on
-from .widgets import TOUCH, mounted, muted, tag
+from .widgets import TOUCH, die_face, mounted, muted, tag
 
 
 def heading(text: str, size: int = 15) -> ft.Text:
@@ -85,8 +85,11 @@ class AttackPanel:
         rows: list[ft.Control] = [ft.Text(preview.title, weight=ft.FontWeight.BOLD),
                                   muted(f"{attack.distance}\" · " + ", ".join(f"{w} {v:+d}" for w, v in preview.modifiers), 12),
                                   tag(f"{ident}-odds", ft.Text(preview.odds_text, size=13))]
-        if attack.rolled:
-            rows.append(muted("Rolled.", 12))
+        if attack.rolled:  # its dice stay on its card, each roll's faces and words (issue 28)
+            for n, roll in enumerate(M.attack_rolls(self.body.game.history(), attack.id), start=1):
+                rows.append(tag(f"{ident}-rolled-{n}", ft.Column([
+                    ft.Row([die_face("D6", face, 30) for _, face in roll.dice], spacing=4, wrap=True),
+                    ft.Text(roll.text, size=12)], spacing=2, tight=True)))
         elif self.body.mine(attack.ship):
             dice = self.dice.setdefault(attack.id, TableDice())
             roll = {"kind": "roll_attack", "attack": attack.id}
