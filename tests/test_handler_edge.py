@@ -173,3 +173,22 @@ def test_a_failing_listener_of_a_game_is_logged_and_the_others_hear(caplog):
     assert heard, "the second listener was not told"
     failed = [r for r in caplog.records if "a listener of game" in r.getMessage()]
     assert failed and failed[0].exc_info and "a closed browser session" in caplog.text
+
+
+def test_a_failing_background_task_is_logged_with_its_traceback(caplog):
+    from companion.app import tasks
+
+    class Page:
+        session = None
+
+    async def lay_out() -> None:
+        raise ValueError("a map that would not lay out")
+
+    async def go() -> None:
+        assert tasks.soon(Page(), lay_out)
+        await asyncio.gather(*list(tasks._RUNNING))
+
+    with caplog.at_level(logging.ERROR):
+        asyncio.run(go())
+    failed = [r for r in caplog.records if "a background task of a screen failed" in r.getMessage()]
+    assert failed and failed[0].exc_info and "a map that would not lay out" in caplog.text
