@@ -134,10 +134,15 @@ class Odds:
 
 def breach_odds(pool: Pool, modifier: int, target: ShipState, location: str) -> Odds:
     """Exact odds of every outcome of a breach roll against a target location."""
+    return _odds(Pool(pool).sorted_key, modifier, *target_key(target, location))
+
+
+def target_key(target: ShipState, location: str) -> tuple[
+        tuple[int | None, ...], tuple[bool, ...], int, int, int, bool | None]:
+    """What a breach roll's odds read from the target location: its printed breaches, which slots
+    are destroyed, its armour, the SI, the keel modifier and the ship's `fate`."""
     slots = target.card.locations[location].slots
-    key = (
-        Pool(pool).sorted_key,
-        modifier,
+    return (
         tuple(None if s.kind == "miss" else s.breach for s in slots),
         tuple(target.is_destroyed(location, n) for n in range(1, 7)),
         target.armour(location),
@@ -145,7 +150,6 @@ def breach_odds(pool: Pool, modifier: int, target: ShipState, location: str) -> 
         target.destroyed_count() + target.destroyed_count(location),
         fate(target),
     )
-    return _odds(*key)
 
 
 def fate(target: ShipState) -> bool | None:
@@ -289,20 +293,49 @@ def shot_pool(attacker: ShipState, location: str, slot: int, band: FiringBand, t
     return weapon.pool + crew_dice(attacker, location, rules) + target.location_dice(target_location)
 
 
+class _Facts:
+    """What one `firing_solutions` call reads again and again, read once (issue 30): the attacker's
+    Tesla modifier and crew dice per location, each target location's `target_key` and dice."""
+
+    def __init__(self, attacker: ShipState, rules: TableRules):
+        self.attacker, self.rules = attacker, rules
+        self.tesla = attacker.tesla_modifier
+        self._crew: dict[str, Pool] = {}
+        self._targets: dict[tuple[str, str], tuple[tuple[int | None, ...], tuple[bool, ...], int, int, int,
+                                                      bool | None]] = {}
+        self._dice: dict[tuple[str, str], Pool] = {}
+
+    def pool(self, location: str, slot: int, band: FiringBand, target: ShipState, struck: str) -> Pool:
+        """`shot_pool`, its parts remembered."""
+        if location not in self._crew:
+            self._crew[location] = crew_dice(self.attacker, location, self.rules)
+        if (target.id, struck) not in self._dice:
+            self._dice[(target.id, struck)] = target.location_dice(struck)
+        weapon: RangeBand = getattr(self.attacker.card.locations[location].gun(slot), band)
+        return weapon.pool + self._crew[location] + self._dice[(target.id, struck)]
+
+    def odds(self, pool: Pool, target: ShipState, struck: str) -> Odds:
+        """`breach_odds`, the target's part remembered."""
+        if (target.id, struck) not in self._targets:
+            self._targets[(target.id, struck)] = target_key(target, struck)
+        return _odds(pool.sorted_key, self.tesla, *self._targets[(target.id, struck)])
+
+
 def firing_solution(attacker: ShipState, location: str, slot: int, target: ShipState,
-                    rules: TableRules = DEFAULT_RULES, sight: tuple[bool, int | None] | None = None) -> FiringSolution:
+                    rules: TableRules = DEFAULT_RULES, sight: tuple[bool, int | None] | None = None,
+                    facts: _Facts | None = None) -> FiringSolution:
     """One gun against one ship: arc, range, band and a strike per location it can hit (`rules`: the table rules;
-    `sight`: its `arc_and_range` when already known)."""
+    `sight`: its `arc_and_range` when already known; `facts`: firing_solutions' memory of its call)."""
     gun = attacker.card.locations[location].gun(slot)
     in_arc, range_ = sight if sight is not None else arc_and_range(attacker, location, target, rules)
     band = gun.band(range_) if in_arc else "out"
     if band == "out":
         return FiringSolution(attacker.id, location, slot, gun.name, target.id, in_arc, range_, band)
+    facts = facts or _Facts(attacker, rules)
     strikes: list[Strike] = []
-    modifier = attacker.tesla_modifier
     for struck in struck_locations(target, weapon_hex(attacker, location), rules):
-        pool = shot_pool(attacker, location, slot, band, target, struck, rules)
-        strikes.append(Strike(struck, pool, modifier, breach_odds(pool, modifier, target, struck)))
+        pool = facts.pool(location, slot, band, target, struck)
+        strikes.append(Strike(struck, pool, facts.tesla, facts.odds(pool, target, struck)))
     return FiringSolution(attacker.id, location, slot, gun.name, target.id, in_arc, range_, band, strikes,
                           who_decides(rules, target, [s.location for s in strikes]))
 
@@ -312,13 +345,15 @@ def firing_solutions(state: GameState, attacker_id: str) -> list[FiringSolution]
 
     The single source of what a ship may shoot at: the app's fire panel, the
     CLI's `solutions` and the tests all read this list.  Arcs and ranges are
-    found once per location (its guns share them).
+    found once per location (its guns share them), and what the odds read of
+    the ships once per call (`_Facts`).
     """
     attacker = state.ship(attacker_id)
     rules = state.table_rules
     enemies = state.enemies_of(attacker)
     where = shapes(enemies)
     seen: dict[str, list[tuple[bool, int | None]]] = {}
+    facts = _Facts(attacker, rules)
     solutions = []
     for location, slot in attacker.working_guns:
         if location not in seen:
@@ -326,7 +361,7 @@ def firing_solutions(state: GameState, attacker_id: str) -> list[FiringSolution]
         gun = attacker.card.locations[location].gun(slot)
         for target, (in_arc, range_) in zip(enemies, seen[location]):
             if in_arc and gun.band(range_) != "out":
-                solutions.append(firing_solution(attacker, location, slot, target, rules, (in_arc, range_)))
+                solutions.append(firing_solution(attacker, location, slot, target, rules, (in_arc, range_), facts))
             else:  # firing_solution's answer when the gun cannot reach, without looking the gun up again
                 solutions.append(FiringSolution(attacker.id, location, slot, gun.name, target.id, in_arc, range_,
                                                 "out"))
