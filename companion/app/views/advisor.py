@@ -50,6 +50,7 @@ class AdvisorPanel:
         self._plan: tuple[tuple, ft.Control] | None = None
         self._view: AdvisorView | None = None
         self._resample: tuple | None = None
+        self.heading = heading("Shot advisor")
 
     def compute(self, state, ship_id: str | None) -> AdvisorView | None:
         """In the frame's worker thread.  A plan to sample is sampled with `QUICK_RUNS` first; the
@@ -66,14 +67,15 @@ class AdvisorPanel:
         await asyncio.to_thread(advisor_view, state, ship_id, scope, choices, self.cache)
         await self.body.frame.refresh(force=True)  # the full plan is in the cache now
 
-    def show(self, view: AdvisorView | None, declaring: bool) -> ft.Control | None:
+    def show(self, view: AdvisorView | None, declaring: bool, plan_first: bool = False) -> ft.Control | None:
+        """plan_first: the fire plan above the ranking (the Fire tab's "Fire plan" button)."""
         self._view = view
         if self._resample is not None:
             soon(self.body.app.page, self._sample, *self._resample)
             self._resample = None
         if view is None:
             return None
-        parts: list[ft.Control] = [heading("Shot advisor"), muted(
+        parts: list[ft.Control] = [self.heading, muted(
             "Each gun's options, best first: the chance of destroying a slot, the slots expected, "
             "the keel breaking, the ship destroyed (exact). Tap Plan to choose the gun's shot.", 12)]
         if not view.guns:
@@ -87,7 +89,10 @@ class AdvisorPanel:
         key = (view.plan, declaring)
         if self._plan is None or self._plan[0] != key:
             self._plan = (key, self._plan_control(view.plan, declaring))
-        parts.append(self._plan[1])
+        if plan_first:
+            parts.insert(0, self._plan[1])
+        else:
+            parts.append(self._plan[1])
         put(self.column, parts)
         return self.control
 

@@ -81,8 +81,10 @@ class TableDiceEntry:
     ... a DBlack 1 to 12), the pool in order, then the slot die; a die not yet picked is named
     beside its row, every one at once, when Resolve is tapped."""
 
-    def __init__(self, shot: ShotView, fields: tuple[FaceField, ...], submit, cancel):
+    def __init__(self, shot: ShotView, fields: tuple[FaceField, ...], submit, cancel, buttons: bool = True):
+        """buttons=False: rows alone, on a volley's sheet (`VolleySheet`) with one Resolve for all."""
         self.shot, self.fields, self.submit, self.cancel = shot, list(fields), submit, cancel
+        self.buttons = buttons
         self.faces: list[int | None] = [None] * len(self.fields)
         self.problems: dict[int, str] = {}
         self.column = ft.Column(spacing=10, tight=True)
@@ -95,15 +97,28 @@ class TableDiceEntry:
         self._build()
 
     def _build(self) -> None:
+        intro = ("Tap each die's face as rolled: the pool in order, then the slot die." if self.buttons
+                 else self.shot.text)
         self.column.controls = [
-            muted("Tap each die's face as rolled: the pool in order, then the slot die."
-                  + (" The location die first: it decides which location's dice the pool holds."
-                     if any(f.purpose == "location" for f in self.fields) else ""), 12),
+            muted(intro + (" The location die first: it decides which location's dice the pool holds."
+                           if any(f.purpose == "location" for f in self.fields) else ""), 12),
             *(self._row(i) for i in range(len(self.fields))),
-            ft.Row([tag(f"resolve-{self.shot.id}", ft.FilledButton(content="Resolve", icon=ft.Icons.CHECK,
-                                                                   on_click=self._submitted, height=TOUCH)),
-                    ft.TextButton(content="Close", on_click=self.cancel, height=TOUCH)]),
+            *([ft.Row([tag(f"resolve-{self.shot.id}", ft.FilledButton(content="Resolve", icon=ft.Icons.CHECK,
+                                                                      on_click=self._submitted, height=TOUCH)),
+                       ft.TextButton(content="Close", on_click=self.cancel, height=TOUCH)])] if self.buttons else []),
         ]
+
+    def missing(self) -> bool:
+        """Name every die not yet picked beside its row (shown with the next update); whether any is."""
+        self.problems = {i: "tap the face it shows" for i, face in enumerate(self.faces) if face is None}
+        if self.problems:
+            self._build()
+        return bool(self.problems)
+
+    def table_faces(self) -> dict[str, list[int]]:
+        """The faces picked, by purpose: what `ResolveShot.table` takes."""
+        return {part: [f for f, spec in zip(self.faces, self.fields) if spec.purpose == part and f is not None]
+                for part in ("pool", "slot", "keel", "location")}
 
     def _row(self, i: int) -> ft.Control:
         field, picked = self.fields[i], self.faces[i]
@@ -135,9 +150,42 @@ class TableDiceEntry:
                                  wrap=True, spacing=4, run_spacing=4)], spacing=4, tight=True)
 
     async def _submitted(self, e) -> None:
-        self.problems = {i: "tap the face it shows" for i, face in enumerate(self.faces) if face is None}
-        if self.problems:
-            self._build()
+        if self.missing():
+            self.column.update()
+            return
+        await self.submit(self)
+
+
+class VolleySheet:
+    """One sheet of every declared shot's dice (issue 28.7): each shot's rows together, in the order
+    declared, and one Resolve for all.  Resolve names every die still to pick first; then the shots
+    are resolved in order, each leaving the sheet once done; a shot that needs more dice (a slot
+    die re-rolled, the keel dice) stops there with its new rows to pick."""
+
+    def __init__(self, entries: list[TableDiceEntry], submit, close):
+        self.entries, self.submit = entries, submit
+        self.resolve = tag("resolve-all", ft.FilledButton(content="", icon=ft.Icons.CHECK, height=TOUCH,
+                                                          on_click=self._submitted))
+        self.buttons = ft.Row([self.resolve, tag("close-all", ft.TextButton(content="Close", on_click=close,
+                                                                            height=TOUCH))], wrap=True)
+        self.intro = muted("Tap each die's face as rolled, shot by shot: the pool in order, then the slot die.", 12)
+        self.column = ft.Column(spacing=12, tight=True)
+        self.control = tag("volley-sheet", ft.Container(content=self.column, padding=10, border_radius=10,
+                                                        bgcolor=ft.Colors.SECONDARY_CONTAINER))
+
+    def keep(self, shot_ids: set[int]) -> None:
+        """Drop the entries of shots no longer to roll (resolved, cancelled, undone)."""
+        self.entries = [e for e in self.entries if e.shot.id in shot_ids]
+
+    def show(self) -> ft.Control:
+        n = len(self.entries)
+        self.resolve.content.content = f"Resolve all {n}" if n > 1 else "Resolve"
+        put(self.column, [self.intro, *(e.column for e in self.entries), self.buttons])
+        return self.control
+
+    async def _submitted(self, e) -> None:
+        missing = [entry for entry in self.entries if entry.missing()]
+        if missing:
             self.column.update()
             return
         await self.submit(self)
@@ -169,7 +217,8 @@ class ShotCard:
         self.lines = ft.Column(spacing=6, tight=True)
         self.control = ft.Container(content=self.lines, padding=10, border_radius=10)
 
-    def show(self, shot: ShotView, entry: TableDiceEntry | None) -> ft.Control:
+    def show(self, shot: ShotView, entry: TableDiceEntry | None, on_sheet: bool = False) -> ft.Control:
+        """on_sheet: its dice are on the volley's sheet above, so the card shows its pool alone."""
         self.text.value = shot.text
         lines: list[ft.Control] = [self.header]
         if shot.resolved:
@@ -186,8 +235,8 @@ class ShotCard:
             lines.append(self.choices)
         else:
             show_chips(self.pool, shot.pool, 16)
-            lines += [self.pool_line, self.buttons]
-            if entry is not None:
+            lines += [self.pool_line] if on_sheet else [self.pool_line, self.buttons]
+            if entry is not None and not on_sheet:
                 lines.append(entry.column)
         self.control.bgcolor = ft.Colors.SURFACE_CONTAINER_LOW if shot.resolved else ft.Colors.SECONDARY_CONTAINER
         put(self.lines, lines)
@@ -198,8 +247,14 @@ class FirePanel:
     """The fire panel kept on screen and changed in place, as the ship card: a roll changes
     its shot's lines; a gun row is made again only when what it shows changed."""
 
-    def __init__(self, declare: Declare, roll, enter, cancel, choose):
+    def __init__(self, declare: Declare, roll, enter, cancel, choose, roll_all=None, enter_all=None):
         self.declare, self.roll, self.enter, self.cancel, self.choose = declare, roll, enter, cancel, choose
+        # a side's volley (issue 28.7): every declared shot this device may roll, in one tap
+        self.roll_all = tag("roll-all", ft.FilledButton(content="", icon=ft.Icons.CASINO, height=TOUCH,
+                                                        on_click=on(roll_all) if roll_all else None))
+        self.enter_all = tag("enter-all", ft.OutlinedButton(content="", icon=ft.Icons.TOUCH_APP, height=TOUCH,
+                                                            on_click=on(enter_all) if enter_all else None))
+        self.volley = ft.Row([self.roll_all, self.enter_all], wrap=True, spacing=8, run_spacing=6)
         self.column = ft.Column(spacing=10, tight=True)
         self.control = tag("fire", self.column)
         self.shots_heading = heading("Declared shots")
@@ -212,16 +267,26 @@ class FirePanel:
         self._guns: dict[tuple, ft.Control] = {}
 
     def show(self, ship_name: str | None, phase: str, guns: tuple[GunView, ...], shots: tuple[ShotView, ...],
-             entries: dict[int, TableDiceEntry], held_by: str | None = None) -> ft.Control:
+             entries: dict[int, TableDiceEntry], held_by: str | None = None, to_roll: int = 0,
+             sheet: VolleySheet | None = None) -> ft.Control:
         """held_by names the side holding this device when the ship is the other side's:
-        its guns and odds are shown, with nothing to declare a shot by."""
+        its guns and odds are shown, with nothing to declare a shot by.  to_roll: the declared
+        shots this device may roll together (volley.shots_to_roll): two or more offer "Roll all"
+        and "Table dice for all"; `sheet`: that one sheet of their dice, while open."""
         parts: list[ft.Control] = []
         if shots:
             parts.append(self.shots_heading)
+            if sheet is not None:
+                parts.append(sheet.show())
+            elif to_roll > 1:
+                self.roll_all.content.content = f"Roll all {to_roll} declared"
+                self.enter_all.content.content = f"Table dice for all {to_roll}"
+                parts.append(self.volley)
+            on_sheet = {e.shot.id for e in sheet.entries} if sheet is not None else set()
             cards = {}
             for shot in shots:
                 card = cards[shot.id] = self._shots.get(shot.id) or ShotCard(shot.id, self.roll, self.enter, self.cancel, self.choose)
-                parts.append(card.show(shot, entries.get(shot.id)))
+                parts.append(card.show(shot, entries.get(shot.id), shot.id in on_sheet))
             self._shots = cards
         if ship_name is None:
             parts.append(self.no_ship)
@@ -244,3 +309,32 @@ class FirePanel:
             self._guns = rows
         put(self.column, parts)
         return self.control
+
+
+#: The Fire tab's sections a player can bring to its top (issue 28.2), with the words on their buttons.
+SECTIONS = (("guns", "Guns & shots", ft.Icons.ADJUST), ("best", "Best shots", ft.Icons.STAR_OUTLINE),
+            ("plan", "Fire plan", ft.Icons.CHECKLIST))
+
+
+class FireSections:
+    """The row at the top of the Fire tab: "Guns & shots", "Best shots", "Fire plan".  A tap brings
+    that section to the top of the tab, right under this row (the others follow it), so the shot
+    advisor and the plan are one tap away however many guns the ship has: nothing is scrolled to
+    (a scroll on a control the browser is not showing times out: issue 25)."""
+
+    def __init__(self, choose):
+        self.choose = choose
+        self.first = "guns"
+        self.chips = {key: tag(f"fire-first-{key}", ft.Chip(
+            label=ft.Text(words), leading=ft.Icon(icon, size=18), show_checkmark=False, height=TOUCH,
+            on_click=on(self._chose, key))) for key, words, icon in SECTIONS}
+        self.control = tag("fire-sections", ft.Row(list(self.chips.values()), wrap=True, spacing=6, run_spacing=6))
+
+    def show(self) -> ft.Control:
+        for key, chip in self.chips.items():
+            chip.content.selected = key == self.first
+        return self.control
+
+    async def _chose(self, key: str) -> None:
+        self.first = key
+        await self.choose(key)

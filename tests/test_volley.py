@@ -1,0 +1,74 @@
+"""A side's volley (issue 28.7): the declared shots a device rolls together, in the order declared,
+and the taps a shot takes from the fire tab."""
+
+from __future__ import annotations
+
+from companion.app.volley import shots_to_roll, taps_per_shot
+from companion.engine import actions as A
+from companion.engine.game import apply
+
+from random_games import close_battle
+
+#: Three British shots and one French, in the close battle (each pool four dice).
+SHOTS = [("hertfordshire", "bow", 1, "pontbriand", "bow"), ("pontbriand", "bow", 1, "raven", "bow"),
+         ("hertfordshire", "starboard", 1, "pelletier", "starboard"), ("raven", "bow", 1, "pelletier", "bow")]
+
+
+def act(state, action):
+    outcome = apply(state, action)
+    assert outcome.ok, outcome.reason
+    return outcome.state
+
+
+def volley():
+    state = close_battle()
+    for attacker, location, slot, target, where in SHOTS:
+        state = act(state, A.DeclareShot(attacker=attacker, location=location, slot=slot, target=target,
+                                         target_location=where))
+    return state
+
+
+def test_a_side_rolls_its_own_declared_shots_in_the_order_declared():
+    state = volley()
+    ids = [s.id for s in state.shots]
+    assert shots_to_roll(state, "British") == (ids[0], ids[2], ids[3])
+    assert shots_to_roll(state, "French") == (ids[1],)
+    assert shots_to_roll(state, None) == tuple(ids)  # a table device holds every side
+
+
+def test_a_rolled_shot_leaves_the_volley_and_every_shot_of_it_rolls():
+    state = volley()
+    first, *rest = shots_to_roll(state, "British")
+    state = act(state, A.ResolveShot(shot=first))
+    assert shots_to_roll(state, "British") == tuple(rest)
+    for shot in rest:  # what "Roll all declared" sends: one action a shot, each checked
+        state = act(state, A.ResolveShot(shot=shot))
+    assert shots_to_roll(state, "British") == ()
+    assert all(s.result is not None for s in state.shots if state.ship(s.attacker).side == "British")
+
+
+def test_a_shot_whose_location_the_target_still_picks_is_not_rolled_yet():
+    state = close_battle()
+    rules = state.table_rules.model_copy(update={"two_locations": "target"})
+    state = state.model_copy(update={"settings": state.settings.model_copy(update={"table_rules": rules})})
+    state = act(state, A.DeclareShot(attacker="hertfordshire", location="bow", slot=1, target="pontbriand",
+                                     target_location="bow"))
+    shot = state.shots[0]
+    assert shot.target_location == "bow" and shots_to_roll(state, "British") == (shot.id,)
+    pending = state.model_copy(update={"shots": [shot.model_copy(update={"target_location": None})]})
+    assert shots_to_roll(pending, "British") == ()
+
+
+def test_nothing_to_roll_outside_the_fire_phase():
+    state = volley()
+    assert shots_to_roll(state.model_copy(update={"phase": "movement"}), None) == ()
+
+
+def test_taps_per_shot():
+    # app dice: one Roll a shot, or one Roll all for a volley of three
+    assert taps_per_shot([5], table=False, volley=False) == 1
+    assert taps_per_shot([5, 5, 5], table=False, volley=True) == 1 / 3
+    # table dice: open, one tap a die (four pool dice and the slot die), Resolve
+    assert taps_per_shot([5], table=True, volley=False) == 7
+    assert taps_per_shot([5, 5, 5], table=True, volley=True) == (15 + 2) / 3
+    assert taps_per_shot([], table=True, volley=True) == 0
