@@ -24,8 +24,9 @@ from ..banners import Banner, banner
 from ..motion import Motion, motion
 from ..viewmodels import arc_shades, card_view, deployment_hexes, deployment_refusal, log_lines, ship_rows
 from ..theme import side_colour
+from ..volley import shots_to_roll
 from .advisor import AdvisorPanel
-from .fire import FirePanel, TableDiceEntry
+from .fire import FirePanel, FireSections, TableDiceEntry, VolleySheet
 from .frame import on
 from .hexmap import HexMap
 from .house import unit_initiative_dialog
@@ -55,6 +56,7 @@ class Models:
     house: HouseMoves | None = None
     plan: tuple = (None, None)  # the movement planner's (PlanMap, PlanView) while planning
     advice: object | None = None  # advice_model.AdvisorView on the fire tab
+    to_roll: tuple = ()  # the declared shots this device may roll together (volley.shots_to_roll)
     motion: Motion = Motion()  # the slot just hit and the ship that just moved, to highlight briefly
 
 
@@ -104,7 +106,10 @@ class QuickStartBody:
         self.place_hex: Hex | None = None
         self.placing = False
         self.entries: dict[int, TableDiceEntry] = {}
-        self.fire_panel = FirePanel(self._declare, self._roll, self._enter, self._cancel_shot, self._choose)
+        self.fire_panel = FirePanel(self._declare, self._roll, self._enter, self._cancel_shot, self._choose,
+                                    self._roll_all, self._enter_all)
+        self.sheet: VolleySheet | None = None  # every declared shot's table dice on one sheet, while open
+        self.sections = FireSections(self._fire_first)  # "Best shots" and "Fire plan" at the tab's top
         self.advisor = AdvisorPanel(self)
         self.map = HexMap(self.game.state, self.app.theme_name, self.map_tapped, motion=True)
         self.map.focus = self._selected_hex(self.game.state)
@@ -199,6 +204,7 @@ class QuickStartBody:
             guns=fire_panel(state, ship) if (ship and tab == "fire") else (),
             shots=shot_views(state) if tab == "fire" else (),
             advice=self.advisor.compute(state, ship) if tab == "fire" else None,
+            to_roll=shots_to_roll(state, self._side_held()) if tab == "fire" else (),
             arcs=arcs,
             arcs_key=arcs_key,
             log=log_lines(history) if tab == "log" else None,
@@ -271,15 +277,35 @@ class QuickStartBody:
     def panel(self, m: Models) -> list[ft.Control]:
         tab = self.frame.tab
         if tab == "fire":
-            held_by = self._held_by(m)
-            advisor = self.advisor.show(m.advice, m.state.phase == "combat" and held_by is None)
-            return [self.fire_picker.show(m, self.session.ship), self.fire_panel.show(
-                m.card.name if m.card else None, m.state.phase, m.guns, m.shots, self.entries, held_by),
-                    *([advisor] if advisor is not None else [])]
+            return self._fire_tab(m)
         if tab == "log":
             return [tag("log", log_control(m.log or (), self.game.can_undo, self.game.can_redo,
                                             on(self.frame.change, "undo"), on(self.frame.change, "redo")))]
         return self._ship_panel(m)
+
+    def _fire_tab(self, m: Models) -> list[ft.Control]:
+        """The ship picker, then the row that brings "Best shots" or "Fire plan" to the top (issue
+        28.2), then that section, then the rest: the declared shots and guns, the advisor."""
+        held_by = self._held_by(m)
+        first = self.sections.first
+        advisor = self.advisor.show(m.advice, m.state.phase == "combat" and held_by is None, first == "plan")
+        if self.sheet is not None:
+            self.sheet.keep(set(m.to_roll))
+            self.sheet = self.sheet if self.sheet.entries else None
+        fire = self.fire_panel.show(m.card.name if m.card else None, m.state.phase, m.guns, m.shots, self.entries,
+                                    held_by, len(m.to_roll), self.sheet)
+        if advisor is None:
+            return [self.fire_picker.show(m, self.session.ship), fire]
+        sections = [advisor, fire] if first in ("best", "plan") else [fire, advisor]
+        return [self.fire_picker.show(m, self.session.ship), self.sections.show(), *sections]
+
+    async def _fire_first(self, section: str) -> None:
+        await self.frame.refresh(force=True)
+
+    def _side_held(self) -> str | None:
+        """The side this device holds (None: a table device, every side)."""
+        role = self.app.role
+        return role.side if role is not None else None
 
     def _held_by(self, m: Models) -> str | None:
         """The side this device holds when the selected ship is the other side's, else None."""
@@ -432,19 +458,61 @@ class QuickStartBody:
 
     async def _submit_faces(self, entry: TableDiceEntry) -> None:
         """Every face picked (the entry names any still to pick before it submits)."""
-        dice = {part: [f for f, spec in zip(entry.faces, entry.fields) if spec.purpose == part]
-                for part in ("pool", "slot", "keel", "location")}
-        outcome = await self.frame.act(A.ResolveShot(shot=entry.shot.id, table=A.TableFaces(**dice)))
+        outcome = await self.frame.act(A.ResolveShot(shot=entry.shot.id, table=A.TableFaces(**entry.table_faces())))
         if outcome.ok:
             self.entries.pop(entry.shot.id, None)
             await self.frame.refresh(force=True)
             return
-        reason = outcome.reason
+        self._more_dice(entry, outcome.reason)
+        await self.frame.refresh(force=True)
+
+    async def _roll_all(self) -> None:
+        """Every declared shot this device may roll, with the app's dice, in the order declared: one
+        action a shot through the frame's act (the server checks each); the first refused stops the
+        rest, its reason shown."""
+        self.sheet = None
+        for shot_id in shots_to_roll(self.game.state, self._side_held()):
+            self.entries.pop(shot_id, None)
+            outcome = await self.frame.act(A.ResolveShot(shot=shot_id))
+            if not outcome.ok:
+                return
+
+    async def _enter_all(self) -> None:
+        """One sheet of every declared shot's table dice, each shot's rows together."""
+        state = self.game.state
+        views = {v.id: v for v in shot_views(state)}
+        entries = [TableDiceEntry(views[i], table_dice_fields(state, i), self._submit_faces, None, buttons=False)
+                   for i in shots_to_roll(state, self._side_held()) if i in views]
+        for entry in entries:
+            self.entries.pop(entry.shot.id, None)
+        self.sheet = VolleySheet(entries, self._submit_sheet, self._close_sheet) if entries else None
+        await self.frame.refresh(force=True)
+
+    async def _close_sheet(self, e) -> None:
+        self.sheet = None
+        await self.frame.refresh(force=True)
+
+    async def _submit_sheet(self, sheet: VolleySheet) -> None:
+        """The sheet's shots in order, each with its faces; a shot that needs more dice (a slot die
+        re-rolled, the keel dice) or is refused stops the rest, its rows kept to pick."""
+        for entry in list(sheet.entries):
+            outcome = await self.frame.act(A.ResolveShot(shot=entry.shot.id, table=A.TableFaces(**entry.table_faces())))
+            if outcome.ok:  # its entry leaves the sheet (the refresh keeps the shots still to roll)
+                sheet.entries = [e for e in sheet.entries if e is not entry]
+                continue
+            self._more_dice(entry, outcome.reason)
+            break
+        if not sheet.entries and self.sheet is sheet:
+            self.sheet = None
+        await self.frame.refresh(force=True)
+
+    @staticmethod
+    def _more_dice(entry: TableDiceEntry, reason: str) -> None:
+        """The dice a refused table roll asks for next (a slot die re-rolled, the keel dice)."""
         if "slot die needs another roll" in reason:
             entry.add("slot", "D6", "Re-roll")
         elif "keel roll needs" in reason:
             entry.add("keel", "Red", "Keel DRed", 2)
-        await self.frame.refresh(force=True)
 
     async def _cancel_shot(self, shot_id: int) -> None:
         self.entries.pop(shot_id, None)
