@@ -238,9 +238,12 @@ class Monkey:
             self.trail[-1] += f" typed {words!r}"
             self.figures.typed += 1
 
-    def burst(self, taps: int) -> None:
-        """`taps` random taps, each on a control the screen shows then; popups closed, the app kept."""
-        for _ in range(taps):
+    def burst(self, taps: int, until: float | None = None) -> None:
+        """`taps` random taps (fewer if time.monotonic() passes `until`; at least one), each on a control
+        the screen shows then; popups closed, the app kept."""
+        for n in range(taps):
+            if n and until is not None and time.monotonic() > until:
+                return
             found = self.check()
             self.tap(found)
             self.page.wait_for_timeout(self.rng.choice((50, 150, 400)))
@@ -300,20 +303,14 @@ def plan(rng: random.Random, screens=tuple(SCREENS), rulesets=RULESETS) -> list[
 def open_screen(browser, server, screen: str, game: str, rng: random.Random, lan: str | None):
     """A page on `screen` showing `game`: the phone joins from the network as a side (when this machine
     has a network address), the TV as the shared screen; the tablet and the desktop are the host."""
-    from .conftest import by_id, open_app, tap_until
-    from .test_sharing import enter_pin
+    from .conftest import open_app, tap_until
 
     context = browser.new_context(**SCREENS[screen])
     page = context.new_page()
     if screen in ("phone", "tv") and lan:
-        url = f"{lan}game/{game}"
-        open_app(page, url)
-        by_id(page, "pin-field").wait_for(timeout=30000)
-        enter_pin(page, server.pin)
-        wanted = "[flt-semantics-identifier='role-screen']" if screen == "tv" else "[flt-semantics-identifier^='role-side-']"
-        page.locator(wanted).first.wait_for(timeout=30000)
-        roles = page.locator(wanted)
-        role = roles.nth(rng.randrange(roles.count())).get_attribute("flt-semantics-identifier")
+        open_app(page, f"{lan}game/{game}")
+        wanted = "role-screen" if screen == "tv" else "role-side-"
+        role = pick_role(page, server.pin, wanted, rng)
         tap_until(page, role, "change-role")  # a tap lost while the picker lays out is tapped again
         return page, lan
     open_app(page, f"{server.url}game/{game}")
@@ -327,14 +324,33 @@ def start_server(data: Path, dice: str = "3"):
     return SharedServer(data, seed=dice).start()
 
 
+def pick_role(page, pin: str, wanted: str, rng: random.Random, timeout: float = 60) -> str:
+    """Give the PIN (again, if a busy machine lost a key or the tap on Join) until the role picker
+    shows; the identifier of a role starting with `wanted`, picked at random."""
+    from .test_sharing import enter_pin
+
+    roles = page.locator(f"[flt-semantics-identifier^='{wanted}']")
+    deadline, typed = time.monotonic() + timeout, 0.0
+    while time.monotonic() < deadline:
+        if roles.count():
+            return roles.nth(rng.randrange(roles.count())).get_attribute("flt-semantics-identifier")
+        if page.locator("[flt-semantics-identifier='pin-field']").count() and time.monotonic() - typed > 10:
+            enter_pin(page, pin)
+            typed = time.monotonic()
+        page.wait_for_timeout(200)
+    raise AssertionError(f"the PIN never showed the role picker ({wanted}): {page.url}")
+
+
 def play(browser, server, games: dict[str, str], seed: int, figures: Figures, *, taps: int, bursts: int,
          wait_pairs: set[int] | None = None, pairs: list[tuple[str, str]] | None = None, lan: str | None = None,
-         say: Callable[[str], None] = print, stop_at: float | None = None, keep_going: bool = False) -> None:
+         say: Callable[[str], None] = print, stop_at: float | None = None, keep_going: bool = False,
+         pair_seconds: float | None = None) -> None:
     """Each (screen, ruleset) of `pairs` (by default a random plan covering all four of each) gets
     `bursts` bursts of `taps` taps; between its bursts a pair whose index is in `wait_pairs` (None: every
     pair) waits out the client's method timeout and looks again.  Raises MonkeyFailure on the first
     finding (with `keep_going`, notes it in figures.found and goes on with the next pair); stops after
-    the pair running at `stop_at` (time.monotonic)."""
+    the pair running at `stop_at` (time.monotonic).  With `pair_seconds`, a pair's bursts are cut
+    short after that long tapping (the run's length held on a loaded machine; the waits still run)."""
     rng = random.Random(seed)
     if not hasattr(server, "monkey_log"):  # one reader for the server's whole life: each line read once
         server.monkey_log = ServerLog(server.log)
@@ -345,12 +361,13 @@ def play(browser, server, games: dict[str, str], seed: int, figures: Figures, *,
             return
         size = SCREENS[screen]["viewport"]
         where = f"{screen} ({size['width']}x{size['height']}), {ruleset}"
-        say(f"monkey: {where}")
+        say(f"monkey: {where} ({figures.taps} taps so far)")
         page, home = open_screen(browser, server, screen, games[ruleset], rng, lan)
         monkey = Monkey(page, rng, log, figures, where, seed, say, home)
+        until = None if pair_seconds is None else time.monotonic() + pair_seconds
         try:
             for burst in range(bursts):
-                monkey.burst(taps)
+                monkey.burst(taps, until)
                 if burst < bursts - 1 and (wait_pairs is None or index in wait_pairs):
                     monkey.wait_out_timeout()
             monkey.check()

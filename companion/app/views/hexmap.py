@@ -347,7 +347,7 @@ class HexMap:
 
     async def _zoom(self, factor: float) -> None:
         self._fitted = True
-        await self.viewer.zoom(factor)
+        await ask("zoom the map", lambda: self.viewer.zoom(factor), on=self.viewer, wait=None)
 
     async def _fit(self, e) -> None:
         self._fitted = True
@@ -375,8 +375,8 @@ class HexMap:
 
     async def _fit_when_settled(self, size) -> None:
         await asyncio.sleep(SETTLE)  # a screen being built resizes the map a few times: fit once it settles
-        if self.view_size == size and not self._fitted:  # a browser gone meanwhile: logged, no traceback
-            await ask("fit the fleets in the map's view", lambda: self.fit(self.fleet), on=self.viewer, wait=None)
+        if self.view_size == size and not self._fitted:
+            await self.fit(self.fleet)
 
     async def fit(self, cells: tuple[Hex, ...], most: float = 1.25, least: float = LEAST) -> None:
         """Zoom and pan so these hexes fill the view (the whole board when none), between `least`
@@ -393,13 +393,18 @@ class HexMap:
         room = vh - NOTE_ROOM
         scale = max(least, self.viewer.min_scale, min(most, vw / (right - left), room / (bottom - top)))
         cx, cy = (left + right) / 2, (top + bottom) / 2
-        async with self._fit_lock:  # two fits at once would zoom twice
+        async def zoom_and_pan() -> None:
             await self.viewer.reset()
             if scale != 1:
                 await self.viewer.zoom(scale)
             # after a zoom by s about the origin, a pan by d shows content point p at s * (p + d);
             # the middle is moved clear of the note and the legend at the top
             await self.viewer.pan(vw / 2 / scale - cx, (vh + NOTE_ROOM) / 2 / scale - cy)
+
+        async with self._fit_lock:  # two fits at once would zoom twice
+            # the map gone from the page meanwhile (a tap on Whole board as the screen changed, a browser
+            # closed while the map was laid out: found by the monkey) is logged, never a traceback
+            await ask("fit the map's view", zoom_and_pan, on=self.viewer, wait=None)
 
 
 def _legend(shades: tuple[ArcShade, ...]) -> ft.Control:
