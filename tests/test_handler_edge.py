@@ -192,3 +192,17 @@ def test_a_failing_background_task_is_logged_with_its_traceback(caplog):
         asyncio.run(go())
     failed = [r for r in caplog.records if "a background task of a screen failed" in r.getMessage()]
     assert failed and failed[0].exc_info and "a map that would not lay out" in caplog.text
+
+
+def test_what_a_handler_draws_after_its_browser_went_is_dropped_not_raised():
+    """A browser gone mid-send ends the connection's send loop; a handler still running (a reload's
+    lifecycle notice) then drew into no queue, and that failure went to the handler."""
+    from flet.messaging.protocol import Message, MessageAction, SessionCrashedBody
+
+    async def go() -> None:
+        connection = guard._guarded_flet_app_class()(loop=asyncio.get_running_loop(), executor=None, main=None,
+                                                      before_main=None, guard=guard._Guard("10.0.0.7"))
+        connection._FletApp__send_queue = None
+        connection.send_message(Message(MessageAction.SESSION_CRASHED, SessionCrashedBody("gone")))
+
+    asyncio.run(go())

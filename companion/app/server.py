@@ -525,6 +525,11 @@ def _guarded_flet_app_class():
                 handle_failures_of(session)
 
         def send_message(self, message: Message):
+            if getattr(self, "_FletApp__send_queue", None) is None:
+                # the browser went (its send loop has ended): what a handler still draws is dropped, not
+                # raised into the handler; a browser that comes back is sent the whole page
+                log.debug("connection from %s: a message to a browser gone dropped", self.guard.peer)
+                return
             if message.action == MessageAction.SESSION_CRASHED:
                 log.error("session from %s crashed:\n%s", self.guard.peer, getattr(message.body, "message", ""))
                 message = Message(MessageAction.SESSION_CRASHED, SessionCrashedBody(CRASHED_MESSAGE))
