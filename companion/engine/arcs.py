@@ -212,8 +212,11 @@ _RANGES: dict[int, _Layers] = {}
 
 def _canonical_range(q: int, r: int, span: int) -> int | None:
     """Range to the hex at (q, r) in the frame of a wedge from corner 0, or None (not in the wedge)."""
-    if (q == 0 and r == 0) or any(a * q + b * r + k <= 0 for a, b, k in _bounds(span)):
+    if q == 0 and r == 0:
         return None
+    for a, b, k in _bounds(span):
+        if a * q + b * r + k <= 0:
+            return None
     layers = _RANGES.get(span)
     if layers is None:
         layers = _RANGES[span] = _Layers(span)

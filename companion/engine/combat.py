@@ -304,6 +304,14 @@ class _Facts:
         self._targets: dict[tuple[str, str], tuple[tuple[int | None, ...], tuple[bool, ...], int, int, int,
                                                       bool | None]] = {}
         self._dice: dict[tuple[str, str], Pool] = {}
+        self._struck: dict[tuple[str, str], list[str]] = {}
+
+    def struck(self, target: ShipState, location: str) -> list[str]:
+        """`struck_locations` of the target from the gun hex of `location`, remembered."""
+        if (target.id, location) not in self._struck:
+            self._struck[(target.id, location)] = struck_locations(
+                target, weapon_hex(self.attacker, location), self.rules)
+        return self._struck[(target.id, location)]
 
     def pool(self, location: str, slot: int, band: FiringBand, target: ShipState, struck: str) -> Pool:
         """`shot_pool`, its parts remembered."""
@@ -333,7 +341,7 @@ def firing_solution(attacker: ShipState, location: str, slot: int, target: ShipS
         return FiringSolution(attacker.id, location, slot, gun.name, target.id, in_arc, range_, band)
     facts = facts or _Facts(attacker, rules)
     strikes: list[Strike] = []
-    for struck in struck_locations(target, weapon_hex(attacker, location), rules):
+    for struck in facts.struck(target, location):
         pool = facts.pool(location, slot, band, target, struck)
         strikes.append(Strike(struck, pool, facts.tesla, facts.odds(pool, target, struck)))
     return FiringSolution(attacker.id, location, slot, gun.name, target.id, in_arc, range_, band, strikes,
@@ -363,9 +371,15 @@ def firing_solutions(state: GameState, attacker_id: str) -> list[FiringSolution]
             if in_arc and gun.band(range_) != "out":
                 solutions.append(firing_solution(attacker, location, slot, target, rules, (in_arc, range_), facts))
             else:  # firing_solution's answer when the gun cannot reach, without looking the gun up again
-                solutions.append(FiringSolution(attacker.id, location, slot, gun.name, target.id, in_arc, range_,
-                                                "out"))
+                solutions.append(_cannot_reach(attacker.id, location, slot, gun.name, target.id, in_arc, range_))
     return solutions
+
+
+@lru_cache(maxsize=100_000)
+def _cannot_reach(attacker: str, location: str, slot: int, name: str, target: str, in_arc: bool,
+                  range_: int | None) -> FiringSolution:
+    """A solution out of arc or range: frozen and without strikes, so one value serves every call."""
+    return FiringSolution(attacker, location, slot, name, target, in_arc, range_, "out", [])
 
 
 # --- resolving a shot -------------------------------------------------------------
