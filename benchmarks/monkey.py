@@ -14,6 +14,7 @@ Run: `python benchmarks/monkey.py --minutes 30`, or `--quick` (a few seconds: th
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import tempfile
@@ -65,8 +66,8 @@ def main(argv: list[str] | None = None) -> int:
             server.stop()
     minutes = (time.monotonic() - started) / 60
     print(f"\nmonkey: {minutes:.1f} min, {rounds} rounds of {len(SCREENS)} screens x {len(RULESETS)} rulesets")
-    print(f"  taps {figures.taps} (typed into {figures.typed} fields), screens reached {len(figures.screens)}, "
-          f"timeout waits {figures.waits}, crashes {len(figures.crashes)}")
+    print(f"  {figures.line()}")
+    print(f"  load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for finding in ([found] if found else []) + figures.found:
         print("\nFOUND:\n" + finding)
     return 1 if figures.crashes else 0

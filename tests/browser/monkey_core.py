@@ -118,10 +118,11 @@ class Figures:
     screens: set[str] = field(default_factory=set)
     crashes: list[str] = field(default_factory=list)
     found: list[str] = field(default_factory=list)  # each finding in full, when a run keeps going
+    unopened: int = 0  # screens that never came up (a loaded machine) or the monkey's own failures
 
     def line(self) -> str:
         return (f"taps {self.taps} (typed into {self.typed} fields), screens reached {len(self.screens)}, "
-                f"timeout waits {self.waits}, crashes {len(self.crashes)}")
+                f"timeout waits {self.waits}, crashes {len(self.crashes)}, screens not opened {self.unopened}")
 
 
 class ServerLog:
@@ -361,8 +362,17 @@ def play(browser, server, games: dict[str, str], seed: int, figures: Figures, *,
             return
         size = SCREENS[screen]["viewport"]
         where = f"{screen} ({size['width']}x{size['height']}), {ruleset}"
-        say(f"monkey: {where} ({figures.taps} taps so far)")
-        page, home = open_screen(browser, server, screen, games[ruleset], rng, lan)
+        began = time.monotonic()
+        try:
+            page, home = open_screen(browser, server, screen, games[ruleset], rng, lan)
+        except Exception as exc:  # the app never came up, or the PIN never showed the roles
+            if not keep_going:
+                raise
+            say(f"NOT OPENED: {where}: {exc}")
+            figures.found.append(f"{where} could not be opened: {exc}")
+            figures.unopened += 1
+            continue
+        say(f"monkey: {where}: open in {time.monotonic() - began:.0f} s ({figures.taps} taps so far)")
         monkey = Monkey(page, rng, log, figures, where, seed, say, home)
         until = None if pair_seconds is None else time.monotonic() + pair_seconds
         try:
@@ -376,5 +386,11 @@ def play(browser, server, games: dict[str, str], seed: int, figures: Figures, *,
                 raise
             say(f"FOUND: {exc}")
             figures.found.append(str(exc))
+        except Exception as exc:  # the browser's side: a page gone under the monkey's hand
+            if not keep_going:
+                raise
+            say(f"MONKEY ERROR on {where}: {type(exc).__name__}: {exc}")
+            figures.found.append(f"the monkey itself failed on {where}: {type(exc).__name__}: {exc}")
+            figures.unopened += 1
         finally:
             page.context.close()
