@@ -2,6 +2,8 @@
 
 For each pool of `POOLS`, with every cache cleared before each call:
 
+CPU time (the machine is shared), the median of several batches.
+
 - ours: `dice.counts`, the integer counts of every total over a common denominator;
 - icepool (https://pypi.org/project/icepool/): `Pool(dice).sum()` and the dice summed
   with `+`; the faster of the two is the peer ("at least 10x faster" is the aim);
@@ -39,10 +41,10 @@ def per_call(call: Callable[[], object], repeats: int, batch: int) -> float:
     """Median time of one call in microseconds, over `repeats` batches of `batch` calls."""
     runs = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(batch):
             call()
-        runs.append((time.perf_counter() - start) / batch)
+        runs.append((time.process_time() - start) / batch)
     return statistics.median(runs) * 1e6
 
 
