@@ -1,8 +1,7 @@
 """Time a pool's exact distribution against its peers, in one run (issue 30).
 
-For each pool of `POOLS`, with every cache cleared before each call:
-
-CPU time (the machine is shared), the median of several batches.
+For each pool of `POOLS`, with every cache cleared before each call (CPU time, as the
+machine is shared; the median of several batches):
 
 - ours: `dice.counts`, the integer counts of every total over a common denominator;
 - icepool (https://pypi.org/project/icepool/): `Pool(dice).sum()` and the dice summed
