@@ -8,7 +8,10 @@ client's 10 s method timeout (a server call to a client method on a control that
 times out after 10 s and, unguarded, ends the session) and looks at the page again.
 
 Everything random comes from one `random.Random(seed)`: the seed is printed, and MONKEY_SEED
-replays it (the app's own dice are seeded too: COMPANION_SEED of the server).
+replays it (the app's own dice are seeded too: COMPANION_SEED of the server): the same screens and
+rulesets, the same draws for each tap.  What a draw lands on is the control list the screen shows at
+that moment, so on a loaded machine a replay can part from the run it replays after a tap that the
+screen took late; the report's last taps (name and point) say what was tapped.
 """
 
 from __future__ import annotations
