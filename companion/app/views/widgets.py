@@ -60,8 +60,11 @@ TOUCH = 48  # px: the smallest touch target on a phone
 
 
 def icon_button(icon, tooltip: str, handler, ident: str | None = None, **kwargs) -> ft.Control:
-    """An icon button with a full 48 px touch target."""
-    button = ft.IconButton(icon, tooltip=tooltip, on_click=handler, width=TOUCH, height=TOUCH, **kwargs)
+    """An icon button with a full 48 px touch target; its tooltip (its name to a screen reader too)
+    waits for a resting pointer and goes as the pointer leaves, so a button tapped again and again (the
+    replay's Forward one step) is not left under its own tooltip (issue 28)."""
+    tip = ft.Tooltip(message=tooltip, wait_duration=700, exit_duration=0)
+    button = ft.IconButton(icon, tooltip=tip, on_click=handler, width=TOUCH, height=TOUCH, **kwargs)
     return tag(ident, button) if ident else button
 
 
