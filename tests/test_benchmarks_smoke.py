@@ -16,6 +16,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = ROOT / "benchmarks"
 BROWSER = Path("/usr/bin/chromium").exists()
+#: a benchmark that drives chromium runs in the browser tests' worker (one browser at a time)
+IN_BROWSER_WORKER = pytest.mark.xdist_group("browser")
 
 
 def numbers_after(output: str, title: str) -> list[int]:
@@ -71,6 +73,7 @@ def test_bench_dice_runs():
     quick("bench_dice")
 
 
+@IN_BROWSER_WORKER
 @pytest.mark.skipif(not BROWSER, reason="bench_app's start time needs /usr/bin/chromium")
 def test_bench_app_taps_and_start():
     out = quick("bench_app")
@@ -78,11 +81,13 @@ def test_bench_app_taps_and_start():
     assert "Start to home" in out, out
 
 
+@IN_BROWSER_WORKER
 @pytest.mark.skipif(not BROWSER, reason="bench_shared drives browsers: needs /usr/bin/chromium")
 def test_bench_shared_runs():
     quick("bench_shared", timeout=400)
 
 
+@IN_BROWSER_WORKER
 @pytest.mark.skipif(not BROWSER, reason="the monkey drives a browser: needs /usr/bin/chromium")
 def test_monkey_quick_run():
     quick("monkey", timeout=400)

@@ -30,6 +30,10 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "browser" in item.keywords and missing:
             item.add_marker(pytest.mark.skip(reason=f"browser tests need Playwright and {CHROMIUM} (Debian's chromium)"))
+        elif "browser" in item.keywords:
+            # pytest-xdist (--dist loadgroup): every browser test in one worker, one browser at a time
+            # on the 2-core machine, while the other worker runs the rest
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 def free_port() -> int:
@@ -166,9 +170,28 @@ class SharedServer(Server):
 
 @pytest.fixture
 def server(tmp_path):
+    """A fresh server for this test alone (its own data folder)."""
     srv = Server(tmp_path / "data").start()
     yield srv
     srv.stop()
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory):
+    """One server for a whole test module, where each test only reads or starts games of its own:
+    a module takes it as its `server` with `server = module_scoped_server()` (the crash guard still
+    reads what it logged during each test)."""
+    srv = Server(tmp_path_factory.mktemp("server") / "data").start()
+    yield srv
+    srv.stop()
+
+
+def module_scoped_server():
+    """A module's `server` fixture that is the module's one `module_server`."""
+    @pytest.fixture(scope="module")
+    def server(module_server):
+        return module_server
+    return server
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from .conftest import PHONE, by_id, open_app, Server, settle, shoot, tap_until
+from .conftest import PHONE, by_id, module_scoped_server, open_app, Server, settle, shoot, tap_until
 
 pytestmark = pytest.mark.browser
+server = module_scoped_server()  # one server for the module: each test starts its own games
 
 NAME, SHORT_NAME = "Leviathans Table Companion", "Leviathans"
 RIVE_RUNTIME = "https://cdn.jsdelivr.net/npm/@rive-app/"

@@ -12,13 +12,14 @@ import pytest
 
 from companion.store.store import TinyDBStore
 
-from .conftest import by_id, open_app, shoot, tap_until, words_in
+from .conftest import by_id, module_scoped_server, open_app, shoot, tap_until, words_in
 from .test_editor import choose, wait_text
 from .test_report import ten_turn_game
 
 TV = {"width": 1920, "height": 1080}
 
 pytestmark = pytest.mark.browser
+server = module_scoped_server()  # one server for the module: each test starts its own games
 
 
 def step_of(page) -> int:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import PHONE, by_id, open_app, shoot, tap_until
+from .conftest import PHONE, by_id, module_scoped_server, open_app, shoot, tap_until
 
 pytestmark = pytest.mark.browser
+server = module_scoped_server()  # one server for the module: each test starts its own games
 
 RAVEN = "hml-raven"
 THEMES = ("light", "dark", "contrast")
@@ -81,6 +82,7 @@ def test_a_theme_chosen_is_kept_across_a_reload(server, browser):
     context.close()
 
 
+@pytest.mark.screenshots  # pictures only: `pytest -m screenshots`
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 def test_screenshots_in_every_theme(server, browser, device, theme):
@@ -130,6 +132,7 @@ def test_rolled_dice_tumble_in_with_the_total_on_screen(server, browser):
     context.close()
 
 
+@pytest.mark.screenshots  # pictures only: `pytest -m screenshots`
 @pytest.mark.parametrize("theme", ("dark", "contrast"))
 def test_screenshots_of_the_other_screens(server, browser, theme):
     """New game, Fleets, the card editor, a Decisive Victory game and a War Fleet game on a desktop in
@@ -155,6 +158,7 @@ def test_screenshots_of_the_other_screens(server, browser, theme):
     context.close()
 
 
+@pytest.mark.screenshots  # pictures only: `pytest -m screenshots`
 def test_the_ship_that_moved_gets_a_brief_ring(server, browser):
     """Issue 18's motion: a step rings the ship that moved on the map for about a second (pictures
     0.4 s and 2.5 s after the tap: theme-moved-ring-{flash,after}-desktop.png; on a busy machine the
