@@ -92,3 +92,28 @@ def test_callers_without_a_screen_give_no_position():
     table = sharing.table(game)
     assert table.undo(anna) is None
     assert table.undo(ben) is None
+
+
+def test_the_game_screen_gives_the_state_the_server_drew_for_it():
+    """GameFrame's undo and act (run on the server) give the table the state that screen last drew
+    (`frame.state`, set when it rendered), never anything the browser sent."""
+    from types import SimpleNamespace
+
+    from companion.app.views.frame import GameFrame
+
+    sharing, game, (anna, ben) = table_of_two()
+    drawn = game.state
+
+    def screen(device):
+        return SimpleNamespace(app=SimpleNamespace(sharing=sharing, device=device), game=game, state=drawn,
+                               sight=Sight())
+
+    annas, bens = screen(anna), screen(ben)
+    done = game.actions_in_effect
+    assert GameFrame._change(annas, "undo")[0] is None
+    problem, _ = GameFrame._change(bens, "undo")
+    assert problem == MOVED_ON and game.actions_in_effect == done - 1
+    outcome = GameFrame.table_act(bens, next_action(game.state, random.Random(3)))
+    assert not outcome.ok and outcome.reason == MOVED_ON
+    bens.state = game.state  # Ben's screen drew the game as it is now
+    assert GameFrame._change(bens, "undo")[0] is None and game.actions_in_effect == done - 2
