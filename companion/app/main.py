@@ -165,7 +165,7 @@ class App:
 
         table = self.table
         if table is not None:  # away or gone: it refreshes when it reconnects
-            note = rule_checks_note(table.state, table.game.state) if change.kind == "game" else None
+            note = rule_checks_note(getattr(table, "state", None), table.game.state) if change.kind == "game" else None
             if note:  # every screen says so when the rule checks go off or on (issue 25 part 8)
                 table.message(note, info=True)
             run_soon(self.page, self._seats_changed if change.kind == "seats" else table.refresh)
