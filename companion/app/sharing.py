@@ -72,7 +72,8 @@ class Table:
 
     `act`, `undo` and `redo` check the device's role first, on the server, and
     hold the table's lock around the change, so the device that made each log
-    entry is known exactly (`actor_of`).  Subscribers hear every change in the
+    entry is known exactly (`actor_of`).  Given the screen's `Sight`, they also
+    refuse a change made from a position the game has moved on from (`MOVED_ON`).  Subscribers hear every change in the
     order it happened (the version rises by one each time), on the thread that
     made it: a subscriber only schedules work on its own session's loop.
     """
