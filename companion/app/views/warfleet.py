@@ -82,12 +82,18 @@ class WarFleetBody:
         return [t for t in TABS if not self.read_only or t[0] in SCREEN_TABS]
 
     def top_actions(self) -> list[ft.Control]:
-        report = icon_button(ft.Icons.INSIGHTS, "After-action report",
-                             on(self.app.navigate, Session("report", self.game.id)), "wf-report")
-        replay = icon_button(ft.Icons.REPLAY, "Replay, turn by turn", on(self.app.navigate, Session("replay", self.game.id)),
-                             "wf-replay")
-        return [report, replay] if self.read_only else [
-            report, replay, icon_button(ft.Icons.RESTART_ALT, "A new War Fleet battle", self._restart, "wf-restart")]
+        """One menu beside undo and redo, as Quick-Start's: the report, the replay and a new battle
+        (three look-alike icons on a phone's bar hid the game's title: issue 28)."""
+        def item(ident: str, words: str, icon, handler) -> ft.PopupMenuItem:
+            return ft.PopupMenuItem(content=tag(ident, ft.Text(words)), icon=icon, height=TOUCH, on_click=handler)
+        items = [item("wf-report", "After-action report", ft.Icons.INSIGHTS,
+                      on(self.app.navigate, Session("report", self.game.id))),
+                 item("wf-replay", "Replay, turn by turn", ft.Icons.REPLAY,
+                      on(self.app.navigate, Session("replay", self.game.id)))]
+        if not self.read_only:
+            items.append(item("wf-restart", "A new War Fleet battle", ft.Icons.ADD_CIRCLE_OUTLINE, self._restart))
+        return [tag("wf-menu", ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip="Report, replay, new battle",
+                                                  width=TOUCH, height=TOUCH, items=items))]
 
     def compute(self, state):
         """The banner and the selected ship's arcs (the selection dropped once its ship has gone)."""
