@@ -312,12 +312,12 @@ class FirePanel:
 
 
 #: The Fire tab's sections a player can bring to its top (issue 28.2), with the words on their buttons.
-SECTIONS = (("guns", "Guns & shots", ft.Icons.ADJUST), ("best", "Best shots", ft.Icons.STAR_OUTLINE),
+SECTIONS = (("guns", "Guns", ft.Icons.ADJUST), ("best", "Best shots", ft.Icons.STAR_OUTLINE),
             ("plan", "Fire plan", ft.Icons.CHECKLIST))
 
 
 class FireSections:
-    """The row at the top of the Fire tab: "Guns & shots", "Best shots", "Fire plan".  A tap brings
+    """The row at the top of the Fire tab: "Guns", "Best shots", "Fire plan".  A tap brings
     that section to the top of the tab, right under this row (the others follow it), so the shot
     advisor and the plan are one tap away however many guns the ship has: nothing is scrolled to
     (a scroll on a control the browser is not showing times out: issue 25)."""
