@@ -100,6 +100,7 @@ class TableDiceEntry:
         intro = ("Tap each die's face as rolled: the pool in order, then the slot die." if self.buttons
                  else self.shot.text)
         self.column.controls = [
+            *([] if self.buttons else [heading(f"Shot {self.shot.id}", 14)]),  # on a volley's sheet
             muted(intro + (" The location die first: it decides which location's dice the pool holds."
                            if any(f.purpose == "location" for f in self.fields) else ""), 12),
             *(self._row(i) for i in range(len(self.fields))),
@@ -131,7 +132,7 @@ class TableDiceEntry:
             async def pick(e) -> None:
                 self.faces[i] = n
                 self.problems.pop(i, None)
-                self.column.controls[i + 1] = self._row(i)
+                self.column.controls[i + (1 if self.buttons else 2)] = self._row(i)
                 self.column.update()
             chosen = n == picked
             return tag(f"face-{self.shot.id}-{i}-{n}", ft.Container(
