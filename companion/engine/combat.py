@@ -141,6 +141,11 @@ def target_key(target: ShipState, location: str) -> tuple[
         tuple[int | None, ...], tuple[bool, ...], int, int, int, bool | None]:
     """What a breach roll's odds read from the target location: its printed breaches, which slots
     are destroyed, its armour, the SI, the keel modifier and the ship's `fate`."""
+    return (*location_key(target, location), fate(target))
+
+
+def location_key(target: ShipState, location: str) -> tuple[tuple[int | None, ...], tuple[bool, ...], int, int, int]:
+    """`target_key` but the ship's fate: what the location itself gives the odds."""
     slots = target.card.locations[location].slots
     return (
         tuple(None if s.kind == "miss" else s.breach for s in slots),
@@ -148,7 +153,6 @@ def target_key(target: ShipState, location: str) -> tuple[
         target.armour(location),
         target.card.structural_integrity,
         target.destroyed_count() + target.destroyed_count(location),
-        fate(target),
     )
 
 
@@ -305,6 +309,7 @@ class _Facts:
                                                       bool | None]] = {}
         self._dice: dict[tuple[str, str], Pool] = {}
         self._struck: dict[tuple[str, str], list[str]] = {}
+        self._fates: dict[str, bool | None] = {}
 
     def struck(self, target: ShipState, location: str) -> list[str]:
         """`struck_locations` of the target from the gun hex of `location`, remembered."""
@@ -325,7 +330,9 @@ class _Facts:
     def odds(self, pool: Pool, target: ShipState, struck: str) -> Odds:
         """`breach_odds`, the target's part remembered."""
         if (target.id, struck) not in self._targets:
-            self._targets[(target.id, struck)] = target_key(target, struck)
+            if target.id not in self._fates:
+                self._fates[target.id] = fate(target)
+            self._targets[(target.id, struck)] = (*location_key(target, struck), self._fates[target.id])
         return _odds(pool.sorted_key, self.tesla, *self._targets[(target.id, struck)])
 
 

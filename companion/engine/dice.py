@@ -77,6 +77,10 @@ def mean(colour: Colour) -> Fraction:
     return Fraction(sum(faces), len(faces))
 
 
+#: Each kind of die's place in `Colour`, for `Pool.sorted_key`.
+_ORDER = {colour: n for n, colour in enumerate(Colour)}
+
+
 class Pool(tuple[Colour, ...]):
     """An ordered collection of dice, e.g. `DBlue & DGreen & DBlack`.
 
@@ -93,7 +97,7 @@ class Pool(tuple[Colour, ...]):
 
     @property
     def sorted_key(self) -> tuple[Colour, ...]:
-        return tuple(sorted(self, key=list(Colour).index))
+        return tuple(sorted(self, key=_ORDER.__getitem__))
 
     @property
     def notation(self) -> str:
