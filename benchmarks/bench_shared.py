@@ -1,25 +1,38 @@
-"""How long a change on the shared table takes to reach every device (issue 14).
+"""How long a change on the shared table takes to reach every device (issue 14), whether one flooding
+device slows the others (issue 25, part 7), and what closed sessions leave in memory (part 8).
 
-`python -m companion web` serves one Quick-Start game; 8, then 20 raw websocket
-clients (Flet's own protocol, msgpack frames, no browsers: a browser's drawing
-would be measured instead of the server) open it at /game/<id>.  Every other device keeps
-tapping a ship chip (a random ship selected, its card and arcs drawn for that
-device) about once a second, as players at the table do, while one device taps
-Undo and Redo in turn (after one initiative roll), 30 times.  Measured per tap:
+`python -m companion web` serves one Quick-Start game; 8, then 20 raw websocket clients (Flet's own
+protocol, msgpack frames, no browsers: a browser's drawing would be measured instead of the server)
+open it at /game/<id>.  Every other device keeps tapping a ship chip (another ship selected, its card
+and arcs drawn for that device) about once a second, as players at the table do, while one device
+taps Undo and Redo in turn (after one initiative roll), 30 times.  Measured per tap:
 
-- first frame back: from the tap's event sent to the first frame the tapping
-  device receives;
-- reached all: from the tap to the moment every device has received the new
-  log count and check code in its top bar (the `sync` line), so every screen
-  is in step.
+- first frame back: from the Undo/Redo tap's event sent to the first frame the tapping device receives;
+- reached all: from the tap to the moment every device has received the new log count and check
+  code in its top bar (the `sync` line), so every screen is in step;
+- a ship tap: from a player's tap on a ship chip to the address bar's `?ship=` of that ship pushed
+  to its device (the card and arcs are sent before it): the player's tap has taken effect.
 
-Run: `python benchmarks/bench_shared.py` (about two minutes).
+**The flood**: then one of the devices (a raw client that reads nothing it is sent) sends about
+3,600 events a second for 40 s, clicks on its own ship chips and resize notices swinging between a
+phone's width and a desktop's, while the others go on as before; the same figures are measured for
+them, and how many of their taps took effect within 15 s.
+
+**Memory**: the server's resident memory (VmRSS) before the devices open, with them open, and once
+they and 100 more home-screen sessions have closed and been dropped (the server runs with
+COMPANION_SESSION_GRACE=2; its log says when each Flet session is garbage collected).
+
+Run: `python benchmarks/bench_shared.py` (about eight minutes); `--quick` (3 devices, a few taps, a
+4-s flood, 5 more sessions: a smoke run); `--devices 8` for one size.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
+import math
+import os
 import random
 import re
 import statistics
@@ -27,6 +40,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,14 +49,27 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from random_games import starting_state  # noqa: E402
-from test_server_security import EVENT, REGISTER, Client, Served, frame, objects  # noqa: E402
+from test_server_security import EVENT, INVOKE, PAGE, REGISTER, Client, Served, frame, objects, shows  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from companion.engine.scenario import scenario_of  # noqa: E402
 
-DEVICES = (8, 20)
-TAPS = 30
 SYNC = re.compile(r"log \d+ · [0-9a-f]{6}")
+SHIPS = ("hertfordshire", "raven", "pontbriand", "pelletier")
+EFFECT_LIMIT = 15.0  # s: a tap not in effect by then had no effect
+GRACE = "2"  # s: COMPANION_SESSION_GRACE of the measured server
+
+
+@dataclass
+class Plan:
+    devices: tuple[int, ...] = (8, 20)
+    taps: int = 30  # Undo/Redo taps in each phase
+    flood_seconds: float = 40.0
+    flood_rate: int = 3600  # events a second
+    home_sessions: int = 100  # more sessions opened and closed for the memory figures
+
+
+QUICK = Plan(devices=(3,), taps=4, flood_seconds=4.0, home_sessions=5)
 
 
 def new_game(data: Path) -> str:
@@ -54,7 +82,7 @@ def new_game(data: Path) -> str:
 
 
 class Device:
-    """One raw client and the newest `sync` line it has been sent."""
+    """One raw client, the newest `sync` line it has been sent, and the ship it shows."""
 
     def __init__(self, client: Client):
         self.client = client
@@ -62,6 +90,7 @@ class Device:
         self.sync = ""
         self.scanned = 0  # messages already looked at for controls
         self.ids: dict[str, int] = {}
+        self.ship = ""
 
     def newest_sync(self) -> str:
         for _, body in self.client.messages[self.seen:]:
@@ -88,6 +117,16 @@ class Device:
         return self.ids[identifier]
 
 
+@dataclass
+class Phase:
+    """What the devices saw in one phase: seconds per tap, None for a tap not in effect in time."""
+
+    cpu: float = 0.0  # the server's CPU seconds a second of the phase
+    first: list[float] = field(default_factory=list)  # Undo/Redo: first frame back
+    everyone: list[float | None] = field(default_factory=list)  # Undo/Redo: reached all
+    ships: list[float | None] = field(default_factory=list)  # a player's ship tap in effect
+
+
 async def open_devices(served: Served, game: str, count: int) -> list[Device]:
     devices = []
     for _ in range(count):
@@ -96,6 +135,7 @@ async def open_devices(served: Served, game: str, count: int) -> list[Device]:
         await ws.send(frame(REGISTER, {"session_id": None, "page_name": "", "page": {
             "route": f"/game/{game}", "web": True, "width": 1280, "height": 800}}))
         devices.append(Device(Client(ws)))
+
     def table_shown(client: Client) -> bool:
         return any(node.get("identifier") == "roll-initiative" for node in objects(client))
 
@@ -111,17 +151,33 @@ async def read(device: Device) -> None:
     await device.client.pump(lambda c: False, 3600)
 
 
-async def select_ships(device: Device, rng: random.Random) -> None:
-    """A player looking at ships: a random ship chip tapped about once a second, until cancelled."""
+def pushed(device: Device, since: int, ship: str) -> bool:
+    wanted = f"ship={ship}"
+    return any(action == INVOKE and wanted in str(body) for action, body in device.client.messages[since:])
+
+
+async def select_ships(device: Device, rng: random.Random, phase: Phase) -> None:
+    """A player looking at ships: another ship chip tapped about once a second, until cancelled;
+    each tap's time to take effect on its device kept in `phase.ships` (None: not within the limit)."""
     while True:
         await asyncio.sleep(rng.uniform(0.5, 1.5))
-        ship = rng.choice(["hertfordshire", "raven", "pontbriand", "pelletier"])
+        ship = rng.choice([s for s in SHIPS if s != device.ship])
+        since = len(device.client.messages)
+        started = time.perf_counter()
         await device.client.ws.send(frame(EVENT, {"target": device.control(f"ship-{ship}"), "name": "click",
                                                   "data": None}))
+        took = None
+        while time.perf_counter() - started < EFFECT_LIMIT:
+            if pushed(device, since, ship):
+                took = time.perf_counter() - started
+                break
+            await asyncio.sleep(0.005)
+        phase.ships.append(took)
+        device.ship = ship
 
 
-async def tap(devices: list[Device], identifier: str) -> tuple[float, float]:
-    """Tap `identifier` on the first device; (first frame back, reached all) in seconds."""
+async def tap(devices: list[Device], identifier: str, limit: float) -> tuple[float, float | None]:
+    """Tap `identifier` on the first device; (first frame back, reached all or None past `limit`) in s."""
     tapper = devices[0]
     before = [d.newest_sync() for d in devices]
     target = tapper.control(identifier)
@@ -129,55 +185,256 @@ async def tap(devices: list[Device], identifier: str) -> tuple[float, float]:
     started = time.perf_counter()
     await tapper.client.ws.send(frame(EVENT, {"target": target, "name": "click", "data": None}))
     first = None
-    while time.perf_counter() - started < 60:
+    while time.perf_counter() - started < limit:
         if first is None and len(tapper.client.messages) > sent:
             first = time.perf_counter() - started
         if all(d.newest_sync() != was for d, was in zip(devices, before)):
             return (first if first is not None else time.perf_counter() - started), time.perf_counter() - started
         await asyncio.sleep(0.002)
-    raise RuntimeError(f"the {identifier} tap did not reach every device in 60 s")
+    return (first if first is not None else limit), None
 
 
-async def measure(count: int) -> dict[str, float]:
+async def undo_redo(devices: list[Device], rng: random.Random, phase: Phase, taps: int, limit: float) -> None:
+    for number in range(taps):
+        await asyncio.sleep(rng.uniform(0.5, 1.5))
+        first, everyone = await tap(devices, "undo" if number % 2 == 0 else "redo", limit)
+        phase.first.append(first)
+        phase.everyone.append(everyone)
+
+
+async def play(devices: list[Device], rng: random.Random, taps: int, limit: float) -> Phase:
+    """The tapper's Undo/Redo taps while every other device selects ships."""
+    phase = Phase()
+    players = [asyncio.create_task(select_ships(d, rng, phase)) for d in devices[1:]]
+    try:
+        await undo_redo(devices, rng, phase, taps, limit)
+    finally:
+        for task in players:
+            task.cancel()
+        await asyncio.gather(*players, return_exceptions=True)
+    return phase
+
+
+async def flood(device: Device, seconds: float, rate: int) -> int:
+    """`rate` events a second for `seconds` from `device`: clicks on its ship chips and resizes
+    between a phone's width and a desktop's; how many were sent."""
+    chips = [device.control(f"ship-{ship}") for ship in SHIPS]
+    frames = [frame(EVENT, {"target": chips[i % len(chips)], "name": "click", "data": None}) for i in range(8)]
+    frames += [frame(EVENT, {"target": PAGE, "name": "resize", "data": {"width": w, "height": 800}})
+               for w in (390, 1280, 412, 1440)]
+    batch = max(1, rate // 100)  # every 10 ms
+    sent, started, tick = 0, time.perf_counter(), 0
+    while time.perf_counter() - started < seconds:
+        for _ in range(batch):
+            await device.client.ws.send(frames[sent % len(frames)])
+            sent += 1
+        tick += 1
+        await asyncio.sleep(max(0.0, started + tick * 0.01 - time.perf_counter()))
+    return sent
+
+
+async def drain(device: Device) -> None:
+    """Read what the flooder is sent and throw it away (it answers nothing)."""
+    async for _ in device.client.ws:
+        pass
+
+
+def cpu_seconds(served: Served) -> float:
+    fields = Path(f"/proc/{served.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def rss_kb(served: Served) -> int:
+    status = Path(f"/proc/{served.process.pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1))
+
+
+def collected(served: Served) -> set[str]:
+    return set(re.findall(r"Session was garbage collected: (\w+)", served.log.read_text()))
+
+
+async def wait_collected(served: Served, ids: set[str], keep: Client, limit: float = 300) -> int:
+    """Wait (reading on the kept device) until the sessions `ids` are garbage collected; how many were."""
+    deadline = time.monotonic() + limit
+    while not ids <= collected(served) and time.monotonic() < deadline:
+        await keep.pump(lambda c: False, 0.2)
+    return len(ids & collected(served))
+
+
+async def home_sessions(served: Served, count: int) -> set[str]:
+    """`count` sessions opened on the home screen (ten at a time) and closed; their ids."""
+    ids: set[str] = set()
+    for start in range(0, count, 10):
+        clients = [await Client.register(served.url(), served.origin()) for _ in range(min(10, count - start))]
+        for client in clients:
+            if not await client.pump(shows(served.pin), 60):
+                raise RuntimeError("a home screen never came")
+        for client in clients:
+            ids.add(client.session_id)
+            await client.close()
+    return ids
+
+
+@dataclass
+class Result:
+    normal: Phase
+    flooded: Phase
+    flood_sent: int
+    memory: dict[str, int]
+
+
+async def measure(count: int, plan: Plan) -> Result:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
         data.mkdir()
         game = new_game(data)
+        os.environ.update(COMPANION_SESSION_GRACE=GRACE, COMPANION_LOG="info")  # the server's, read as it starts
         served = Served(data)
         try:
-            devices = await open_devices(served, game, count)
-            readers = [asyncio.create_task(read(d)) for d in devices]
-            await tap(devices, "roll-initiative")
-            rng = random.Random(count)
-            players = [asyncio.create_task(select_ships(d, rng)) for d in devices[1:]]
-            firsts, alls = [], []
-            for number in range(TAPS):
-                await asyncio.sleep(rng.uniform(0.5, 1.5))
-                first, everyone = await tap(devices, "undo" if number % 2 == 0 else "redo")
-                firsts.append(first)
-                alls.append(everyone)
-            for task in players + readers:
-                task.cancel()
-            for device in devices:
-                await device.client.close()
+            return await _measure(served, game, count, plan)
         finally:
             served.stop()
-    return {"first": statistics.median(firsts), "first95": _p95(firsts),
-            "all": statistics.median(alls), "all95": _p95(alls)}
+
+
+async def _measure(served: Served, game: str, count: int, plan: Plan) -> Result:
+    host = await Client.register(served.url(), served.origin())  # the host's screen, open throughout
+    host_reader = asyncio.create_task(host.pump(lambda c: False, 3600))
+    await asyncio.sleep(1)
+    memory = {"before": rss_kb(served)}
+    devices = await open_devices(served, game, count - 1)
+    flooder = await start_flooder(served, game, plan)  # the last device, in a process of its own
+    readers = [asyncio.create_task(read(d)) for d in devices]
+    memory["open"] = rss_kb(served)
+    await tap(devices, "roll-initiative", 60)
+    rng = random.Random(count)
+    cpu, wall = cpu_seconds(served), time.perf_counter()
+    normal = await play(devices, rng, plan.taps, 60)
+    normal.cpu = (cpu_seconds(served) - cpu) / (time.perf_counter() - wall)
+
+    flooder.stdin.write(b"go\n")
+    await flooder.stdin.drain()
+    flooded = Phase()
+    players = [asyncio.create_task(select_ships(d, rng, flooded)) for d in devices[1:]]
+    undoing = asyncio.create_task(undo_redo(devices, rng, flooded, 10 ** 6, EFFECT_LIMIT))
+    cpu, wall = cpu_seconds(served), time.perf_counter()
+    sent = int((await flooder.stdout.readline()).split()[1])  # "sent N": the flood is over
+    flooded.cpu = (cpu_seconds(served) - cpu) / (time.perf_counter() - wall)
+    for task in players + [undoing]:
+        task.cancel()
+    await asyncio.gather(*players, undoing, return_exceptions=True)
+
+    host_reader.cancel()
+    ids = {d.client.session_id for d in devices} | {flooder.session_id}
+    for task in readers:
+        task.cancel()
+    for device in devices:
+        await device.client.close()
+    await flooder.wait()
+    half = plan.home_sessions // 2
+    ids |= await home_sessions(served, half)
+    memory["dropped"] = await wait_collected(served, ids, host)
+    memory["after"] = rss_kb(served)
+    more = await home_sessions(served, plan.home_sessions - half)
+    memory["dropped"] += await wait_collected(served, more, host)
+    memory["closed"] = len(ids) + len(more)
+    memory["again"] = rss_kb(served)
+    await host.close()
+    return Result(normal, flooded, sent, memory)
+
+
+async def start_flooder(served: Served, game: str, plan: Plan):
+    """This file again, as `--flooder`: a device of its own (its own process, so that its sending is
+    not the measuring clients' delay) that shows the table, then floods when told."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--flooder", served.url(), served.origin(), game, str(plan.flood_seconds),
+        str(plan.flood_rate), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT)
+    ready = (await process.stdout.readline()).decode().split()
+    if not ready or ready[0] != "ready":
+        raise RuntimeError("the flooding device never showed the table")
+    process.session_id = ready[1]
+    return process
+
+
+async def flooder(url: str, origin: str, game: str, seconds: float, rate: int) -> None:
+    """The flooding device: prints `ready <session id>` once it shows the table, reads (and answers)
+    what it is sent until a line comes on its input, then floods and prints `sent <events>`."""
+    where = types.SimpleNamespace(url=lambda: url, origin=lambda: origin)
+    [device] = await open_devices(where, game, 1)
+    print("ready", device.client.session_id, flush=True)
+    reader = asyncio.create_task(read(device))
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    reader.cancel()
+    drained = asyncio.create_task(drain(device))
+    sent = await flood(device, seconds, rate)
+    print("sent", sent, flush=True)
+    drained.cancel()
+    device.client.ws.transport.abort()  # gone, as a browser closed: what it sent and was not read is lost
 
 
 def _p95(values: list[float]) -> float:
-    return sorted(values)[int(0.95 * (len(values) - 1))]
+    """The 95th percentile, nearest rank."""
+    return sorted(values)[max(0, math.ceil(0.95 * len(values)) - 1)] if values else float("nan")
 
 
-def main() -> None:
-    ms = lambda seconds: f"{seconds * 1000:.0f}"  # noqa: E731
-    print(f"One change on the shared table (ms), {TAPS} taps (Undo/Redo) per row, raw websocket clients")
-    print(f"{'devices':>7} | {'first frame back, median':>24} | {'p95':>5} | {'reached all, median':>19} | {'p95':>5}")
-    for count in DEVICES:
-        r = asyncio.run(measure(count))
-        print(f"{count:>7} | {ms(r['first']):>24} | {ms(r['first95']):>5} | {ms(r['all']):>19} | {ms(r['all95']):>5}")
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def ms(seconds: float) -> str:
+    return "-" if seconds != seconds else f"{seconds * 1000:.0f}"
+
+
+def in_effect(values: list[float | None]) -> tuple[list[float], str]:
+    done = [v for v in values if v is not None]
+    return done, f"{len(done)}/{len(values)}"
+
+
+def row(count: int, phase: Phase, label: str) -> str:
+    everyone, reached = in_effect(phase.everyone)
+    ships, took = in_effect(phase.ships)
+    return (f"| {count} | {label} | {ms(_median(phase.first))} / {ms(_p95(phase.first))} | "
+            f"{ms(_median(everyone))} / {ms(_p95(everyone))} ({reached}) | "
+            f"{ms(_median(ships))} / {ms(_p95(ships))} ({took}) | {phase.cpu:.2f} |")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="3 devices, a few taps, a 4-s flood: a smoke run")
+    parser.add_argument("--devices", type=int, action="append", help="devices at the table (again for more sizes)")
+    parser.add_argument("--flooder", nargs=5, metavar=("URL", "ORIGIN", "GAME", "SECONDS", "RATE"),
+                        help=argparse.SUPPRESS)  # the flooding device, run by the benchmark itself
+    args = parser.parse_args()
+    if args.flooder:
+        url, origin, game, seconds, rate = args.flooder
+        asyncio.run(flooder(url, origin, game, float(seconds), int(rate)))
+        return 0
+    plan = QUICK if args.quick else Plan()
+    if args.devices:
+        plan.devices = tuple(args.devices)
+    print(f"The shared table (ms, median / p95; in brackets the taps in effect within {EFFECT_LIMIT:.0f} s), "
+          f"raw websocket clients; flood: {plan.flood_rate:,} events/s for {plan.flood_seconds:.0f} s from one device")
+    print("| devices | phase | Undo/Redo: first frame back | reached all | another player's ship tap "
+          "| server CPU s/s |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    results = {}
+    for count in plan.devices:
+        r = results[count] = asyncio.run(measure(count, plan))
+        print(row(count, r.normal, "normal"), flush=True)
+        print(row(count, r.flooded, f"one floods ({r.flood_sent:,} events)"), flush=True)
+    print()
+    print(f"Server memory (VmRSS, MB): before the devices open, with them open, after they and "
+          f"{plan.home_sessions // 2} home-screen sessions closed, after {plan.home_sessions - plan.home_sessions // 2} more")
+    print("| devices | before | open | after all closed | after more closed | sessions closed | dropped and collected |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    failed = False
+    for count, r in results.items():
+        m = r.memory
+        print(f"| {count} | {m['before'] / 1024:.1f} | {m['open'] / 1024:.1f} | {m['after'] / 1024:.1f} | "
+              f"{m['again'] / 1024:.1f} | {m['closed']} | {m['dropped']} |")
+        taken = [v for v in r.normal.everyone + r.normal.ships + r.flooded.everyone + r.flooded.ships if v is not None]
+        failed |= not taken or m["dropped"] < m["closed"]
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

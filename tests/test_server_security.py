@@ -438,8 +438,8 @@ def test_frames_are_priced_before_they_are_decoded():
     assert frame_cost(frame(PROPS, {"id": 1, "props": {}}))[1] is True
     assert frame_cost(frame(INVOKE, {"call_id": "x"}))[1] is False  # an answer the server waits for
     assert frame_cost(b"\x01\x00\x00\x00\x00" + bytes(1 << 20))[0] > 16  # a megabyte costs its size
-    assert event_cost("click") == event_cost("change") == event_cost("route_change") == 1
-    assert event_cost("resize") == event_cost("interaction_start") < 1
+    assert event_cost("click") == event_cost("submit") == event_cost("route_change") == 1
+    assert event_cost("resize") == event_cost("interaction_start") == event_cost("change") < 1
 
 
 def test_only_the_server_side_transport_decides_where_a_session_is():

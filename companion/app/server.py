@@ -168,18 +168,19 @@ class Bucket:
 
 
 FRAME_RATE, FRAME_BURST = 100.0, 200.0  # frames a second read and decoded, whatever they hold
-TAP_RATE, TAP_BURST = 4.0, 20.0  # events a second handled: a person taps a few times a second
+DROP_RATE = 500.0  # frames a second read and dropped unread past the budget; more wait unread
+TAP_RATE, TAP_BURST = 3.0, 15.0  # events a second handled: a person taps a few times a second
 MAX_RUNNING = 3  # a device's taps being handled at once; one more is dropped (a slow screen is not queued up)
 BYTES_PER_TOKEN = 64 * 1024
 NOTICES = frozenset({  # what the browser reports of itself as it happens: cheap to handle, many at once
     "resize", "interaction_start", "interaction_update", "interaction_end", "scroll", "hover", "enter",
     "exit", "focus", "blur", "media_change", "platform_brightness_change", "app_lifecycle_state_change",
-    "keyboard_event", "connect", "disconnect",
+    "keyboard_event", "connect", "disconnect", "change",  # a key typed into a field
 })
 NOTICE_COST = 0.1  # a window dragged to a new size sends dozens of resizes; a wheel, an event a notch
 LATEST_ONLY = frozenset({  # notices of a state where only the newest counts: one handled at a time per control,
     "resize", "interaction_update", "scroll", "hover", "media_change",  # the rest replaced by the newest
-    "platform_brightness_change", "app_lifecycle_state_change",
+    "platform_brightness_change", "app_lifecycle_state_change", "change",  # (a field's change: its value)
 })
 
 
@@ -193,8 +194,8 @@ def frame_cost(data: bytes) -> tuple[float, bool]:
 
 
 def event_cost(name) -> float:
-    """Tokens of one control event handled: a tap (click, submit, change, route change) one; a notice
-    of the browser's own (a resize, a zoom of the map, a hover) a tenth."""
+    """Tokens of one control event handled: a tap (click, submit, route change) one; a notice of the
+    browser's own (a resize, a zoom of the map, a hover) or a key typed into a field a tenth."""
     return NOTICE_COST if name in NOTICES else 1.0
 
 
@@ -326,6 +327,7 @@ class _Guard:
 
     peer: str
     frames: Bucket = field(default_factory=lambda: Bucket(FRAME_RATE, FRAME_BURST))
+    drops: Bucket = field(default_factory=lambda: Bucket(DROP_RATE, DROP_RATE))
     events: Bucket = field(default_factory=lambda: Bucket(TAP_RATE, TAP_BURST))
     dropped: int = 0
     unknown: int = 0
@@ -341,8 +343,10 @@ class _Guard:
         now = time.monotonic()
         if self.frames.take(cost, now):
             return True
-        if droppable:
-            self.drop()
+        if droppable:  # and past `DROP_RATE` the next is read when it may be: the rest wait in the
+            self.drop()  # network's buffers (the client's sends wait too), costing this server nothing
+            if not self.drops.take(1.0, now):
+                await asyncio.sleep(self.drops.wait_for(1.0, now))
             return False
         await asyncio.sleep(self.frames.wait_for(cost, now))
         self.frames.owe(cost, time.monotonic())
@@ -355,9 +359,12 @@ class _Guard:
         self.drop()
         return False
 
-    def offer(self, event: Event, now: float | None = None) -> Event | None:
-        """An event for a control on the session's screen: the one to start now, or None (dropped,
-        or kept as the newest of its kind until the one being handled ends: `finished`)."""
+    def offer(self, event: Event, now: float | None = None) -> float | None:
+        """An event for a control on the session's screen: the seconds to wait before handling it
+        (0: at once), or None: dropped (a tap over the budget), or kept as the newest of its kind
+        for the one being handled (`finished`).  A notice in `LATEST_ONLY` is never dropped: the
+        newest value of a field typed into, or the size a window ended at, must arrive."""
+        now = time.monotonic() if now is None else now
         target, name, data = event
         if name in LATEST_ONLY:
             key = (target, name)
@@ -367,31 +374,47 @@ class _Guard:
                     self.note()
                 self.notices[key] = data
                 return None
-            if not self.handle(name, now):
-                return None
             self.notices[key] = _NONE
-            return event
+            return self._owe(event_cost(name), now)
         if self.running >= MAX_RUNNING:
             self.drop()
             return None
         if not self.handle(name, now):
             return None
         self.running += 1
-        return event
+        return 0.0
 
-    def finished(self, event: Event, now: float | None = None) -> Event | None:
-        """`event` has been handled: the newest notice of its kind that waited for it, to handle next
-        (its cost owed to the budget), or None."""
+    def _owe(self, cost: float, now: float) -> float:
+        wait = self.events.wait_for(cost, now)
+        self.events.owe(cost, now)
+        return wait
+
+    def newest(self, event: Event) -> Event:
+        """`event`, or the newer notice of its kind that came while it waited (`offer`, `finished`)."""
+        target, name, data = event
+        if name in LATEST_ONLY and self.notices.get((target, name), _NONE) is not _NONE:
+            data, self.notices[(target, name)] = self.notices[(target, name)], _NONE
+        return (target, name, data)
+
+    def finished(self, event: Event, now: float | None = None) -> float | None:
+        """`event` has been handled: None, or, if a newer notice of its kind came meanwhile, the
+        seconds to wait before handling it (`newest`): its cost owed, a whole tap for a resize (a
+        screen laid out anew)."""
         target, name, _ = event
         if name not in LATEST_ONLY:
             self.running -= 1
             return None
-        waiting = self.notices.pop((target, name), _NONE)
-        if waiting is _NONE:
+        if self.notices.get((target, name), _NONE) is _NONE:
+            self.notices.pop((target, name), None)
             return None
-        self.notices[(target, name)] = _NONE
-        self.events.owe(event_cost(name), time.monotonic() if now is None else now)
-        return (target, name, waiting)
+        return self._owe(1.0 if name == "resize" else event_cost(name), time.monotonic() if now is None else now)
+
+    def gone(self, event: Event) -> None:
+        """`event`'s handling was cancelled: none of its kind is being handled any more."""
+        if event[1] in LATEST_ONLY:
+            self.notices.pop((event[0], event[1]), None)
+        else:
+            self.running -= 1
 
     def drop(self) -> None:
         self.dropped += 1
@@ -500,18 +523,26 @@ def _guarded_flet_app_class():
             if not isinstance(name, str) or set(body) - {"target", "name", "data"}:
                 log.info("connection from %s: a malformed event dropped", self.guard.peer)
                 return
-            event = self.guard.offer((body["target"], name, data))
-            if event is not None:
-                task = asyncio.create_task(self._handle(session, event))
+            event = (body["target"], name, data)
+            wait = self.guard.offer(event)
+            if wait is not None:
+                task = asyncio.create_task(self._handle(session, event, wait))
                 self.handling.add(task)
                 task.add_done_callback(self.handling.discard)
 
-        async def _handle(self, session, event: Event) -> None:
-            while event is not None:
+        async def _handle(self, session, event: Event, wait: float) -> None:
+            while wait is not None:
+                try:
+                    if wait:
+                        await asyncio.sleep(wait)
+                    event = self.guard.newest(event)
+                except asyncio.CancelledError:
+                    self.guard.gone(event)
+                    raise
                 try:
                     await session.dispatch_event(*event)
                 finally:
-                    event = self.guard.finished(event)
+                    wait = self.guard.finished(event)
 
         async def _register(self, body: dict) -> None:
             """Flet's register, then the peer and the web flag stamped on the session server-side
@@ -609,8 +640,13 @@ class CompanionServer:
 
     def drop_later(self, connection) -> None:
         """Drop the session of a closed socket once `SESSION_GRACE` has passed, unless a browser
-        came back to it (Flet's own sweep, every 10 s, would drop it too; this one is on time and
-        frees the memory: the session's controls hold cycles only a collection frees)."""
+        came back to it, and free its memory (its controls hold cycles only a collection frees).
+        Flet's own sweep (every 10 s) is stopped: it kept the last session it had looked at in a
+        variable until its next look, so a dropped session could outlive the collection."""
+        sweep = getattr(self.app_manager, "_FletAppManager__evict_sessions_task", None)
+        if sweep is not None:  # Flet's, replaced by this: it held the last session it looked at till its
+            sweep.cancel()  # next look (and, cancelled, in its traceback: so the task is let go too)
+            self.app_manager._FletAppManager__evict_sessions_task = None
         session = connection._session
         if session is None:
             return
