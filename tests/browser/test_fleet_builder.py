@@ -151,6 +151,8 @@ def test_six_ships_two_copies_points_start_and_a_type_4_fires(server, browser):
             pick(page, name, f"pick-{'first' if index == 0 else 'second'}-{card_id}", f"ship-name-{index}-{count - 1}")
             if (index, count) == (0, 3):  # the second copy gets a name of its own
                 wait_text(page, "newgame-message", "HML Raven 2 joins British.")
+                # and beside the cards tapped, in view wherever the sides are (issue 28)
+                wait_text(page, "picker-note", "HML Raven 2 joins British: 3 ships,")
     wait_text(page, "side-points-0", points[0])
     wait_text(page, "side-points-1", points[1])
     assert points[0] == "740 points" and points[1] == "880 points"

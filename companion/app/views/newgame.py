@@ -83,11 +83,15 @@ class NewGameView:
                                    on_change=lambda e: self._show_cards())
         self.found = ft.Column(spacing=0, tight=True)
         self.found_note = muted("", 12)
+        # what a "+ side" tap did, beside the cards tapped (issue 28: on a 900 px desktop the sides'
+        # panels and the message below them were out of view, so an add showed nothing)
+        self.picked = ft.Text("", size=14, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY)
         picker = ft.Column([
             heading("Cards"),
             ft.Row([tag("filter-faction", self.faction), tag("filter-class", self.ship_class),
                     tag("filter-name", self.search)], wrap=True, spacing=8, run_spacing=8),
             self.found_note,
+            tag("picker-note", self.picked),
             tag("card-picker", self.found),
         ], spacing=8, tight=True)
         fleets = [
@@ -222,8 +226,11 @@ class NewGameView:
 
     async def _add(self, index: int, card: Card) -> None:
         ship = self.builder.add(index, card)
+        side = self.builder.sides[index]
         self._show_sides(update=False)
-        self._say(f"{ship.name} joins {self.builder.sides[index].name or 'the side'}.", error=False)
+        self.picked.value = (f"{ship.name} joins {side.name or 'the side'}: {len(side.ships)} "
+                             f"ship{'s' if len(side.ships) != 1 else ''}, {side.points().text}.")
+        self._say(f"{ship.name} joins {side.name or 'the side'}.", error=False)
 
     async def _remove(self, index: int, n: int) -> None:
         if n < len(self.builder.sides[index].ships):
