@@ -97,7 +97,7 @@ def closed_table(catalogue) -> GameState:
 
 def clear_caches() -> None:
     arcs.clear_tables()
-    for cached in (combat._odds, combat.breach_ways, combat._cannot_reach, dice.counts):
+    for cached in (combat._odds, combat.breach_ways, combat._cannot_reach, dice.counts, dice._parsed):
         cached.cache_clear()
 
 
