@@ -22,6 +22,7 @@ from ..engine.names import game_name
 from .roles import rule_checks_note
 from ..engine.state import GameState
 from .session import Session, session_from_route
+from .tasks import soon
 from .palettes import DEFAULT, LABELS, PALETTES
 from .theme import FONTS, apply_theme
 
@@ -77,15 +78,26 @@ class App:
             await self.show(wanted)
 
     async def navigate(self, session: Session) -> None:
-        """Show a session and put it in the address bar (so a reload returns here)."""
-        await self.show(session)
+        """Put a session in the address bar, then show it: the address goes first, so a reload while a
+        busy server builds the screen returns to it (issue 28: it lagged the screen by seconds)."""
+        before = self.session
         if self.page.route != session.route:
             self.page.route = session.route
-            await self.page.push_route(session.route)
+            self.session = session  # the route change the browser reports back is this one: not shown twice
+            soon(self.page, self._push_route, session.route)
+        await self.show(session, before)
 
-    async def show(self, session: Session) -> None:
+    async def _push_route(self, route: str) -> None:
+        """The browser's address: a convenience, so a browser slow to answer only leaves it behind."""
+        try:
+            await self.page.push_route(route)
+        except (TimeoutError, RuntimeError) as exc:
+            log.warning("the address bar of a device was not moved to %s: %s", route, exc)
+
+    async def show(self, session: Session, before: Session | None = None) -> None:
+        before = before or self.session
         same_game = (self.table is not None and session.screen == "game"
-                     and self.session.screen == "game" and session.game_id == self.session.game_id)
+                     and before.screen == "game" and session.game_id == before.game_id)
         self.session = session
         if same_game:
             await self.table.follow_session()
