@@ -19,7 +19,7 @@ import flet as ft
 
 from ..engine.cards import Card
 from ..engine.names import game_name
-from .roles import rule_checks_note
+from .roles import RULE_CHECKS_OFF, rule_checks_note
 from ..engine.state import GameState
 from .session import Session, session_from_route
 from .tasks import soon
@@ -179,7 +179,7 @@ class App:
         if table is not None:  # away or gone: it refreshes when it reconnects
             note = rule_checks_note(getattr(table, "state", None), table.game.state) if change.kind == "game" else None
             if note:  # every screen says so when the rule checks go off or on (issue 25 part 8)
-                table.message(note, info=True)
+                table.message(note, info=note != RULE_CHECKS_OFF)  # off: it stays until the next tap
             run_soon(self.page, self._seats_changed if change.kind == "seats" else table.refresh)
 
     async def _seats_changed(self) -> None:

@@ -139,7 +139,7 @@ def test_advisor_ranks_marks_the_best_and_plans(tmp_path, browser, viewport, nam
 
 def test_a_sampled_plan_states_its_error_then_the_full_plan_follows(tmp_path, browser):
     """Twelve guns of a side at one target (test_advice_model.two_batteries): the first plan
-    samples QUICK_RUNS runs and says so with its error; the full plan (exact at 4096 cards),
+    samples QUICK_RUNS runs and says so with its error; the full plan (exact: 1586 merged cards),
     worked out in the background, replaces it."""
     from companion.app.advice_model import PlanCache, advisor_view
     from companion.app.views.advisor import QUICK_RUNS
@@ -148,7 +148,7 @@ def test_a_sampled_plan_states_its_error_then_the_full_plan_follows(tmp_path, br
     state = two_batteries()
     quick = advisor_view(state, "a", "side", cache=PlanCache(), quick=QUICK_RUNS).plan.targets[0]
     full = advisor_view(state, "a", "side").plan.targets[0]
-    assert quick.destroyed.startswith("sampled: ") and full.how == "exact: 4096 outcomes combined"
+    assert quick.destroyed.startswith("sampled: ") and full.how == "exact: 1586 outcomes combined"
     store = TinyDBStore(tmp_path / "data")
     game = store.new_game(state, "a sampled plan", roller=Roller.from_seed(SEED))
     store.close()
