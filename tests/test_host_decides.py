@@ -92,7 +92,7 @@ def test_the_app_puts_the_note_on_a_screen_that_hears_the_change():
     finally:
         tasks.run_soon = original
     assert app.table.notes == [("Rule checks are off for the whole game: the rules warn and record, "
-                                "nothing is refused.", True)]
+                                "nothing is refused.", False)]  # it stays until the next tap
     assert scheduled
 
 

@@ -141,6 +141,12 @@ def host_only(action, host: bool) -> str | None:
             "it changes the game for every side.")
 
 
+#: What every screen says when the rule checks go off (it stays until the next tap: it changes what
+#: the rules refuse for everyone) or on again (it fades, as an answer does).
+RULE_CHECKS_OFF = "Rule checks are off for the whole game: the rules warn and record, nothing is refused."
+RULE_CHECKS_ON = "Rule checks are on again for the whole game."
+
+
 def rule_checks_note(before: Any, after: Any) -> str | None:
     """The note every screen shows when the rule checks were turned off or on (by the switch, an
     undo or a redo), or None.  `before`: the state the screen showed; `after`: the game's now."""
@@ -148,9 +154,7 @@ def rule_checks_note(before: Any, after: Any) -> str | None:
     now = getattr(getattr(after, "settings", None), "bookkeeping", None)
     if was is None or now is None or was == now:
         return None
-    if now:
-        return "Rule checks are off for the whole game: the rules warn and record, nothing is refused."
-    return "Rule checks are on again for the whole game."
+    return RULE_CHECKS_OFF if now else RULE_CHECKS_ON
 
 
 def may_undo(role: Role | None, entries: list[LogEntry], state: GameState,
