@@ -169,8 +169,9 @@ class QuickStartBody:
                              height=48, on_click=on(self.app.navigate, Session("report", self.game.id))),
             ft.PopupMenuItem(content=tag("menu-replay", ft.Text("Replay, turn by turn")), icon=ft.Icons.REPLAY,
                              height=48, on_click=on(self.app.navigate, Session("replay", self.game.id))),
-            ft.PopupMenuItem(content=tag("menu-export", ft.Text("Export the game (a file to import elsewhere)")),
-                             icon=ft.Icons.DOWNLOAD, height=48, on_click=on(self._export)),
+            *([ft.PopupMenuItem(content=tag("menu-export", ft.Text("Export the game (a file to import elsewhere)")),
+                                icon=ft.Icons.DOWNLOAD, height=48, on_click=on(self._export))]
+              if getattr(self.app.device, "host", False) else []),  # the file holds the dice seed (game_files)
         ]))]
 
     async def _export(self) -> None:

@@ -92,8 +92,19 @@ class WarFleetBody:
                       on(self.app.navigate, Session("replay", self.game.id)))]
         if not self.read_only:
             items.append(item("wf-restart", "A new War Fleet battle", ft.Icons.ADD_CIRCLE_OUTLINE, self._restart))
+        if getattr(self.app.device, "host", False):  # the file holds the dice seed: the host's only (game_files)
+            items.append(item("wf-export", "Export the game (a file to import elsewhere)", ft.Icons.DOWNLOAD,
+                              on(self._export)))
         return [tag("wf-menu", ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip="Report, replay, new battle",
                                                   width=TOUCH, height=TOUCH, items=items))]
+
+    async def _export(self) -> None:
+        """The battle as a `leviathans-game/1` file, downloaded (views/game_files.py)."""
+        from .game_files import export_game
+
+        text, failed = await export_game(self.app, self.game.id)
+        self.frame.message(text, info=not failed)
+        await self.frame.refresh(force=True)
 
     def compute(self, state):
         """The banner and the selected ship's arcs (the selection dropped once its ship has gone)."""
