@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, by_id, open_app, tap_until
+from .conftest import DESKTOP, PHONE, by_id, open_app, shoot, tap_until
 from .test_sharing import join, label, shared_server, wait_log, wait_words  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.browser
@@ -48,6 +48,7 @@ def test_a_refused_phone_is_told_and_only_the_host_turns_rule_checks_off(shared_
     said = label(by_id(phone, "role-refused"))
     assert "The host refused your request for French: this device still holds British." in said
     assert by_id(phone, "role-asked").count() == 0
+    shoot(phone, "role-refused-phone")
     by_id(phone, "role-refused-ok").click()
     by_id(phone, "role-refused").wait_for(state="detached", timeout=15000)
     assert "This device: British" in label(by_id(phone, "my-role"))
@@ -60,5 +61,6 @@ def test_a_refused_phone_is_told_and_only_the_host_turns_rule_checks_off(shared_
     tap_words(host, "Rule checks off (bookkeeping)")
     wait_log(host, 1, timeout=15)  # the host's switch is taken (one log entry)
     wait_words(phone, OFF_NOTE, timeout=15)  # and the phone is told
+    shoot(phone, "rule-checks-off-phone", settled=False)
     for ctx in (host_ctx, phone_ctx):
         ctx.close()
