@@ -18,11 +18,11 @@ taps Undo and Redo in turn (after one initiative roll), 30 times.  Measured per 
 phone's width and a desktop's, while the others go on as before; the same figures are measured for
 them, and how many of their taps took effect within 15 s.
 
-**Memory**: the server's resident memory (VmRSS) before the devices open, with them open, and once
-they and 100 more home-screen sessions have closed and been dropped (the server runs with
+**Memory**: the server's resident memory (VmRSS) before the devices open, with them open, once they
+and 30 home-screen sessions have closed and been dropped, and after 30 more (the server runs with
 COMPANION_SESSION_GRACE=2; its log says when each Flet session is garbage collected).
 
-Run: `python benchmarks/bench_shared.py` (about eight minutes); `--quick` (3 devices, a few taps, a
+Run: `python benchmarks/bench_shared.py` (about ten minutes); `--quick` (3 devices, a few taps, a
 4-s flood, 5 more sessions: a smoke run); `--devices 8` for one size.
 """
 
@@ -51,6 +51,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from random_games import starting_state  # noqa: E402
 from test_server_security import EVENT, INVOKE, PAGE, REGISTER, Client, Served, frame, objects, shows  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from companion.engine.scenario import scenario_of  # noqa: E402
 
@@ -66,7 +67,7 @@ class Plan:
     taps: int = 30  # Undo/Redo taps in each phase
     flood_seconds: float = 40.0
     flood_rate: int = 3600  # events a second
-    home_sessions: int = 100  # more sessions opened and closed for the memory figures
+    home_sessions: int = 60  # more sessions opened and closed for the memory figures
 
 
 QUICK = Plan(devices=(3,), taps=4, flood_seconds=4.0, home_sessions=5)
@@ -215,27 +216,42 @@ async def play(devices: list[Device], rng: random.Random, taps: int, limit: floa
     return phase
 
 
-async def flood(device: Device, seconds: float, rate: int) -> int:
+async def flood(device: Device, seconds: float, rate: int, rejoin) -> tuple[int, int]:
     """`rate` events a second for `seconds` from `device`: clicks on its ship chips and resizes
-    between a phone's width and a desktop's; how many were sent."""
+    between a phone's width and a desktop's; (events sent, times the server cut it off).  Cut off
+    (the server's keepalive ping waits behind the flood it has not read), it comes back to its
+    session as a browser does (`rejoin`) and floods on."""
     chips = [device.control(f"ship-{ship}") for ship in SHIPS]
     frames = [frame(EVENT, {"target": chips[i % len(chips)], "name": "click", "data": None}) for i in range(8)]
     frames += [frame(EVENT, {"target": PAGE, "name": "resize", "data": {"width": w, "height": 800}})
                for w in (390, 1280, 412, 1440)]
     batch = max(1, rate // 100)  # every 10 ms
-    sent, started, tick = 0, time.perf_counter(), 0
+    sent, cuts, started, tick = 0, 0, time.perf_counter(), 0
+    drained = asyncio.create_task(drain(device))
     while time.perf_counter() - started < seconds:
-        for _ in range(batch):
-            await device.client.ws.send(frames[sent % len(frames)])
-            sent += 1
+        try:
+            for _ in range(batch):
+                await device.client.ws.send(frames[sent % len(frames)])
+                sent += 1
+        except ConnectionClosed:
+            cuts += 1
+            drained.cancel()
+            device = await rejoin()
+            drained = asyncio.create_task(drain(device))
+            continue
         tick += 1
         await asyncio.sleep(max(0.0, started + tick * 0.01 - time.perf_counter()))
-    return sent
+    drained.cancel()
+    device.client.ws.transport.abort()  # gone, as a browser closed: what it sent and was not read is lost
+    return sent, cuts
 
 
 async def drain(device: Device) -> None:
     """Read what the flooder is sent and throw it away (it answers nothing)."""
-    async for _ in device.client.ws:
+    try:
+        async for _ in device.client.ws:
+            pass
+    except ConnectionClosed:
         pass
 
 
@@ -280,6 +296,7 @@ class Result:
     normal: Phase
     flooded: Phase
     flood_sent: int
+    cuts: int  # times the server cut the flooder off (it came back each time)
     memory: dict[str, int]
 
 
@@ -317,7 +334,10 @@ async def _measure(served: Served, game: str, count: int, plan: Plan) -> Result:
     players = [asyncio.create_task(select_ships(d, rng, flooded)) for d in devices[1:]]
     undoing = asyncio.create_task(undo_redo(devices, rng, flooded, 10 ** 6, EFFECT_LIMIT))
     cpu, wall = cpu_seconds(served), time.perf_counter()
-    sent = int((await flooder.stdout.readline()).split()[1])  # "sent N": the flood is over
+    said = (await flooder.stdout.readline()).decode().split()  # "sent N": the flood is over
+    if len(said) != 3 or said[0] != "sent":
+        raise RuntimeError("the flooding device stopped before the end of its flood")
+    sent, cuts = int(said[1]), int(said[2])
     flooded.cpu = (cpu_seconds(served) - cpu) / (time.perf_counter() - wall)
     for task in players + [undoing]:
         task.cancel()
@@ -339,7 +359,7 @@ async def _measure(served: Served, game: str, count: int, plan: Plan) -> Result:
     memory["closed"] = len(ids) + len(more)
     memory["again"] = rss_kb(served)
     await host.close()
-    return Result(normal, flooded, sent, memory)
+    return Result(normal, flooded, sent, cuts, memory)
 
 
 async def start_flooder(served: Served, game: str, plan: Plan):
@@ -357,18 +377,26 @@ async def start_flooder(served: Served, game: str, plan: Plan):
 
 async def flooder(url: str, origin: str, game: str, seconds: float, rate: int) -> None:
     """The flooding device: prints `ready <session id>` once it shows the table, reads (and answers)
-    what it is sent until a line comes on its input, then floods and prints `sent <events>`."""
+    what it is sent until a line comes on its input, then floods and prints `sent <events> <cuts>`."""
     where = types.SimpleNamespace(url=lambda: url, origin=lambda: origin)
     [device] = await open_devices(where, game, 1)
     print("ready", device.client.session_id, flush=True)
     reader = asyncio.create_task(read(device))
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     reader.cancel()
-    drained = asyncio.create_task(drain(device))
-    sent = await flood(device, seconds, rate)
-    print("sent", sent, flush=True)
-    drained.cancel()
-    device.client.ws.transport.abort()  # gone, as a browser closed: what it sent and was not read is lost
+    await asyncio.gather(reader, return_exceptions=True)  # one reader at a time on a socket
+    session_id = device.client.session_id
+
+    async def rejoin() -> Device:
+        ws = await connect(url, origin=origin, max_size=None, open_timeout=30, ping_interval=None)
+        await ws.send(frame(REGISTER, {"session_id": session_id, "page_name": "", "page": {
+            "route": f"/game/{game}", "web": True, "width": 1280, "height": 800}}))
+        again = Device(Client(ws))
+        await again.client.pump(lambda c: any(node.get("identifier") == "ship-raven" for node in objects(c)), 60)
+        return again
+
+    sent, cuts = await flood(device, seconds, rate, rejoin)
+    print("sent", sent, cuts, flush=True)
 
 
 def _p95(values: list[float]) -> float:
@@ -420,7 +448,7 @@ def main() -> int:
     for count in plan.devices:
         r = results[count] = asyncio.run(measure(count, plan))
         print(row(count, r.normal, "normal"), flush=True)
-        print(row(count, r.flooded, f"one floods ({r.flood_sent:,} events)"), flush=True)
+        print(row(count, r.flooded, f"one floods ({r.flood_sent:,} events, cut off {r.cuts} times)"), flush=True)
     print()
     print(f"Server memory (VmRSS, MB): before the devices open, with them open, after they and "
           f"{plan.home_sessions // 2} home-screen sessions closed, after {plan.home_sessions - plan.home_sessions // 2} more")

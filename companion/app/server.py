@@ -169,7 +169,7 @@ class Bucket:
 
 FRAME_RATE, FRAME_BURST = 100.0, 200.0  # frames a second read and decoded, whatever they hold
 DROP_RATE = 500.0  # frames a second read and dropped unread past the budget; more wait unread
-TAP_RATE, TAP_BURST = 3.0, 15.0  # events a second handled: a person taps a few times a second
+TAP_RATE, TAP_BURST = 3.0, 30.0  # taps a second handled, and at once: a person taps a few times a second
 MAX_RUNNING = 3  # a device's taps being handled at once; one more is dropped (a slow screen is not queued up)
 BYTES_PER_TOKEN = 64 * 1024
 NOTICES = frozenset({  # what the browser reports of itself as it happens: cheap to handle, many at once
