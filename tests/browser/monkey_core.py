@@ -377,10 +377,13 @@ def play(browser, server, games: dict[str, str], seed: int, figures: Figures, *,
             continue
         say(f"monkey: {where}: open in {time.monotonic() - began:.0f} s ({figures.taps} taps so far)")
         monkey = Monkey(page, rng, log, figures, where, seed, say, home)
-        until = None if pair_seconds is None else time.monotonic() + pair_seconds
+        ends = [t for t in (stop_at, None if pair_seconds is None else time.monotonic() + pair_seconds) if t]
+        until = min(ends) if ends else None  # the run's end cuts a screen's bursts short too
         try:
             for burst in range(bursts):
                 monkey.burst(taps, until)
+                if stop_at is not None and time.monotonic() > stop_at:
+                    break  # the run is over (a screen's own time only cuts its bursts: its wait still runs)
                 if burst < bursts - 1 and (wait_pairs is None or index in wait_pairs):
                     monkey.wait_out_timeout()
             monkey.check()
