@@ -144,8 +144,9 @@ def end_move_of(page, ship: str) -> None:
     chip.wait_for(state="detached", timeout=10000)
 
 
-#: Controls of the sharing bar over the table (issue 7), checked by its own tests, not here.
-OTHERS = ("devices", "change-role")
+#: Controls left out of the 48 px check: none now (the sharing bar's Devices and Change were 38 px
+#: high and left out until issue 28 made them 48).
+OTHERS: tuple[str, ...] = ()
 
 
 def small_targets(page) -> list[str]:

@@ -20,7 +20,7 @@ from ..tasks import run_soon
 from ..palettes import ink_on
 from ..theme import side_colour
 from .frame import on
-from .widgets import airship, icon_button, mounted, muted, tag
+from .widgets import TOUCH, airship, icon_button, mounted, muted, tag
 
 log = logging.getLogger(__name__)
 
@@ -287,10 +287,13 @@ def role_bar(app, game) -> ft.Control:
         sync_counter(app, game),
     ]
     if app.device.host:
-        controls.append(tag("devices", ft.TextButton(content="Devices", icon=ft.Icons.DEVICES, on_click=devices)))
-    controls.append(tag("change-role", ft.TextButton(content="Change", icon=ft.Icons.SWAP_HORIZ, on_click=change)))
+        controls.append(tag("devices", ft.TextButton(content="Devices", icon=ft.Icons.DEVICES, on_click=devices,
+                                                      height=TOUCH)))
+    controls.append(tag("change-role", ft.TextButton(content="Change", icon=ft.Icons.SWAP_HORIZ, on_click=change,
+                                                     height=TOUCH)))
+    # the bar as high as a touch target: its buttons were 38 px on a phone (issue 28)
     bar = ft.Container(content=ft.Row(controls, spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-                       padding=ft.Padding.only(left=14, right=6), height=38,
+                       padding=ft.Padding.only(left=14, right=6), height=TOUCH,
                        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)
     return ft.Column([bar, questions(app, game)], spacing=0, tight=True)
 
