@@ -2,7 +2,8 @@
 exits 0, and its board does what its title says (shots in arc and range where it times odds,
 positions where it times reach, rows for every table it names).
 
-A benchmark whose file is missing, or that has no `--quick` mode yet, is skipped with that reason."""
+A benchmark whose file is missing, or that has no `--quick` mode yet, is skipped with that reason.
+The ones that drive chromium run in the browser tests' worker (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = ROOT / "benchmarks"
 BROWSER = Path("/usr/bin/chromium").exists()
-#: a benchmark that drives chromium runs in the browser tests' worker (one browser at a time)
-IN_BROWSER_WORKER = pytest.mark.xdist_group("browser")
 
 
 def numbers_after(output: str, title: str) -> list[int]:
@@ -73,7 +72,6 @@ def test_bench_dice_runs():
     quick("bench_dice")
 
 
-@IN_BROWSER_WORKER
 @pytest.mark.skipif(not BROWSER, reason="bench_app's start time needs /usr/bin/chromium")
 def test_bench_app_taps_and_start():
     out = quick("bench_app")
@@ -81,13 +79,11 @@ def test_bench_app_taps_and_start():
     assert "Start to home" in out, out
 
 
-@IN_BROWSER_WORKER
 @pytest.mark.skipif(not BROWSER, reason="bench_shared drives browsers: needs /usr/bin/chromium")
 def test_bench_shared_runs():
     quick("bench_shared", timeout=400)
 
 
-@IN_BROWSER_WORKER
 @pytest.mark.skipif(not BROWSER, reason="the monkey drives a browser: needs /usr/bin/chromium")
 def test_monkey_quick_run():
     quick("monkey", timeout=400)

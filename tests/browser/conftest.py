@@ -30,10 +30,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "browser" in item.keywords and missing:
             item.add_marker(pytest.mark.skip(reason=f"browser tests need Playwright and {CHROMIUM} (Debian's chromium)"))
-        elif "browser" in item.keywords:
-            # pytest-xdist (--dist loadgroup): every browser test in one worker, one browser at a time
-            # on the 2-core machine, while the other worker runs the rest
-            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 def free_port() -> int:
