@@ -269,11 +269,11 @@ def collected(served: Served) -> set[str]:
     return set(re.findall(r"Session was garbage collected: (\w+)", served.log.read_text()))
 
 
-async def wait_collected(served: Served, ids: set[str], keep: Client, limit: float = 300) -> int:
-    """Wait (reading on the kept device) until the sessions `ids` are garbage collected; how many were."""
+async def wait_collected(served: Served, ids: set[str], limit: float = 300) -> int:
+    """Wait until the sessions `ids` are garbage collected; how many were."""
     deadline = time.monotonic() + limit
     while not ids <= collected(served) and time.monotonic() < deadline:
-        await keep.pump(lambda c: False, 0.2)
+        await asyncio.sleep(0.2)
     return len(ids & collected(served))
 
 
@@ -343,21 +343,23 @@ async def _measure(served: Served, game: str, count: int, plan: Plan) -> Result:
         task.cancel()
     await asyncio.gather(*players, undoing, return_exceptions=True)
 
-    host_reader.cancel()
     ids = {d.client.session_id for d in devices} | {flooder.session_id}
     for task in readers:
         task.cancel()
+    await asyncio.gather(*readers, return_exceptions=True)
     for device in devices:
         await device.client.close()
     await flooder.wait()
     half = plan.home_sessions // 2
     ids |= await home_sessions(served, half)
-    memory["dropped"] = await wait_collected(served, ids, host)
+    memory["dropped"] = await wait_collected(served, ids)
     memory["after"] = rss_kb(served)
     more = await home_sessions(served, plan.home_sessions - half)
-    memory["dropped"] += await wait_collected(served, more, host)
+    memory["dropped"] += await wait_collected(served, more)
     memory["closed"] = len(ids) + len(more)
     memory["again"] = rss_kb(served)
+    host_reader.cancel()
+    await asyncio.gather(host_reader, return_exceptions=True)
     await host.close()
     return Result(normal, flooded, sent, cuts, memory)
 
@@ -450,9 +452,11 @@ def main() -> int:
         print(row(count, r.normal, "normal"), flush=True)
         print(row(count, r.flooded, f"one floods ({r.flood_sent:,} events, cut off {r.cuts} times)"), flush=True)
     print()
+    half = plan.home_sessions // 2
     print(f"Server memory (VmRSS, MB): before the devices open, with them open, after they and "
-          f"{plan.home_sessions // 2} home-screen sessions closed, after {plan.home_sessions - plan.home_sessions // 2} more")
-    print("| devices | before | open | after all closed | after more closed | sessions closed | dropped and collected |")
+          f"{half} home-screen sessions closed, after {plan.home_sessions - half} more")
+    print("| devices | before | open | after all closed | after more closed | sessions closed "
+          "| dropped and collected |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     failed = False
     for count, r in results.items():

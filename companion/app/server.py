@@ -170,6 +170,7 @@ class Bucket:
 FRAME_RATE, FRAME_BURST = 100.0, 200.0  # frames a second read and decoded, whatever they hold
 DROP_RATE = 500.0  # frames a second read and dropped unread past the budget; more wait unread
 TAP_RATE, TAP_BURST = 3.0, 30.0  # taps a second handled, and at once: a person taps a few times a second
+LAYOUT_COST = 3.0  # taps of a resize handled after another (the screen laid out anew): a drag ends laid out
 MAX_RUNNING = 3  # a device's taps being handled at once; one more is dropped (a slow screen is not queued up)
 BYTES_PER_TOKEN = 64 * 1024
 NOTICES = frozenset({  # what the browser reports of itself as it happens: cheap to handle, many at once
@@ -398,7 +399,7 @@ class _Guard:
 
     def finished(self, event: Event, now: float | None = None) -> float | None:
         """`event` has been handled: None, or, if a newer notice of its kind came meanwhile, the
-        seconds to wait before handling it (`newest`): its cost owed, a whole tap for a resize (a
+        seconds to wait before handling it (`newest`): its cost owed, `LAYOUT_COST` for a resize (a
         screen laid out anew)."""
         target, name, _ = event
         if name not in LATEST_ONLY:
@@ -407,7 +408,8 @@ class _Guard:
         if self.notices.get((target, name), _NONE) is _NONE:
             self.notices.pop((target, name), None)
             return None
-        return self._owe(1.0 if name == "resize" else event_cost(name), time.monotonic() if now is None else now)
+        cost = LAYOUT_COST if name == "resize" else event_cost(name)
+        return self._owe(cost, time.monotonic() if now is None else now)
 
     def gone(self, event: Event) -> None:
         """`event`'s handling was cancelled: none of its kind is being handled any more."""
