@@ -185,6 +185,7 @@ class Device:
     refused: dict[str, Role] = field(default_factory=dict)  # role changes the host refused, until seen
     waiting: float | None = None  # when it asked the host to let it in (None: not waiting)
     ident: str = ""
+    seen_start: int = 0  # the host's games started up to this one have been offered to it (follow_host.py)
 
     def __post_init__(self) -> None:
         self.ident = self.ident or self.name

@@ -23,6 +23,7 @@ from .roles import RULE_CHECKS_OFF, rule_checks_note
 from ..engine.state import GameState
 from .session import Session, session_from_route
 from .tasks import soon
+from .views import follow
 from .palettes import DEFAULT, LABELS, PALETTES
 from .theme import FONTS, apply_theme
 
@@ -50,6 +51,7 @@ class App:
         self.table = None  # the game's view while a game is shown: views.frame.GameFrame, or the shared screen
         self.body = ft.Container(expand=True)
         self.theme_name = DEFAULT  # this device's palette (palettes.py), kept in the browser: THEME_KEY
+        self._stop_offers: Callable[[], None] | None = None
 
     # --- start and routing ------------------------------------------------------
 
@@ -71,6 +73,7 @@ class App:
         self.device = await identify(self)
         await self._remembered_theme()
         await self.show(session_from_route(page.route))
+        self._stop_offers = follow.watch(self)  # the host's new games offered here (issue 28)
 
     async def _on_route_change(self, e) -> None:
         wanted = session_from_route(self.page.route)
@@ -205,6 +208,8 @@ class App:
             log.warning("game not started for %s: %s", getattr(self.device, "name", "?"), problem)
             self.page.show_dialog(ft.AlertDialog(title=ft.Text("Not started"), content=ft.Text(problem)))
             return problem
+        if self.device is not None:
+            self.sharing.host_started(self.device, game)  # the other devices are offered it (issue 28)
         await self.navigate(Session("game", game.id))
         return None
 
@@ -255,6 +260,8 @@ class App:
     async def _on_close(self, e) -> None:
         """The session expired: let the game go."""
         self._leave_game()
+        if self._stop_offers is not None:
+            self._stop_offers()
 
     # --- theme (issue 18): light, dark or high contrast, chosen per device ---------------------------
 

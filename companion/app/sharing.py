@@ -27,6 +27,7 @@ from ..engine.kernel import RefusalKind
 from ..engine.state import GameState
 from ..store.game import Game, LogEntry, undo_stacks
 from .devices import WAITING, Device, PinGate, Seat, device_kind, is_local, named
+from .follow_host import Offer, Started, offer_for
 from .listeners import subscribe as _subscribe, tell as _tell
 from .roles import SIDE, TABLE, Role, action_data, host_only, may, may_redo, may_undo, role_words
 
@@ -208,6 +209,7 @@ class Sharing:
         self._counts: dict[str, int] = {}
         self._listeners: list[Callable[[], None]] = []
         self._lock = threading.RLock()
+        self._started: Started | None = None  # the host's latest new game, offered to the devices
 
     def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Hear every change to the devices (joined, waiting, let in, forgotten, asking for a role):
@@ -518,6 +520,34 @@ class Sharing:
     def devices(self) -> list[Device]:
         with self._lock:
             return list(self._devices.values())
+
+    # --- following the host (follow_host.py) -----------------------------------------------------
+
+    def host_started(self, by: Device, game: Game) -> None:
+        """The host started a game: every other device is offered it (a guest starts none)."""
+        if not by.host:
+            return
+        with self._lock:
+            number = (self._started.number if self._started else 0) + 1
+            self._started = Started(number, game.id, game.ruleset.name, game.name, tuple(game.state.sides))
+            by.seen_start = number
+        self._devices_changed()
+
+    def offer(self, device: Device) -> Offer | None:
+        """The host's newest game, offered to this device as the side it holds where it plays now
+        (else the side it took last), until it answers; None for the host and for a device that
+        has not given the PIN."""
+        if device.host or not device.may_enter:
+            return None
+        with self._lock:
+            held = device.roles.get(device.game) if device.game else None
+            held = held or next(reversed(device.roles.values()), None)
+            return offer_for(self._started, device.seen_start, device.game, held)
+
+    def answered(self, device: Device, offer: Offer) -> None:
+        """The device answered an offer (joined, or not now): it is not offered that game again."""
+        with self._lock:
+            device.seen_start = max(device.seen_start, offer.started.number)
 
     # --- tables ---------------------------------------------------------------------------------
 

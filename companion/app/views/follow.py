@@ -1,0 +1,56 @@
+"""The host's new game offered on each joined device (issue 28, follow_host.py): "The host started
+War Fleet: join as British?", one tap to join as that side, or Not now.  The server decides the role
+(`Sharing.choose`, as any first pick in a game); this screen only asks."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Callable
+
+import flet as ft
+
+from ..follow_host import Offer
+from ..session import Session
+from ..tasks import run_soon
+from .widgets import TOUCH, tag
+
+
+def watch(app) -> Callable[[], None]:
+    """Offer the host's newest game on this device whenever one is started (and once now, for a
+    device coming back); returns the way to stop listening."""
+    shown: set[int] = set()
+
+    def heard(*_) -> None:
+        run_soon(app.page, look)
+
+    async def look() -> None:
+        offer = app.sharing.offer(app.device) if app.device is not None else None
+        if offer is None or offer.started.number in shown:
+            return
+        shown.add(offer.started.number)
+        app.page.show_dialog(_dialog(app, offer))
+
+    run_soon(app.page, look)
+    return app.sharing.subscribe(heard)
+
+
+def _dialog(app, offer: Offer) -> ft.AlertDialog:
+    async def join(e) -> None:
+        app.page.pop_dialog()
+        app.sharing.answered(app.device, offer)
+        role = offer.role
+        if role is not None:
+            game = await asyncio.to_thread(app.store.game, offer.started.game_id)
+            app.sharing.choose(app.device, game, role)  # refused (the side is taken): the role picker shows
+        await app.navigate(Session("game", offer.started.game_id))
+
+    def not_now(e) -> None:
+        app.page.pop_dialog()
+        app.sharing.answered(app.device, offer)
+
+    label = f"Join as {offer.side}" if offer.side else "Join"
+    return ft.AlertDialog(
+        title=tag("follow-question", ft.Text(offer.question)),
+        content=ft.Text(f"{offer.started.name}: the host's new game. Your current game stays saved."),
+        actions=[tag("follow-not-now", ft.TextButton(content="Not now", on_click=not_now, height=TOUCH)),
+                 tag("follow-join", ft.FilledButton(content=label, on_click=join, height=TOUCH))])

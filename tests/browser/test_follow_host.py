@@ -1,0 +1,48 @@
+"""Devices follow the host (issue 28): the host starts another Quick-Start battle and the phone that
+holds British in the first one is offered it ("The host started Quick-Start: join as British?"); one
+tap and it plays British in the new game, without going home or picking a role again."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, by_id, open_app, shoot, tap_until
+from .test_sharing import join, label, wait_log
+from .test_sharing import shared_server  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.browser
+
+
+def _game_path(page) -> str:
+    return "game/" + page.url.split("/game/")[1].split("?")[0]
+
+
+def test_a_phone_follows_the_host_into_its_new_game(shared_server, browser):  # noqa: F811
+    server = shared_server
+    host = browser.new_context(viewport=DESKTOP).new_page()
+    open_app(host, server.url)
+    tap_until(host, "quick-start", "banner", timeout=60)
+    host.wait_for_url("**/game/**", timeout=15000)
+    first = _game_path(host)
+
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    join(phone, server.lan_url + first, server.pin, "side-British")
+    wait_log(phone, 0, timeout=30)
+
+    open_app(host, server.url)  # Home, and a second battle
+    tap_until(host, "quick-start", "banner", timeout=60)
+    host.wait_for_url(lambda url: "/game/" in url and first not in url, timeout=30000)
+    second = _game_path(host)
+
+    question = by_id(phone, "follow-question")
+    question.wait_for(timeout=30000)
+    assert "The host started Quick-Start: join as British?" in label(question)
+    shoot(phone, "follow-host-offer-phone")
+    by_id(phone, "follow-join").click()
+    phone.wait_for_url(f"**/{second}**", timeout=30000)
+    by_id(phone, "banner").wait_for(timeout=30000)
+    by_id(phone, "my-role").wait_for(timeout=10000)
+    assert "British" in label(by_id(phone, "my-role"))
+    assert by_id(phone, "role-side-British").count() == 0  # no role picked again
+    phone.context.close()
+    host.context.close()
