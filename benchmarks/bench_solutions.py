@@ -97,7 +97,8 @@ def closed_table(catalogue) -> GameState:
 
 def clear_caches() -> None:
     arcs.clear_tables()
-    for cached in (combat._odds, combat.breach_ways, combat._cannot_reach, dice.counts, dice._parsed):
+    combat.clear_memos()
+    for cached in (dice.counts, dice._parsed):
         cached.cache_clear()
 
 

@@ -20,11 +20,11 @@ from typing import Any, Literal
 
 from .arcs import offset_in_arc, ship_range
 from .dice import Colour, Pool, counts, parse_pool
-from .footprint import LOCATION_HEX, Placement
+from .footprint import HEX_COUNT, LOCATION_HEX, Placement
 from .hexes import Hex
 from .roller import DiceSource, DieRoll, RollerDice as RollerDice, TableDice as TableDice
-from .cards import RangeBand
-from .state import FiringBand, GameState, ShipState, ShotOutcome, ShotResult
+from .cards import GunSlot, RangeBand
+from .state import FiringBand, GameState, ShipState, ShotOutcome, ShotResult, SlotStatus
 from .table_play import DEFAULT_RULES, Chooser, LocationRoll, crew_dice, location_wedge, who_decides, whole_sides
 from .table_rules import TableRules
 
@@ -57,9 +57,10 @@ Shape = tuple[int, int, int, int]
 def shapes(ships: Sequence[ShipState]) -> list[Shape]:
     """Each ship's `Shape`, for `sights`."""
     found = []
-    for ship in ships:
-        bow = ship.bow
-        found.append((bow.q, bow.r, *Placement(bow, ship.facing, ship.card.type, ship.one_hex).trail))
+    for ship in ships:  # Hex.at and Placement.trail, inline (issue 30: once per enemy per call)
+        q = ship.column - 1
+        found.append((q, ship.row - 1 - (q - (q & 1)) // 2, (ship.facing + 3) % 6,
+                      1 if ship.one_hex else HEX_COUNT[ship.card.type]))
     return found
 
 
@@ -253,7 +254,7 @@ class Strike:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class FiringSolution:
     """One working gun of the attacker against one enemy ship."""
 
@@ -267,6 +268,15 @@ class FiringSolution:
     band: FiringBand | Literal["out"]
     strikes: list[Strike] = field(default_factory=list)
     decided_by: Chooser = "attacker"  # who picks between two strikes (table rule two_locations)
+
+    def __init__(self, attacker: str, location: str, slot: int, name: str, target: str, in_arc: bool,
+                 range: int | None, band: FiringBand | Literal["out"], strikes: list[Strike] | None = None,
+                 decided_by: Chooser = "attacker"):
+        """The dataclass's own fields, written straight into the frozen instance's dict: a board makes
+        thousands of solutions, and one `object.__setattr__` a field cost three times as much (issue 30)."""
+        self.__dict__.update(attacker=attacker, location=location, slot=slot, name=name, target=target,
+                             in_arc=in_arc, range=range, band=band,
+                             strikes=[] if strikes is None else strikes, decided_by=decided_by)
 
     @property
     def location_roll(self) -> LocationRoll | None:
@@ -303,20 +313,32 @@ class _Facts:
 
     def __init__(self, attacker: ShipState, rules: TableRules):
         self.attacker, self.rules = attacker, rules
-        self.tesla = attacker.tesla_modifier
+        self._tesla: int | None = None
         self._crew: dict[str, Pool] = {}
-        self._targets: dict[tuple[str, str], tuple[tuple[int | None, ...], tuple[bool, ...], int, int, int,
-                                                      bool | None]] = {}
         self._dice: dict[tuple[str, str], Pool] = {}
-        self._struck: dict[tuple[str, str], list[str]] = {}
-        self._fates: dict[str, bool | None] = {}
+        self._hexes: dict[str, Hex] = {}
+
+    @property
+    def tesla(self) -> int:
+        """The attacker's Tesla modifier, read when a shot first needs it."""
+        if self._tesla is None:
+            self._tesla = self.attacker.tesla_modifier
+        return self._tesla
 
     def struck(self, target: ShipState, location: str) -> list[str]:
-        """`struck_locations` of the target from the gun hex of `location`, remembered."""
-        if (target.id, location) not in self._struck:
-            self._struck[(target.id, location)] = struck_locations(
-                target, weapon_hex(self.attacker, location), self.rules)
-        return self._struck[(target.id, location)]
+        """`struck_locations` of the target from the gun hex of `location`, remembered across calls
+        by all it reads: the target's shape and facing, the gun hex's offset from its bow, the rules."""
+        if location not in self._hexes:
+            self._hexes[location] = weapon_hex(self.attacker, location)
+        origin = self._hexes[location]
+        bow = target.bow
+        key = (target.card.type, target.one_hex, target.facing, tuple(target.card.locations),
+               origin.q - bow.q, origin.r - bow.r, self.rules)
+        found = _STRUCK.get(key)
+        if found is None:
+            found = _STRUCK[key] = tuple(struck_locations(target, origin, self.rules))
+            _bound(_STRUCK)
+        return list(found)
 
     def pool(self, location: str, slot: int, band: FiringBand, target: ShipState, struck: str) -> Pool:
         """`shot_pool`, its parts remembered."""
@@ -328,12 +350,47 @@ class _Facts:
         return weapon.pool + self._crew[location] + self._dice[(target.id, struck)]
 
     def odds(self, pool: Pool, target: ShipState, struck: str) -> Odds:
-        """`breach_odds`, the target's part remembered."""
-        if (target.id, struck) not in self._targets:
-            if target.id not in self._fates:
-                self._fates[target.id] = fate(target)
-            self._targets[(target.id, struck)] = (*location_key(target, struck), self._fates[target.id])
-        return _odds(pool.sorted_key, self.tesla, *self._targets[(target.id, struck)])
+        """`breach_odds`, the target's part remembered (`_target_keys`)."""
+        return _odds(pool.sorted_key, self.tesla, *_target_keys(target)[struck])
+
+
+#: `struck_locations` by what it reads (`_Facts.struck`).
+_STRUCK: dict[tuple[Any, ...], tuple[str, ...]] = {}
+#: Per ship object: the ship and its `target_key` of every location (`_target_keys`).
+_TARGET_KEYS: dict[int, tuple[ShipState, dict[str, tuple[Any, ...]]]] = {}
+#: The solutions out of arc or range, by all they hold (`_cannot_reach`).
+_OUT_OF_REACH: dict[tuple[Any, ...], "FiringSolution"] = {}
+#: Entries a memo of this module keeps before it starts afresh.
+MEMO_SIZE = 100_000
+
+
+def _bound(memo: dict[Any, Any]) -> None:
+    """Start a memo afresh once it holds `MEMO_SIZE` entries (a long game's positions)."""
+    if len(memo) > MEMO_SIZE:
+        memo.clear()
+
+
+def _target_keys(target: ShipState) -> dict[str, tuple[Any, ...]]:
+    """`target_key` of every location of a ship, remembered per ship object (issue 30: each enemy
+    in reach of a gun read them again).  A ShipState is frozen and the engine never changes one in
+    place (a change makes a new one), and the memo holds the ship itself, so its id cannot be
+    reused by another ship while its entry lasts."""
+    held = _TARGET_KEYS.get(id(target))
+    if held is not None and held[0] is target:
+        return held[1]
+    ship_fate = fate(target)
+    keys = {loc: (*location_key(target, loc), ship_fate) for loc in target.card.locations}
+    _bound(_TARGET_KEYS)
+    _TARGET_KEYS[id(target)] = (target, keys)
+    return keys
+
+
+def clear_memos() -> None:
+    """Empty every cache and memo of this module (benchmarks: a cold start)."""
+    for memo in (_STRUCK, _TARGET_KEYS, _OUT_OF_REACH):
+        memo.clear()
+    for cached in (_odds, breach_ways):
+        cached.cache_clear()
 
 
 def firing_solution(attacker: ShipState, location: str, slot: int, target: ShipState,
@@ -355,6 +412,19 @@ def firing_solution(attacker: ShipState, location: str, slot: int, target: ShipS
                           who_decides(rules, target, [s.location for s in strikes]))
 
 
+def working_guns(ship: ShipState) -> list[tuple[str, int, GunSlot]]:
+    """`ShipState.working_guns` with each gun's slot, read by the slots' kind (issue 30: a pydantic
+    class's isinstance costs more than the rest of a slot's reading)."""
+    damage = ship.damage
+    found = []
+    for location, spec in ship.card.locations.items():
+        marks = damage.get(location, {})
+        for number, slot in enumerate(spec.slots, start=1):
+            if slot.kind == "gun" and marks.get(number, SlotStatus.LIVE) is not SlotStatus.DESTROYED:
+                found.append((location, number, slot))
+    return found
+
+
 def firing_solutions(state: GameState, attacker_id: str) -> list[FiringSolution]:
     """Every working gun of a ship against every enemy still in play.
 
@@ -370,23 +440,27 @@ def firing_solutions(state: GameState, attacker_id: str) -> list[FiringSolution]
     seen: dict[str, list[tuple[bool, int | None]]] = {}
     facts = _Facts(attacker, rules)
     solutions = []
-    for location, slot in attacker.working_guns:
+    for location, slot, gun in working_guns(attacker):
         if location not in seen:
             seen[location] = sights(attacker, location, where, rules)
-        gun = attacker.card.locations[location].gun(slot)
+        reach = max(gun.short.range, gun.long.range)  # gun.band is "out" past both bands
         for target, (in_arc, range_) in zip(enemies, seen[location]):
-            if in_arc and gun.band(range_) != "out":
+            if in_arc and range_ is not None and range_ <= reach:
                 solutions.append(firing_solution(attacker, location, slot, target, rules, (in_arc, range_), facts))
             else:  # firing_solution's answer when the gun cannot reach, without looking the gun up again
                 solutions.append(_cannot_reach(attacker.id, location, slot, gun.name, target.id, in_arc, range_))
     return solutions
 
 
-@lru_cache(maxsize=100_000)
 def _cannot_reach(attacker: str, location: str, slot: int, name: str, target: str, in_arc: bool,
                   range_: int | None) -> FiringSolution:
     """A solution out of arc or range: frozen and without strikes, so one value serves every call."""
-    return FiringSolution(attacker, location, slot, name, target, in_arc, range_, "out", [])
+    key = (attacker, location, slot, name, target, in_arc, range_)
+    found = _OUT_OF_REACH.get(key)
+    if found is None:
+        _bound(_OUT_OF_REACH)
+        found = _OUT_OF_REACH[key] = FiringSolution(attacker, location, slot, name, target, in_arc, range_, "out")
+    return found
 
 
 # --- resolving a shot -------------------------------------------------------------
