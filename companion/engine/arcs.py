@@ -243,16 +243,24 @@ def wedge_range(dq: int, dr: int, wedge: tuple[int, int]) -> int | None:
 def ship_range(wedge: tuple[int, int], dq: int, dr: int, back: int, count: int) -> int | None:
     """The smallest range along the wedge to a ship of `count` hexes whose bow is at offset (dq, dr)
     from the wedge's origin and whose other hexes trail in direction `back`; None when none of its
-    hexes is in the wedge (rules-notes 5: range to a ship is the smallest in-arc range)."""
+    hexes is in the wedge (rules-notes 5: range to a ship is the smallest in-arc range).
+    `_canonical_range` per hex, its bounds test inline (issue 30: most ships are out of the arc)."""
     a, b, c, d = _TURN_BACK[wedge[0]]
+    span = wedge[1]
+    forms = _bounds(span)
     step_q, step_r = DIRECTIONS[back]
     q, r = a * dq + b * dr, c * dq + d * dr
     step_q, step_r = a * step_q + b * step_r, c * step_q + d * step_r
     best = None
     for _ in range(count):
-        found = _canonical_range(q, r, wedge[1])
-        if found is not None and (best is None or found < best):
-            best = found
+        if q or r:
+            for x, y, k in forms:
+                if x * q + y * r + k <= 0:
+                    break
+            else:  # in the wedge: its range from the table
+                found = _canonical_range(q, r, span)
+                if found is not None and (best is None or found < best):
+                    best = found
         q, r = q + step_q, r + step_r
     return best
 

@@ -85,19 +85,39 @@ def struck_locations(target: ShipState, from_hex: Hex, rules: TableRules = DEFAU
     "simple" a Type 4's side is struck through the simple side wedge and offers both its
     locations, fore and aft (table_play.py).
     """
-    placement = target.placement
-    cells = placement.hexes
-    where = {loc: cells[0] if placement.one_hex else cells[LOCATION_HEX[placement.ship_type][loc]]
-             for loc in target.card.locations}
-    found = [loc for loc in target.card.locations
-             if _holds(where[loc], from_hex, location_wedge(target, loc, rules))]
-    if found:
-        return whole_sides(target, found, rules)
-    return whole_sides(target, [
-        loc
-        for loc in target.card.locations
-        if _holds(placement.pivot, from_hex, location_wedge(target, loc, rules))
-    ], rules)
+    arcs_from, pivot = _damage_arcs(target, rules)
+    bow = target.bow
+    q, r = from_hex.q - bow.q, from_hex.r - bow.r  # the weapon's hex from the target's bow
+    found = [loc for loc, dq, dr, wedge in arcs_from if offset_in_arc(q - dq, r - dr, wedge)]
+    if not found:
+        found = [loc for loc, _, _, wedge in arcs_from if offset_in_arc(q - pivot[0], r - pivot[1], wedge)]
+    return whole_sides(target, found, rules)
+
+
+#: A ship's damage arcs from its bow: (location, its hex's offset from the bow, its wedge) in the
+#: card's order, and the pivot hex's offset (`_damage_arcs`).
+DamageArcs = tuple[tuple[tuple[str, int, int, tuple[int, int]], ...], tuple[int, int]]
+_DAMAGE_ARCS: dict[tuple[Any, ...], DamageArcs] = {}
+
+
+def _damage_arcs(target: ShipState, rules: TableRules) -> DamageArcs:
+    """Where each location's damage arc is drawn from, as offsets from the bow, and its wedge: the
+    same for every ship of one type, facing, shape and card order under one set of table rules, so
+    remembered by those (issue 30: `struck_locations` read the placement's hexes and every wedge
+    again for each shot)."""
+    key = (target.card.type, target.one_hex, target.facing, tuple(target.card.locations), rules)
+    found = _DAMAGE_ARCS.get(key)
+    if found is None:
+        placement = target.placement
+        cells, bow = placement.hexes, placement.bow
+        where = {loc: cells[0] if placement.one_hex else cells[LOCATION_HEX[placement.ship_type][loc]]
+                 for loc in target.card.locations}
+        found = (tuple((loc, where[loc].q - bow.q, where[loc].r - bow.r, location_wedge(target, loc, rules))
+                       for loc in target.card.locations),
+                 (placement.pivot.q - bow.q, placement.pivot.r - bow.r))
+        _bound(_DAMAGE_ARCS)
+        _DAMAGE_ARCS[key] = found
+    return found
 
 
 def _holds(origin: Hex, cell: Hex, wedge: tuple[int, int]) -> bool:
@@ -208,29 +228,27 @@ def _odds(pool_key: tuple[Colour, ...], modifier: int, breaches: tuple[int | Non
           destroyed: tuple[bool, ...], armour: int, si: int, keel_modifier: int, fate: bool | None) -> Odds:
     """`breach_ways` as Fractions, with the chance the ship counts as destroyed."""
     ways = breach_ways(pool_key, modifier, breaches, destroyed, armour, keel_modifier, si)
-    slot_destroyed = {n: Fraction(w, ways.whole) for n, w in ways.slots}
-    keel_chance = Fraction(ways.keel, ways.whole)
-    real = [n for n, _ in ways.slots]
-    broken = [n for n in real if destroyed[n - 1]]
-    return Odds(Fraction(ways.no_effect, ways.whole), slot_destroyed, keel_chance,
-                _ship_destroyed(slot_destroyed, keel_chance, real, broken, fate))
+    whole = ways.whole
+    slot_destroyed = {n: Fraction(w, whole) for n, w in ways.slots}
+    return Odds(Fraction(ways.no_effect, whole), slot_destroyed, Fraction(ways.keel, whole),
+                Fraction(_ship_destroyed(ways, destroyed, fate), whole))
 
 
-def _ship_destroyed(slot_destroyed: dict[int, Fraction], keel_break: Fraction,
-                    real: list[int], broken: list[int], fate: bool | None) -> Fraction:
-    """P(the ship counts as destroyed after this shot) (seed 001 "Ending the Game").
+def _ship_destroyed(ways: BreachWays, destroyed: tuple[bool, ...], fate: bool | None) -> int:
+    """The ways (out of `ways.whole`) the ship counts as destroyed after this shot (seed 001
+    "Ending the Game").
 
     A shot ends in exactly one of: no effect, one slot destroyed, the keel
-    broken; so the chance is the keel's plus that of every slot whose loss
+    broken; so the ways are the keel's plus those of every slot whose loss
     destroys the ship: the last live slot of the location (miss slots count as
     destroyed), or any slot when one more reaches half the SI.  Other shots
-    declared this turn are not assumed.
+    declared this turn are not assumed.  In integers, one Fraction made by `_odds` (issue 30).
     """
     if fate is None:
-        return Fraction(1)
-    live = [n for n in real if n not in broken]
+        return ways.whole
+    live = [w for n, w in ways.slots if not destroyed[n - 1]]
     dooming = live if fate or len(live) == 1 else []
-    return keel_break + sum((slot_destroyed[n] for n in dooming), Fraction(0))
+    return ways.keel + sum(dooming)
 
 
 # --- firing solutions -----------------------------------------------------------
@@ -371,23 +389,37 @@ def _bound(memo: dict[Any, Any]) -> None:
 
 
 def _target_keys(target: ShipState) -> dict[str, tuple[Any, ...]]:
-    """`target_key` of every location of a ship, remembered per ship object (issue 30: each enemy
-    in reach of a gun read them again).  A ShipState is frozen and the engine never changes one in
-    place (a change makes a new one), and the memo holds the ship itself, so its id cannot be
-    reused by another ship while its entry lasts."""
+    """`target_key` of a ship's locations, each read when first asked (`_Facts.odds`) and remembered
+    per ship object (issue 30: each enemy in reach of a gun read them again).  A ShipState is frozen
+    and the engine never changes one in place (a change makes a new one), and the memo holds the
+    ship itself, so its id cannot be reused by another ship while its entry lasts."""
     held = _TARGET_KEYS.get(id(target))
     if held is not None and held[0] is target:
         return held[1]
-    ship_fate = fate(target)
-    keys = {loc: (*location_key(target, loc), ship_fate) for loc in target.card.locations}
     _bound(_TARGET_KEYS)
+    keys = _TargetKeys(target)
     _TARGET_KEYS[id(target)] = (target, keys)
     return keys
 
 
+class _TargetKeys(dict[str, tuple[Any, ...]]):
+    """A ship's `target_key` per location, read on first use."""
+
+    def __init__(self, target: ShipState):
+        super().__init__()
+        self.target = target
+        self.fate: bool | None | str = "unread"
+
+    def __missing__(self, location: str) -> tuple[Any, ...]:
+        if self.fate == "unread":
+            self.fate = fate(self.target)
+        key = self[location] = (*location_key(self.target, location), self.fate)
+        return key
+
+
 def clear_memos() -> None:
     """Empty every cache and memo of this module (benchmarks: a cold start)."""
-    for memo in (_STRUCK, _TARGET_KEYS, _OUT_OF_REACH):
+    for memo in (_STRUCK, _TARGET_KEYS, _OUT_OF_REACH, _DAMAGE_ARCS):
         memo.clear()
     for cached in (_odds, breach_ways):
         cached.cache_clear()
