@@ -314,7 +314,11 @@ def open_screen(browser, server, screen: str, game: str, rng: random.Random, lan
     if screen in ("phone", "tv") and lan:
         open_app(page, f"{lan}game/{game}")
         wanted = "role-screen" if screen == "tv" else "role-side-"
-        role = pick_role(page, server.pin, wanted, rng)
+        try:
+            role = pick_role(page, server.pin, wanted, rng, timeout=40)
+        except AssertionError:  # the monkey on the host tapped New PIN: ask the host's screen for it
+            server.pin = host_pin(browser, server)
+            role = pick_role(page, server.pin, wanted, rng)
         tap_until(page, role, "change-role")  # a tap lost while the picker lays out is tapped again
         return page, lan
     open_app(page, f"{server.url}game/{game}")
@@ -326,6 +330,23 @@ def start_server(data: Path, dice: str = "3"):
     from .conftest import SharedServer
 
     return SharedServer(data, seed=dice).start()
+
+
+def host_pin(browser, server) -> str:
+    """The join PIN as the host's home screen shows it now (the host may have drawn a new one)."""
+    from .conftest import open_app
+
+    page = browser.new_context(**SCREENS["desktop"]).new_page()
+    try:
+        open_app(page, server.url)
+        node = page.locator("[flt-semantics-identifier='join-pin']")
+        node.wait_for(timeout=30000)
+        found = re.search(r"PIN (\d{6})", (node.get_attribute("aria-label") or "") + " " + node.inner_text())
+        if not found:
+            raise AssertionError("the host's home screen shows no PIN")
+        return found.group(1)
+    finally:
+        page.context.close()
 
 
 def pick_role(page, pin: str, wanted: str, rng: random.Random, timeout: float = 60) -> str:
