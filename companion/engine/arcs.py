@@ -248,6 +248,7 @@ def ship_range(wedge: tuple[int, int], dq: int, dr: int, back: int, count: int) 
     a, b, c, d = _TURN_BACK[wedge[0]]
     span = wedge[1]
     forms = _bounds(span)
+    layers = _RANGES[span].ranges if span in _RANGES else {}
     step_q, step_r = DIRECTIONS[back]
     q, r = a * dq + b * dr, c * dq + d * dr
     step_q, step_r = a * step_q + b * step_r, c * step_q + d * step_r
@@ -257,8 +258,8 @@ def ship_range(wedge: tuple[int, int], dq: int, dr: int, back: int, count: int) 
             for x, y, k in forms:
                 if x * q + y * r + k <= 0:
                     break
-            else:  # in the wedge: its range from the table
-                found = _canonical_range(q, r, span)
+            else:  # in the wedge: its range from the table (grown by `_canonical_range` when not in it)
+                found = layers.get((q, r)) or _canonical_range(q, r, span)
                 if found is not None and (best is None or found < best):
                     best = found
         q, r = q + step_q, r + step_r

@@ -69,9 +69,7 @@ def sights(attacker: ShipState, location: str, targets: Sequence[Shape],
     """`arc_and_range` of one location at each target, looked up in arcs.py's tables by the
     target's offset from the gun's hex and its shape (issue 30): the same answers as `in_wedge`
     and `range_in_wedge` on each of its hexes (tests/test_arc_tables.py)."""
-    origin = weapon_hex(attacker, location)
-    wedge = location_wedge(attacker, location, rules)
-    q, r = origin.q, origin.r
+    q, r, wedge = _gun_place(attacker, location, rules)
     found = [ship_range(wedge, bow_q - q, bow_r - r, back, count) for bow_q, bow_r, back, count in targets]
     return [(range_ is not None, range_) for range_ in found]
 
@@ -98,6 +96,16 @@ def struck_locations(target: ShipState, from_hex: Hex, rules: TableRules = DEFAU
 #: card's order, and the pivot hex's offset (`_damage_arcs`).
 DamageArcs = tuple[tuple[tuple[str, int, int, tuple[int, int]], ...], tuple[int, int]]
 _DAMAGE_ARCS: dict[tuple[Any, ...], DamageArcs] = {}
+
+
+def _gun_place(ship: ShipState, location: str, rules: TableRules) -> tuple[int, int, tuple[int, int]]:
+    """(q, r) of the hex a location fires from (`weapon_hex`) and its wedge (`location_wedge`),
+    read from the ship's `_damage_arcs`: a firing arc is the damage arc of the same location."""
+    for loc, dq, dr, wedge in _damage_arcs(ship, rules)[0]:
+        if loc == location:
+            q = ship.column - 1  # Hex.at, inline
+            return q + dq, ship.row - 1 - (q - (q & 1)) // 2 + dr, wedge
+    raise KeyError(location)
 
 
 def _damage_arcs(target: ShipState, rules: TableRules) -> DamageArcs:
@@ -292,9 +300,10 @@ class FiringSolution:
                  decided_by: Chooser = "attacker"):
         """The dataclass's own fields, written straight into the frozen instance's dict: a board makes
         thousands of solutions, and one `object.__setattr__` a field cost three times as much (issue 30)."""
-        self.__dict__.update(attacker=attacker, location=location, slot=slot, name=name, target=target,
-                             in_arc=in_arc, range=range, band=band,
-                             strikes=[] if strikes is None else strikes, decided_by=decided_by)
+        fields = self.__dict__
+        fields["attacker"], fields["location"], fields["slot"], fields["name"] = attacker, location, slot, name
+        fields["target"], fields["in_arc"], fields["range"], fields["band"] = target, in_arc, range, band
+        fields["strikes"], fields["decided_by"] = [] if strikes is None else strikes, decided_by
 
     @property
     def location_roll(self) -> LocationRoll | None:
@@ -347,7 +356,8 @@ class _Facts:
         """`struck_locations` of the target from the gun hex of `location`, remembered across calls
         by all it reads: the target's shape and facing, the gun hex's offset from its bow, the rules."""
         if location not in self._hexes:
-            self._hexes[location] = weapon_hex(self.attacker, location)
+            q, r, _ = _gun_place(self.attacker, location, self.rules)
+            self._hexes[location] = Hex(q, r)
         origin = self._hexes[location]
         bow = target.bow
         key = (target.card.type, target.one_hex, target.facing, tuple(target.card.locations),
@@ -376,8 +386,8 @@ class _Facts:
 _STRUCK: dict[tuple[Any, ...], tuple[str, ...]] = {}
 #: Per ship object: the ship and its `target_key` of every location (`_target_keys`).
 _TARGET_KEYS: dict[int, tuple[ShipState, dict[str, tuple[Any, ...]]]] = {}
-#: The solutions out of arc or range, by all they hold (`_cannot_reach`).
-_OUT_OF_REACH: dict[tuple[Any, ...], "FiringSolution"] = {}
+#: The solutions out of arc or range: per gun (attacker, location, slot, name), by target (`firing_solutions`).
+_OUT_OF_REACH: dict[tuple[str, str, int, str], dict[str, "FiringSolution"]] = {}
 #: Entries a memo of this module keeps before it starts afresh.
 MEMO_SIZE = 100_000
 
@@ -472,27 +482,28 @@ def firing_solutions(state: GameState, attacker_id: str) -> list[FiringSolution]
     seen: dict[str, list[tuple[bool, int | None]]] = {}
     facts = _Facts(attacker, rules)
     solutions = []
+    attacker_id = attacker.id
+    _bound(_OUT_OF_REACH)
     for location, slot, gun in working_guns(attacker):
         if location not in seen:
             seen[location] = sights(attacker, location, where, rules)
-        reach = max(gun.short.range, gun.long.range)  # gun.band is "out" past both bands
+        reach, name = max(gun.short.range, gun.long.range), gun.name  # gun.band is "out" past both bands
+        gun_key = (attacker_id, location, slot, name)
+        out_of_reach = _OUT_OF_REACH.get(gun_key)
+        if out_of_reach is None:
+            out_of_reach = _OUT_OF_REACH[gun_key] = {}
         for target, (in_arc, range_) in zip(enemies, seen[location]):
             if in_arc and range_ is not None and range_ <= reach:
                 solutions.append(firing_solution(attacker, location, slot, target, rules, (in_arc, range_), facts))
-            else:  # firing_solution's answer when the gun cannot reach, without looking the gun up again
-                solutions.append(_cannot_reach(attacker.id, location, slot, gun.name, target.id, in_arc, range_))
+                continue
+            # firing_solution's answer when the gun cannot reach: frozen and without strikes, so one
+            # value serves every call while the arc and range stay (4,000 a board: no key made a pair)
+            found = out_of_reach.get(target.id)
+            if found is None or found.range != range_ or found.in_arc != in_arc:
+                found = out_of_reach[target.id] = FiringSolution(attacker_id, location, slot, name, target.id,
+                                                                 in_arc, range_, "out")
+            solutions.append(found)
     return solutions
-
-
-def _cannot_reach(attacker: str, location: str, slot: int, name: str, target: str, in_arc: bool,
-                  range_: int | None) -> FiringSolution:
-    """A solution out of arc or range: frozen and without strikes, so one value serves every call."""
-    key = (attacker, location, slot, name, target, in_arc, range_)
-    found = _OUT_OF_REACH.get(key)
-    if found is None:
-        _bound(_OUT_OF_REACH)
-        found = _OUT_OF_REACH[key] = FiringSolution(attacker, location, slot, name, target, in_arc, range_, "out")
-    return found
 
 
 # --- resolving a shot -------------------------------------------------------------
