@@ -279,4 +279,7 @@ def offset_in_arc(dq: int, dr: int, wedge: tuple[int, int]) -> bool:
         return False
     a, b, c, d = _TURN_BACK[wedge[0]]
     q, r = a * dq + b * dr, c * dq + d * dr
-    return all(x * q + y * r + k > 0 for x, y, k in _bounds(wedge[1]))
+    for x, y, k in _bounds(wedge[1]):
+        if x * q + y * r + k <= 0:
+            return False
+    return True

@@ -93,6 +93,8 @@ class Pool(tuple[Colour, ...]):
 
     # tuple's `+` promises any tuple; a Pool plus dice is a Pool (mypy cannot say "narrower").
     def __add__(self, other: tuple[Colour, ...]) -> Pool:  # type: ignore[override]
+        if type(other) is Pool:  # its dice are Colours already: nothing to check (issue 30)
+            return tuple.__new__(Pool, tuple.__add__(self, other))
         return Pool(tuple(self) + tuple(other))
 
     @property
