@@ -99,6 +99,7 @@ def test_home_lists_war_fleet_games_and_a_new_battle_starts_beside_them(server, 
     start_battle(page)
     tap(page, "wf-roll-initiative")
     wait_text(page, "wf-banner", r"Movement")
+    tap_until(page, "wf-menu", "wf-restart")  # the bar's one menu (issue 28)
     tap(page, "wf-restart")
     wait_text(page, "wf-note", r"A new War Fleet battle")
     wait_text(page, "wf-banner", r"Turn 1 · Initiative")

@@ -30,13 +30,16 @@ def test_a_war_fleet_battle_on_two_phones_and_a_tv(shared_server, browser):  # n
         contexts.append(context)
         pages[name] = context.new_page()
         join(pages[name], server.lan_url + game_path, server.pin, role)
-        wait_text(pages[name], "wf-banner", r"Turn 1 · Initiative", timeout=60)
+        # the TV has War Fleet's shared-screen layout (issue 28), the phones the game frame
+        wait_text(pages[name], "screen-headline" if name == "tv" else "wf-banner", r"Turn 1 · Initiative", timeout=60)
     british, french, tv = pages["british"], pages["french"], pages["tv"]
     assert by_id(tv, "wf-undo").count() == 0 and by_id(tv, "wf-roll-initiative").count() == 0  # it changes nothing
 
     tap(french, "wf-roll-initiative")  # a step of the whole table: any side's phone takes it
-    for page in (british, tv, host):
+    for page in (british, host):
         wait_text(page, "wf-banner", r"British's class 4 ships move now", timeout=60)
+    wait_text(tv, "screen-whose", r"British's class 4 ships move", timeout=60)
+    assert by_id(tv, "screen-name-hml-leviathan").count() == 1  # every ship named large on the TV's map
 
     tap(french, "wf-ship-hml-leviathan")
     tap(french, "wf-starboard")
@@ -46,7 +49,7 @@ def test_a_war_fleet_battle_on_two_phones_and_a_tv(shared_server, browser):  # n
     tap(british, "wf-ship-hml-leviathan")
     tap(british, "wf-starboard")
     wait_text(british, "wf-note", r"turns to starboard")
-    wait_text(tv, "wf-log", r"HML Leviathan turns to starboard", timeout=60)
+    wait_text(tv, "sync", r"log 2 ·", timeout=60)  # the TV is in step: the roll and the turn
     tap(french, "wf-tab-log")
     log = wait_text(french, "wf-log", r"HML Leviathan turns to starboard", timeout=60)
     assert log.count("turns to starboard") == 1  # the refused try left nothing in the log
