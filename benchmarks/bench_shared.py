@@ -334,7 +334,11 @@ async def _measure(served: Served, game: str, count: int, plan: Plan) -> Result:
     players = [asyncio.create_task(select_ships(d, rng, flooded)) for d in devices[1:]]
     undoing = asyncio.create_task(undo_redo(devices, rng, flooded, 10 ** 6, EFFECT_LIMIT))
     cpu, wall = cpu_seconds(served), time.perf_counter()
-    said = (await flooder.stdout.readline()).decode().split()  # "sent N": the flood is over
+    try:  # "sent N K": the flood is over
+        said = (await asyncio.wait_for(flooder.stdout.readline(), plan.flood_seconds + 120)).decode().split()
+    except TimeoutError:
+        flooder.kill()
+        raise RuntimeError("the flooding device never finished its flood") from None
     if len(said) != 3 or said[0] != "sent":
         raise RuntimeError("the flooding device stopped before the end of its flood")
     sent, cuts = int(said[1]), int(said[2])
