@@ -69,7 +69,12 @@ def sights(attacker: ShipState, location: str, targets: Sequence[Shape],
     """`arc_and_range` of one location at each target, looked up in arcs.py's tables by the
     target's offset from the gun's hex and its shape (issue 30): the same answers as `in_wedge`
     and `range_in_wedge` on each of its hexes (tests/test_arc_tables.py)."""
-    q, r, wedge = _gun_place(attacker, location, rules)
+    return _sights(_gun_place(attacker, location, rules), targets)
+
+
+def _sights(place: tuple[int, int, tuple[int, int]], targets: Sequence[Shape]) -> list[tuple[bool, int | None]]:
+    """`sights` from a gun's `_gun_place`."""
+    q, r, wedge = place
     found = [ship_range(wedge, bow_q - q, bow_r - r, back, count) for bow_q, bow_r, back, count in targets]
     return [(range_ is not None, range_) for range_ in found]
 
@@ -344,6 +349,13 @@ class _Facts:
         self._crew: dict[str, Pool] = {}
         self._dice: dict[tuple[str, str], Pool] = {}
         self._hexes: dict[str, Hex] = {}
+        self._places: dict[str, tuple[int, int, tuple[int, int]]] = {}
+
+    def place(self, location: str) -> tuple[int, int, tuple[int, int]]:
+        """The attacker's `_gun_place` of a location, remembered."""
+        if location not in self._places:
+            self._places[location] = _gun_place(self.attacker, location, self.rules)
+        return self._places[location]
 
     @property
     def tesla(self) -> int:
@@ -356,7 +368,7 @@ class _Facts:
         """`struck_locations` of the target from the gun hex of `location`, remembered across calls
         by all it reads: the target's shape and facing, the gun hex's offset from its bow, the rules."""
         if location not in self._hexes:
-            q, r, _ = _gun_place(self.attacker, location, self.rules)
+            q, r, _ = self.place(location)
             self._hexes[location] = Hex(q, r)
         origin = self._hexes[location]
         bow = target.bow
@@ -486,7 +498,7 @@ def firing_solutions(state: GameState, attacker_id: str) -> list[FiringSolution]
     _bound(_OUT_OF_REACH)
     for location, slot, gun in working_guns(attacker):
         if location not in seen:
-            seen[location] = sights(attacker, location, where, rules)
+            seen[location] = _sights(facts.place(location), where)
         reach, name = max(gun.short.range, gun.long.range), gun.name  # gun.band is "out" past both bands
         gun_key = (attacker_id, location, slot, name)
         out_of_reach = _OUT_OF_REACH.get(gun_key)
