@@ -95,14 +95,36 @@ def draw_shots_on_canvas(hexmap: HexMap, shots, colour_of) -> None:
     hexmap.marks.shapes = shapes
 
 
-def name_label(ident: str, text: str, x: float, y: float, size: float, colour: str) -> ft.Control:
-    """A name (or a shot's odds) centred on (x, y) over the TV's map, in type large enough to read
-    across the room, white on its side's colour; its semantics box is the text's own."""
+Box = tuple[float, float, float, float]  # left, top, width, height
+
+
+def label_box(text: str, x: float, y: float, size: float) -> Box:
+    """Where a label of `text` in type of `size` px, centred on (x, y), stands (a bold face's width
+    estimated at 0.56 of the size a letter)."""
     width, height = len(text) * size * 0.56 + 24, size * 1.45
+    return x - width / 2, y - height / 2, width, height
+
+
+def unhidden(boxes: list[Box]) -> list[int]:
+    """The labels that stay, in the order given (the first matter most): each one that overlaps none
+    kept before it.  On a crowded TV (War Fleet's twenty against twenty, two hexes apart) names read
+    over names cannot be read at all; the tokens stay and the kept names are whole."""
+    kept: list[int] = []
+    for n, (x, y, w, h) in enumerate(boxes):
+        if all(x + w <= kx or kx + kw <= x or y + h <= ky or ky + kh <= y
+               for kx, ky, kw, kh in (boxes[k] for k in kept)):
+            kept.append(n)
+    return kept
+
+
+def name_label(ident: str, text: str, box: Box, size: float, colour: str) -> ft.Control:
+    """A name (or a shot's odds) over the TV's map in `box`, in type large enough to read across the
+    room, white on its side's colour; its semantics box is the text's own."""
+    left, top, width, height = box
     return ft.Container(
         content=tag(ident, ft.Text(text, size=size, weight=ft.FontWeight.BOLD, color=ink_on(colour),
                                    no_wrap=True)),
-        left=x - width / 2, top=y - height / 2, width=width, height=height, alignment=ft.Alignment.CENTER,
+        left=left, top=top, width=width, height=height, alignment=ft.Alignment.CENTER,
         bgcolor=ft.Colors.with_opacity(0.85, colour), border_radius=8)
 
 
@@ -244,18 +266,19 @@ class ScreenView:
 
     def _draw_shots(self, m: ScreenModel) -> None:
         """Each declared shot as a line from the gun's hex to the struck location's, its odds large on
-        the line's middle; each ship's name large over it (the names first, the odds over them)."""
+        the line's middle; each ship's name large over its ship, where it hides no other label (the
+        shots' odds first, then the names: `unhidden`)."""
         sides, theme = self.model_state.sides, self.app.theme_name
-        labels = [name_label(ident, words, x, y, TV_NAME, side_colour(sides, side, theme))
-                  for ident, words, (x, y), side in self.marks(self.model_state)]
-        shapes = []
+        shapes, wanted = [], []
         for n, line in enumerate(m.shots, start=1):
             colour = side_colour(sides, line.side, theme)
-            lines, middle = shot_line(self.map.layout, line, colour)
+            lines, (x, y) = shot_line(self.map.layout, line, colour)
             shapes += lines
-            labels.append(name_label(f"screen-odds-{n}", line.odds, *middle, TV_ODDS, colour))
+            wanted.append((f"screen-odds-{n}", line.odds, label_box(line.odds, x, y, TV_ODDS), TV_ODDS, colour))
+        for ident, words, (x, y), side in self.marks(self.model_state):
+            wanted.append((ident, words, label_box(words, x, y, TV_NAME), TV_NAME, side_colour(sides, side, theme)))
         self.map.marks.shapes = shapes
-        self.overlay.controls = labels
+        self.overlay.controls = [name_label(*wanted[n]) for n in unhidden([w[2] for w in wanted])]
 
     async def _no_tap(self, cell) -> None:
         return None
