@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from .arcs import offset_in_arc, ship_range
 from .dice import Colour, Pool, counts, parse_pool
-from .footprint import HEX_COUNT, LOCATION_HEX, Placement
+from .footprint import HEX_COUNT, LOCATION_HEX
 from .hexes import Hex
 from .roller import DiceSource, DieRoll, RollerDice as RollerDice, TableDice as TableDice
 from .cards import GunSlot, RangeBand
