@@ -100,6 +100,7 @@ def test_h1_h2_h3_on_two_phones(tmp_path, browser):
             field = by_id(british, f"d10-{ship_id}")
             field.wait_for(timeout=20000)
             field.click()
+            british.wait_for_timeout(200)  # the new field has the focus, not the last one
             wait_focus(british)
             british.keyboard.type(faces, delay=20)
         tap_until(british, "d10-roll", "next-raven")

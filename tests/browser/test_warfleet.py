@@ -10,10 +10,9 @@ import time
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, by_id, module_scoped_server, open_app, shoot, tap_until
+from .conftest import DESKTOP, PHONE, by_id, open_app, shoot, tap_until
 
 pytestmark = pytest.mark.browser
-server = module_scoped_server()  # one server for the module: each test starts its own games
 
 
 def text_of(node) -> str:
