@@ -53,6 +53,7 @@ def type_into(page, ident: str, text: str) -> None:
     node.wait_for(timeout=20000)
     middle(page, node)
     node.click()
+    page.wait_for_timeout(200)  # the new field has the focus, not the last one
     wait_focus(page)
     page.keyboard.press("Control+A")
     page.keyboard.type(text, delay=20)
