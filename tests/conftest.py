@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 #: test ids that drive chromium outside tests/browser: the benchmarks' quick modes that open a browser
-BROWSER_ELSEWHERE = re.compile(r"^tests/test_benchmarks_smoke\.py::test_(bench_app|bench_shared|monkey)")
+BROWSER_ELSEWHERE = re.compile(r"^tests/test_benchmarks_smoke\.py::test_(bench_app|bench_shared|bench_static|monkey)")
 
 
 def scope_of(nodeid: str) -> str:

@@ -87,3 +87,9 @@ def test_bench_shared_runs():
 @pytest.mark.skipif(not BROWSER, reason="the monkey drives a browser: needs /usr/bin/chromium")
 def test_monkey_quick_run():
     quick("monkey", timeout=400)
+
+
+@pytest.mark.slow  # builds the static web app first (minutes), as test_static_build does: `pytest -m slow`
+@pytest.mark.skipif(not BROWSER, reason="bench_static opens the static build in chromium")
+def test_bench_static_runs():
+    quick("bench_static", timeout=900)
