@@ -139,21 +139,16 @@ class GameFrame:
             self.control.content = ft.Column([self.top, self.banner, body], spacing=0, expand=True,
                                              horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
         else:
-            # on a phone the title (and the ships' chips, swiped sideways) over the table's steps, which wrap:
-            # one swiped line clipped a step to "Table d..." or a 26 px sliver (issue 28); the detail is
-            # the title's tooltip
-            self.banner_actions.alignment = ft.MainAxisAlignment.START
-            self.banner_box.content = ft.Column([
-                ft.Row([self.banner_title, self.banner_ships], spacing=8, scroll=ft.ScrollMode.AUTO),
-                self.banner_actions], spacing=6, tight=True)
+            # one line on a phone, swiped sideways when it is longer; the detail is the title's tooltip
+            self.banner_box.content = ft.Row([self.banner_title, self.banner_ships, self.banner_actions], spacing=8,
+                                             scroll=ft.ScrollMode.AUTO)
             # the panels cover the map rather than replace it, so the map keeps its zoom and pan
             content = ft.Stack([ft.Column([map_control, self.strip], spacing=0, expand=True), self.cover,
                                 self.note_layer], expand=True)
             self.control.content = ft.Column([self.top, self.banner, content, self.nav], spacing=0, expand=True,
                                              horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
         self.banner_title.size = 17 if wide else 15
-        self.banner_ships.wrap = wide
-        self.banner_actions.wrap = True
+        self.banner_ships.wrap = self.banner_actions.wrap = wide
         self.body.map.remounted()
         self._show_tab()
 
@@ -212,7 +207,6 @@ class GameFrame:
         self.banner_title.value, self.banner_detail.value = title, detail
         self.banner_title.tooltip = None if self._wide else detail
         put(self.banner_actions, actions)
-        self.banner_actions.visible = bool(actions)
         put(self.banner_ships, ships)
         self.banner_ships.visible = bool(ships)
         self._render_note()
