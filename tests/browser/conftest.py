@@ -258,17 +258,19 @@ QUIET = """() => {
 }"""
 
 
+#: The game frame's paint counter in the page: its node `painted`, labelled "painted <N>".
+PAINTED = """() => Math.max(-1, ...[...document.querySelectorAll("[flt-semantics-identifier='painted']")]
+    .map(e => parseInt(((e.getAttribute('aria-label') || '') + ' ' + e.textContent).match(/painted (\\d+)/)?.[1] ?? '-1')))"""
+
+
 def painted(page) -> int:
-    """The game frame's paint counter (`painted-<N>`: the renders it sent), or -1 off a game."""
-    return page.evaluate("""() => Math.max(-1, ...[...document.querySelectorAll("[flt-semantics-identifier^='painted-']")]
-        .map(e => parseInt(e.getAttribute('flt-semantics-identifier').slice(8))))""")
+    """The game frame's paint counter (the renders it sent), or -1 off a game."""
+    return page.evaluate(PAINTED)
 
 
 def wait_painted(page, after: int, timeout: float = 20) -> int:
     """Wait until the game frame has sent a render after the `after`-th; the new count."""
-    page.wait_for_function("""n => [...document.querySelectorAll("[flt-semantics-identifier^='painted-']")]
-        .some(e => parseInt(e.getAttribute('flt-semantics-identifier').slice(8)) > n)""",
-                           arg=after, timeout=timeout * 1000, polling=50)
+    page.wait_for_function(f"n => ({PAINTED})() > n", arg=after, timeout=timeout * 1000, polling=50)
     return painted(page)
 
 

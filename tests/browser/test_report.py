@@ -23,9 +23,13 @@ CHARTS = ("report-luck", "report-damage", "report-guns", "report-lost")
 
 
 def ten_turn_game(data, folder) -> str:
+    """The seeded ten-turn game, new in `data` (a module's server may hold other tests' games)."""
+    store = TinyDBStore(data)
+    before = {g.id for g in store.games()}
+    store.close()
     assert main(["new", write_scenario(folder), "--data", str(data), "--seed", "5", "--name", "Ten turns"]) == 0
     store = TinyDBStore(data)
-    [summary] = store.games()
+    [summary] = [g for g in store.games() if g.id not in before]
     play_turns(store.game(summary.id), 5)
     store.close()
     return summary.id

@@ -91,9 +91,12 @@ class GameFrame:
             ], spacing=0, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.only(left=4, right=4), bgcolor=ft.Colors.SURFACE_CONTAINER,
         )
-        # the paint signal for the browser tests: the top bar's identifier `painted-<N>`, N the renders sent
+        # the paint signal for the browser tests: the top bar's semantics node `painted`, labelled
+        # "painted <N>", N the renders sent (a label reaches the browser's tree on each change; a
+        # changed identifier did not)
         self.painted = 0
-        self.top = self.paint_mark = ft.Semantics(identifier="painted-0", container=True, content=self.top)
+        self.top = self.paint_mark = ft.Semantics(identifier="painted", label="painted 0", container=True,
+                                                  content=self.top)
         self.panel = ft.Column(spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
         self.tabs = ft.Row(spacing=4)  # the panel switcher beside the map
         self.nav = ft.Container(content=ft.Row(spacing=0), bgcolor=ft.Colors.SURFACE_CONTAINER,
@@ -219,7 +222,7 @@ class GameFrame:
             self.strip.visible = self.strip.content is not None
             changed.append(self.strip)
         self.painted += 1
-        self.paint_mark.identifier = f"painted-{self.painted}"
+        self.paint_mark.label = f"painted {self.painted}"
         for control in changed:
             if mounted(control):  # a control off screen (the map behind a phone tab) goes with its screen
                 control.update()
