@@ -305,6 +305,28 @@ def wait_focus(page, timeout: float = 10) -> None:
         return !!a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA'); }""", timeout=timeout * 1000, polling=50)
 
 
+FOCUSED_IN = """box => { const a = document.activeElement;
+    if (!a || (a.tagName !== 'INPUT' && a.tagName !== 'TEXTAREA')) return false;
+    const r = a.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+    return x >= box.x - 2 && x <= box.x + box.width + 2 && y >= box.y - 2 && y <= box.y + box.height + 2; }"""
+
+
+def focus_field(page, identifier: str, tries: int = 4) -> None:
+    """Click a text field until the keyboard's focus is in it: Flutter's editing element stands over
+    the field, so the focus is checked by where it is (another field's focus does not count), and a
+    click lost while the screen was laid out is made again."""
+    node = by_id(page, identifier)
+    node.wait_for(timeout=20000)
+    for _ in range(tries):
+        node.click()
+        try:
+            page.wait_for_function(FOCUSED_IN, arg=node.bounding_box(), timeout=5000, polling=50)
+            return
+        except Exception:
+            continue
+    raise AssertionError(f"{identifier} never took the keyboard's focus")
+
+
 def wait_until(check, what: str, timeout: float = 20):
     """Poll `check()` (every 0.1 s) until it returns something true; that value. Fails naming `what`."""
     deadline = time.monotonic() + timeout

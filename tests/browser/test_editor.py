@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, SCREENSHOTS, by_id, open_app, shoot
+from .conftest import DESKTOP, PHONE, SCREENSHOTS, by_id, focus_field, open_app, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -39,8 +39,8 @@ def wait_text(page, ident: str, words: str, timeout: float = 15) -> str:
 
 
 def type_into(page, ident: str, text: str) -> None:
-    """Focus a text field and replace what it holds (as one paste)."""
-    by_id(page, ident).click()
+    """Focus a text field (checked: `focus_field`) and replace what it holds (as one paste)."""
+    focus_field(page, ident)
     page.keyboard.press("Control+a")
     page.keyboard.insert_text(text)
 
