@@ -327,6 +327,37 @@ def focus_field(page, identifier: str, tries: int = 4) -> None:
     raise AssertionError(f"{identifier} never took the keyboard's focus")
 
 
+def step(page, identifier: str, shown: str | None = None, timeout: float = 45) -> None:
+    """Tap one of the banner's steps: on a phone the steps after the first sit in the banner's menu
+    (`…banner-more`, issue 28), opened first when the step is not on screen.  With `shown`, tapped
+    again (menu and all) until that control appears: a tap lost in a layout is made again."""
+    deadline = time.monotonic() + timeout
+    node = by_id(page, identifier)
+    while time.monotonic() < deadline:
+        if shown and by_id(page, shown).count():
+            return
+        if not node.count():
+            more = page.locator("[flt-semantics-identifier$='banner-more']")
+            if more.count():
+                more.first.click()
+            try:
+                node.first.wait_for(timeout=5000)
+            except Exception:
+                continue
+        try:
+            node.first.click(timeout=5000)
+        except Exception:
+            continue
+        if shown is None:
+            return
+        try:
+            by_id(page, shown).first.wait_for(timeout=5000)
+            return
+        except Exception:
+            continue
+    raise AssertionError(f"the step {identifier!r} never" + (f" showed {shown!r}" if shown else " took a tap"))
+
+
 def wait_until(check, what: str, timeout: float = 20):
     """Poll `check()` (every 0.1 s) until it returns something true; that value. Fails naming `what`."""
     deadline = time.monotonic() + timeout

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, by_id, open_app, settle, tap_until, wait_focus
+from .conftest import DESKTOP, PHONE, by_id, open_app, settle, step, tap_until, wait_focus
 from .test_e2e import text_of, wait_for_text
 from .test_sharing import SharedServer, join, label, network_address, shoot
 
@@ -157,7 +157,7 @@ def test_one_turn_on_two_phones_and_a_tv(tmp_path, browser):
         shoot(japanese, "dv-grid-phone")
 
         # a torpedo from HMS Dash at IJN Kaze 5" away: row 6 forced, the save failed, two of three dice 3+
-        tap(british, "dv-end-activation")
+        step(british, "dv-end-activation")  # the banner's menu on a phone (issue 28)
         tap_until(british, "dv-attacker-hms-dash", "dv-attacker-hms-dash-picked")
         tap_until(british, "dv-weapon-torpedoes", "dv-weapon-torpedoes-picked")
         tap_until(british, "dv-target-ijn-kaze", "dv-target-ijn-kaze-picked")
@@ -173,7 +173,7 @@ def test_one_turn_on_two_phones_and_a_tv(tmp_path, browser):
         shoot(tv, "dv-torpedo-tv")
 
         # maintenance: IJN Mihon's torpedo system roll (its last salvo: a 2, no damage); the turn ends
-        tap(british, "dv-end-attacks")
+        step(british, "dv-end-attacks")  # the banner's menu on a phone (issue 28)
         banner_says(japanese, "Maintenance")
         tap_until(japanese, "dv-tab-maintenance", "dv-maint-ijn-mihon")
         type_into(japanese, "dv-maint-ijn-mihon-dice", "2")

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, by_id, open_app, shoot, tap_until
+from .conftest import DESKTOP, PHONE, by_id, open_app, shoot, step, tap_until
 
 pytestmark = pytest.mark.browser
 
@@ -48,16 +48,16 @@ def move_the_leviathan(page) -> None:
     tap(page, "wf-roll-initiative")
     wait_text(page, "wf-banner", r"British's class 4 ships move now")  # the only class 4 ship
     tap(page, "wf-ship-hml-leviathan")
-    for step, words in (("wf-starboard", "turns to starboard"), ("wf-forward", "moves forward to 1108"),
-                        ("wf-forward", "moves forward to 1207")):
-        tap(page, step)
+    for control, words in (("wf-starboard", "turns to starboard"), ("wf-forward", "moves forward to 1108"),
+                           ("wf-forward", "moves forward to 1207")):
+        tap(page, control)
         wait_text(page, "wf-note", re.escape(words))
     wait_text(page, "wf-selected", r"1207 facing NE · MP 1 of 4")
 
 
 def end_movement(page, picture: str | None = None) -> None:
     """End movement: the app asks first, naming the ships that have not moved (issue 14.9)."""
-    tap(page, "wf-end-movement")
+    step(page, "wf-end-movement")  # in the banner's menu on a phone (issue 28)
     confirm = by_id(page, "wf-end-movement-confirm")
     confirm.wait_for(timeout=30000)
     assert page.get_by_text(re.compile(r"\d+ ships have not moved: ")).count() == 1

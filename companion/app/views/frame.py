@@ -25,7 +25,7 @@ from ..session import Session
 from ..sharing import Sight
 from ..tasks import soon
 from .settings import theme_button
-from .widgets import icon_button, mounted, muted, nav_button, put, tab_button, tag
+from .widgets import TOUCH, icon_button, mounted, muted, nav_button, put, tab_button, tag
 
 PANEL_WIDTH = 460
 NOTE_SECONDS = 4  # an answer (kept in the log) fades after this; a refusal stays until the next tap
@@ -73,6 +73,9 @@ class GameFrame:
         # the last answer (an event, or a refusal's reason) floats over the top of the map and panels,
         # so the banner, and the map under it, keep their size
         self.note_layer = ft.Container(content=self.note_box, top=8, left=8, right=8, visible=False)
+        self.more_steps = ft.PopupMenuButton(icon=ft.Icons.MORE_HORIZ, tooltip="More steps", items=[],
+                                             width=TOUCH, height=TOUCH)
+        self.more = tag(p + "banner-more", self.more_steps)  # a phone's steps after the first (`_steps`)
         self.banner_box = ft.Container(padding=ft.Padding.symmetric(horizontal=14, vertical=8),
                                        bgcolor=ft.Colors.PRIMARY_CONTAINER)
         self.banner = tag(p + "banner", self.banner_box)
@@ -142,9 +145,12 @@ class GameFrame:
             self.control.content = ft.Column([self.top, self.banner, body], spacing=0, expand=True,
                                              horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
         else:
-            # one line on a phone, swiped sideways when it is longer; the detail is the title's tooltip
-            self.banner_box.content = ft.Row([self.banner_title, self.banner_ships, self.banner_actions], spacing=8,
-                                             scroll=ft.ScrollMode.AUTO)
+            # one line on a phone: the title and the ships' chips swiped sideways when longer (the detail is
+            # the title's tooltip); the table's first step whole at the right, the others in its menu
+            # (`_steps`: one swiped line clipped them to "Table d..." or a 26 px sliver, issue 28)
+            self.banner_box.content = ft.Row([
+                ft.Row([self.banner_title, self.banner_ships], spacing=8, scroll=ft.ScrollMode.AUTO, expand=True),
+                self.banner_actions], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER)
             # the panels cover the map rather than replace it, so the map keeps its zoom and pan
             content = ft.Stack([ft.Column([map_control, self.strip], spacing=0, expand=True), self.cover,
                                 self.note_layer], expand=True)
@@ -209,7 +215,7 @@ class GameFrame:
         title, detail, ships, actions = body.banner(models)
         self.banner_title.value, self.banner_detail.value = title, detail
         self.banner_title.tooltip = None if self._wide else detail
-        put(self.banner_actions, actions)
+        put(self.banner_actions, actions if self._wide else self._steps(actions))
         put(self.banner_ships, ships)
         self.banner_ships.visible = bool(ships)
         self._render_note()
@@ -228,6 +234,20 @@ class GameFrame:
                 control.update()
         if mounted(self.control):  # else they go with the screen's first paint
             body.sent()
+
+    def _steps(self, actions: list[ft.Control]) -> list[ft.Control]:
+        """A phone's steps in one line: the first as it is, the others as items of one menu beside it,
+        each with its button's identifier, words, icon and handler (a body's steps are `tag`ged buttons)."""
+        if len(actions) < 2:
+            return actions
+        items = []
+        for step in actions[1:]:
+            button = step.content
+            items.append(ft.PopupMenuItem(
+                content=tag(step.identifier, ft.Text(button.content if isinstance(button.content, str) else "")),
+                icon=button.icon, on_click=button.on_click, height=TOUCH, disabled=bool(button.disabled)))
+        self.more_steps.items = items
+        return [actions[0], self.more]
 
     def _render_note(self) -> None:
         """The answer to the last tap (what happened, or the rule's reason), floating over the map."""
