@@ -58,3 +58,14 @@ def test_a_device_already_showing_the_new_game_is_not_asked():
     assert offer_for(started, 1, "old", Role.holding("British")) is None
     assert offer_for(started, 0, "old", Role.screen()).side is None  # the shared screen: join it, pick again
     assert offer_for(started, 0, None, None) is None  # a device just let in, holding no role yet
+    assert offer_for(started, 0, None, Role.holding("French"), joined=True) is None  # changing its role in it
+
+
+def test_a_device_holding_a_role_in_the_new_game_is_not_asked_to_join_it(table):
+    """On its role picker (showing no game) a device changing its role in the host's game is not
+    offered that game: it is in it."""
+    sharing, host, phone, _ = table
+    sharing.host_started(host, FakeGame("new", ["British", "French"]))
+    phone.roles["new"] = Role.holding("British")
+    phone.game = None
+    assert sharing.offer(phone) is None

@@ -42,11 +42,13 @@ class Offer:
         return Role.holding(self.side) if self.side else None
 
 
-def offer_for(started: Started | None, seen: int, showing: str | None, held: Role | None) -> Offer | None:
+def offer_for(started: Started | None, seen: int, showing: str | None, held: Role | None,
+              joined: bool = False) -> Offer | None:
     """The offer for a device that has answered starts up to `seen`, shows the game `showing` and
-    holds `held` there: none when there is no newer start, it already shows the new game, or it
-    holds no role anywhere (a device just let in picks its role in the game it opened)."""
-    if started is None or held is None or started.number <= seen or showing == started.game_id:
+    holds `held` there: none when there is no newer start, it already shows the new game or holds a
+    role in it (`joined`: on its role picker, changing role, it is not asked to join what it is in),
+    or it holds no role anywhere (a device just let in picks its role in the game it opened)."""
+    if started is None or held is None or joined or started.number <= seen or showing == started.game_id:
         return None
     side = held.side if held is not None and held.kind == SIDE and held.side in started.sides else None
     return Offer(started, side)

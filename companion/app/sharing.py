@@ -542,7 +542,8 @@ class Sharing:
         with self._lock:
             held = device.roles.get(device.game) if device.game else None
             held = held or next(reversed(device.roles.values()), None)
-            return offer_for(self._started, device.seen_start, device.game, held)
+            joined = self._started is not None and self._started.game_id in device.roles
+            return offer_for(self._started, device.seen_start, device.game, held, joined)
 
     def answered(self, device: Device, offer: Offer) -> None:
         """The device answered an offer (joined, or not now): it is not offered that game again."""
