@@ -62,6 +62,22 @@ def into_view(page, ident: str, x: float, tries: int = 24) -> None:
     raise AssertionError(f"{ident} never scrolled into view")
 
 
+#: Installed in a page: every wording a node (by identifier) takes, in order, in `window.__said`
+#: (the quick plan may show for less than a poll: the full plan replaces it as soon as it is worked out).
+RECORD = """ident => {
+  window.__said = [];
+  const look = () => {
+    for (const e of document.querySelectorAll(`[flt-semantics-identifier='${ident}']`)) {
+      const words = [e, ...e.querySelectorAll('*')].map(n => (n.getAttribute('aria-label') || '') + ' '
+        + (n.childElementCount ? '' : n.textContent)).join(' ');
+      if (window.__said[window.__said.length - 1] !== words) window.__said.push(words);
+    }
+  };
+  new MutationObserver(look).observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+  look();
+}"""
+
+
 def wait_words(page, ident: str, words: str, timeout: float = 30) -> str:
     deadline = time.monotonic() + timeout
     seen = ""
@@ -159,11 +175,13 @@ def test_a_sampled_plan_states_its_error_then_the_full_plan_follows(tmp_path, br
         by_id(page, "fire").wait_for(timeout=30000)
         x = DESKTOP["width"] - 200
         into_view(page, "plan-scope-side", x)
+        page.evaluate(RECORD, "plan-destroyed-t")  # every wording the figure takes, however briefly shown
         by_id(page, "plan-scope-side").click()
-        said = wait_words(page, "plan-destroyed-t", f"destroyed · {quick.destroyed}")
-        page.screenshot(path=str(SCREENSHOTS / "advisor-sampled-desktop.png"))
-        assert " ± " in said
         wait_words(page, "plan-target-t", full.how, timeout=90)
+        said = page.evaluate("() => window.__said")
+        sampled = next((n for n, words in enumerate(said) if f"destroyed · {quick.destroyed}" in words), None)
+        assert sampled is not None and " ± " in said[sampled], said  # the quick plan first, its error stated
+        assert any(f"destroyed {full.destroyed}" in words for words in said[sampled + 1:]), said  # then the full
         wait_words(page, "plan-destroyed-t", f"destroyed {full.destroyed}")
         assert by_id(page, "plan-refining").count() == 0
         shoot(page, "advisor-sampled-then-exact-desktop")
