@@ -38,7 +38,7 @@ ENGINE_PAGE = """<!DOCTYPE html><html><body><script type="module">
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 const py = await loadPyodide();
 py.unpackArchive(await (await fetch("app.tar.gz")).arrayBuffer(), "gztar");
-for (const name of ["bench_solutions.py", "bench_static_engine.py"]) {
+for (const name of ["bench_solutions.py", "bench_dice.py", "bench_static_engine.py"]) {
   py.FS.writeFile(name, await (await fetch(name)).text());
 }
 window.benchResult = py.runPython(`
@@ -50,13 +50,22 @@ json.dumps(bench_static_engine.run(%REPEATS%))
 
 ENGINE_RUN = '''
 def run(repeats):
-    """Cold and warm (median) seconds of every firing solution, on each board."""
-    from bench_solutions import forty_ship_board, load_catalogue, measure, quick_start_table
+    """Cold and warm (median) seconds of every firing solution, on each board (the 4-ship board closed
+    to battle, shots in arc and range); and each dice pool's exact distribution, caches cleared, and a
+    cache hit (bench_dice.py's pools), as "cold" and "warm"."""
+    from bench_dice import POOLS, ours_cold, per_call
+    from bench_solutions import closed_table, forty_ship_board, load_catalogue, measure
+    from companion.engine import dice
     catalogue = load_catalogue()
     out = {}
-    for name, state, n in (("4 ships", quick_start_table(catalogue), repeats * 5), ("40 ships", forty_ship_board(catalogue), repeats)):
+    for name, state, n in (("4 ships", closed_table(catalogue), repeats * 5), ("40 ships", forty_ship_board(catalogue), repeats)):
         cold, warm, count = measure(state, n)
         out[name] = {"cold": cold, "warm": warm, "solutions": count}
+    for text in POOLS:
+        pool = dice.parse_pool(text)
+        dice.counts(pool)
+        out[f"dice {text}"] = {"cold": per_call(ours_cold(pool), 5, 20) / 1e6,
+                               "warm": per_call(lambda: dice.counts(pool), 5, 2000) / 1e6}
     return out
 '''
 
@@ -123,7 +132,8 @@ def opens(browser, port: int, count: int) -> tuple[list[float], list[float]]:
 
 
 def engine_in_browser(browser, folder: Path, port: int, repeats: int) -> dict:
-    (folder / "bench_solutions.py").write_text((ROOT / "benchmarks" / "bench_solutions.py").read_text())
+    for name in ("bench_solutions.py", "bench_dice.py"):
+        (folder / name).write_text((ROOT / "benchmarks" / name).read_text())
     (folder / "bench_static_engine.py").write_text(ENGINE_RUN)
     (folder / "bench-engine.html").write_text(ENGINE_PAGE.replace("%REPEATS%", str(repeats)))
     context = browser.new_context(service_workers="block")
@@ -175,11 +185,11 @@ def main() -> None:
         finally:
             process.terminate()
         here = engine_here(repeats)
-        print(f"{'firing solutions':<18} {'CPython cold':>12} {'warm':>9} {'Pyodide cold':>13} {'warm':>9} {'ratio (warm)':>13}")
+        print(f"{'engine (ms)':<40} {'CPython cold':>12} {'warm':>9} {'Pyodide cold':>13} {'warm':>9} {'ratio':>13}")
         for board in here:
             h, t = here[board], there[board]
-            print(f"{board:<18} {h['cold'] * 1000:>9.1f} ms {h['warm'] * 1000:>6.1f} ms {t['cold'] * 1000:>10.1f} ms "
-                  f"{t['warm'] * 1000:>6.1f} ms {t['warm'] / h['warm']:>12.1f}x")
+            print(f"{board:<40} {h['cold'] * 1000:>12.3f} {h['warm'] * 1000:>9.4f} {t['cold'] * 1000:>13.3f} "
+                  f"{t['warm'] * 1000:>9.4f} {t['cold'] / h['cold']:>6.1f}x cold {t['warm'] / h['warm']:>5.1f}x warm")
         print(f"load average while measured: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
