@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, by_id, open_app, shoot, tap_until
-from .test_sharing import join, label, shared_server, wait_log, wait_words  # noqa: F401  (a fixture)
+from .conftest import by_id, shoot, tap_until
+from .test_sharing import host_game_and_british_phone, label, shared_server, wait_log, wait_words  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -23,19 +23,7 @@ def tap_words(page, words: str, timeout: float = 10.0) -> None:
 
 def test_a_refused_phone_is_told_and_only_the_host_turns_rule_checks_off(shared_server, browser):
     server = shared_server
-    host_ctx = browser.new_context(viewport=DESKTOP)
-    host = host_ctx.new_page()
-    open_app(host, server.url)
-    by_id(host, "quick-start").wait_for(timeout=15000)
-    by_id(host, "quick-start").click()
-    host.wait_for_url("**/game/**", timeout=15000)
-    game_path = "game/" + host.url.split("/game/")[1].split("?")[0]
-    wait_log(host, 0)
-
-    phone_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    phone = phone_ctx.new_page()
-    join(phone, server.lan_url + game_path, server.pin, "side-British")
-    by_id(phone, "my-role").wait_for(timeout=10000)
+    host_ctx, host, game_path, phone_ctx, phone = host_game_and_british_phone(server, browser)
 
     # the phone asks for French; the host refuses; the phone is told, until it taps OK
     by_id(phone, "change-role").click()

@@ -104,6 +104,24 @@ def join(page, url: str, pin: str, role: str | None) -> None:
         by_id(page, f"role-{role}").click()
 
 
+def host_game_and_british_phone(server, browser):
+    """The host (a desktop) starts the Quick-Start battle; a phone joins it with the PIN as British:
+    (host context, host page, the game's path, phone context, phone page)."""
+    host_ctx = browser.new_context(viewport=DESKTOP)
+    host = host_ctx.new_page()
+    open_app(host, server.url)
+    by_id(host, "quick-start").wait_for(timeout=15000)
+    by_id(host, "quick-start").click()
+    host.wait_for_url("**/game/**", timeout=15000)
+    game_path = "game/" + host.url.split("/game/")[1].split("?")[0]
+    wait_log(host, 0)
+    phone_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone = phone_ctx.new_page()
+    join(phone, server.lan_url + game_path, server.pin, "side-British")
+    by_id(phone, "my-role").wait_for(timeout=10000)
+    return host_ctx, host, game_path, phone_ctx, phone
+
+
 def test_one_game_on_many_screens(shared_server, browser):
     server = shared_server
     assert server.pin, "the server prints the join PIN"
@@ -256,19 +274,7 @@ def test_a_role_change_and_a_waiting_device_wait_for_the_host(shared_server, bro
     """Issue 11.4 and 11.6: a device asks for another side and the host approves it; a device asks to
     be let in and the host lets it in with one tap; a guest cannot start a game, a War Fleet battle neither."""
     server = shared_server
-    host_ctx = browser.new_context(viewport=DESKTOP)
-    host = host_ctx.new_page()
-    open_app(host, server.url)
-    by_id(host, "quick-start").wait_for(timeout=15000)
-    by_id(host, "quick-start").click()
-    host.wait_for_url("**/game/**", timeout=15000)
-    game_path = "game/" + host.url.split("/game/")[1].split("?")[0]
-    wait_log(host, 0)
-
-    phone_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    phone = phone_ctx.new_page()
-    join(phone, server.lan_url + game_path, server.pin, "side-British")
-    by_id(phone, "my-role").wait_for(timeout=10000)
+    host_ctx, host, game_path, phone_ctx, phone = host_game_and_british_phone(server, browser)
     assert "This device: British" in label(by_id(phone, "my-role"))
 
     # Change asks the host; the phone keeps British until the host approves
@@ -339,19 +345,7 @@ def test_the_host_renames_a_phone_and_forgets_it(shared_server, browser):
     """Issue 18: the host names a phone "Anna's phone" on its Devices list; the phone's bar and the
     host's list show the name and what the phone holds; Forget sends the phone back to the PIN."""
     server = shared_server
-    host_ctx = browser.new_context(viewport=DESKTOP)
-    host = host_ctx.new_page()
-    open_app(host, server.url)
-    by_id(host, "quick-start").wait_for(timeout=15000)
-    by_id(host, "quick-start").click()
-    host.wait_for_url("**/game/**", timeout=15000)
-    game_path = "game/" + host.url.split("/game/")[1].split("?")[0]
-    wait_log(host, 0)
-
-    phone_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    phone = phone_ctx.new_page()
-    join(phone, server.lan_url + game_path, server.pin, "side-British")
-    by_id(phone, "my-role").wait_for(timeout=10000)
+    host_ctx, host, game_path, phone_ctx, phone = host_game_and_british_phone(server, browser)
     ident = re.search(r"· ((?:Phone|Tablet|Computer) \d+)", label(by_id(phone, "my-role"))).group(1)
 
     tap_until(host, "devices", f"rename-{ident}")
