@@ -173,3 +173,23 @@ def test_a_game_another_process_added_is_found(tmp_path):
         assert replay_of(app_store, game.id).last == len(game.entries)
     finally:
         app_store.close()
+
+
+def test_a_ship_in_the_steps_words_is_named_by_its_ruleset():
+    """A Decisive Victory ship with no name of its own (its record's name is its label) is named as
+    the report names it (`Ruleset.ship_name`), not by its id, as a field guessed at named it."""
+    import json
+    from pathlib import Path
+
+    from companion.app.replay_model import changes, find_ruleset
+
+    dv = find_ruleset("decisive-victory")
+    sample = Path(__file__).resolve().parent.parent / "fleets" / "decisive-victory" / "sample.json"
+    state = dv.build_state(dv.load_scenario(json.loads(sample.read_text())), None, Roller.from_seed(1))
+    ship = state.ships[0].model_copy(update={"name": ""})
+    before = state.model_copy(update={"ships": [ship, *state.ships[1:]]})
+    lost = ship.model_copy(update={"removed": "sunk"})
+    after = before.model_copy(update={"ships": [lost, *state.ships[1:]]})
+    assert ship.record.name and ship.record.name != ship.id
+    assert changes(before, after, dv) == (f"{ship.record.name} is lost.",)
+    assert dv.ship_name(ship) == ship.record.name

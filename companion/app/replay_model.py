@@ -110,7 +110,7 @@ class Replay:
         if rolls and rolls[0].text == title:  # a roll's words show under its dice: its head alone here
             title = title.partition(": ")[0]
         return Step(number, entry.kind, state.turn, state.phase, title, tuple(e.text for e in events),
-                    rolls, changes(self.positions[number - 1], state))
+                    rolls, changes(self.positions[number - 1], state, self.ruleset))
 
 
 def positions(ruleset: Ruleset, initial: Any, entries: Iterable[LogEntry]) -> Iterable[Any]:
@@ -157,15 +157,6 @@ def _dice_in(data: Any) -> Iterable[tuple[str, int]]:
             yield from _dice_in(value)
 
 
-def ship_name(ship: Any) -> str:
-    """A ship's name in any ruleset (a Quick-Start card's, a War Fleet ship's own)."""
-    name = getattr(ship, "name", None)
-    if isinstance(name, str) and name:
-        return name
-    card = getattr(ship, "card", None)
-    return getattr(card, "name", None) or str(getattr(ship, "id", "a ship"))
-
-
 def _where(ship: Any) -> tuple[Any, ...]:
     return tuple(getattr(ship, f, None) for f in ("column", "row", "facing"))
 
@@ -180,9 +171,10 @@ def _gone(ship: Any) -> bool:
     return bool(getattr(ship, "removed", False) or getattr(ship, "lost", False) or getattr(ship, "destruction", None))
 
 
-def changes(before: Any, after: Any) -> tuple[str, ...]:
+def changes(before: Any, after: Any, ruleset: Ruleset) -> tuple[str, ...]:
     """What changed between two positions, in words: the turn or phase, and each ship that moved,
-    took damage, or was lost."""
+    took damage, or was lost; each ship named by its ruleset (`Ruleset.ship_name`, as the report
+    names them), never guessed from a field (a Decisive Victory ship's lines showed its id)."""
     words = []
     if (before.turn, before.phase) != (after.turn, after.phase):
         words.append(f"Now turn {after.turn}, {str(after.phase).replace('_', ' ')}.")
@@ -191,7 +183,7 @@ def changes(before: Any, after: Any) -> tuple[str, ...]:
         was = old.get(ship.id)
         if was is None:
             continue
-        name = ship_name(ship)
+        name = ruleset.ship_name(ship)
         if _where(was) != _where(ship):
             words.append(f"{name} moved.")
         if _damage(ship) > _damage(was):
