@@ -258,10 +258,13 @@ class App:
             await self.table.refresh(force=True)
 
     async def _on_close(self, e) -> None:
-        """The session expired: let the game go."""
+        """The session expired: let the game go, and every listener of its screens."""
         self._leave_game()
         if self._stop_offers is not None:
             self._stop_offers()
+        from .views.join import stop_following
+
+        stop_following(self)
 
     # --- theme (issue 18): light, dark or high contrast, chosen per device ---------------------------
 

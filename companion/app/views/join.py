@@ -16,7 +16,7 @@ import flet as ft
 from ..client_calls import ask
 from ..roles import SCREEN, SIDE, TABLE, Role
 from ..session import Session
-from ..tasks import run_soon
+from ..tasks import run_soon, session_of
 from ..palettes import ink_on
 from ..theme import side_colour
 from .frame import on
@@ -25,6 +25,7 @@ from .widgets import TOUCH, airship, icon_button, mounted, muted, tag
 log = logging.getLogger(__name__)
 
 TOKEN_KEY = "leviathans.device"
+FOLLOWING = "_following"  # the app's attribute holding the stops of its `follow` listeners
 
 
 async def identify(app):
@@ -62,8 +63,13 @@ async def remember_token(token: str, prefs: ft.SharedPreferences | None = None) 
 
 def follow(app, control: ft.Control, changed, source=None) -> None:
     """Call `changed()` on the page's loop after every change to the devices (or to `source`, a
-    table), while `control` is on screen; it stops listening once the control has gone."""
+    table), while `control` is on screen; it stops listening once the control has gone, or once the
+    session has (`stop_following`, when the session closes; at the next change heard after Flet let
+    the session go): a device that left is not kept by the hub, nor told of every change."""
     def heard(*_) -> None:
+        if session_of(app.page) is None:  # the session is gone: nothing to draw on, ever
+            stop()
+            return
         run_soon(app.page, update)
 
     async def update() -> None:
@@ -75,7 +81,28 @@ def follow(app, control: ft.Control, changed, source=None) -> None:
         except RuntimeError:  # no longer on screen
             stop()
 
-    stop = (source or app.sharing).subscribe(heard)
+    stop = _listening(app, (source or app.sharing).subscribe(heard))
+
+
+def _listening(app, unsubscribe):
+    """`unsubscribe`, kept among the session's listeners (`stop_following`) until it is called."""
+    stops = getattr(app, FOLLOWING, None)
+    if stops is None:
+        stops = set()
+        setattr(app, FOLLOWING, stops)
+
+    def stop() -> None:
+        unsubscribe()
+        stops.discard(stop)
+
+    stops.add(stop)
+    return stop
+
+
+def stop_following(app) -> None:
+    """The session closed: every listener `follow` registered for it is unregistered."""
+    for stop in list(getattr(app, FOLLOWING, None) or ()):
+        stop()
 
 
 def words(role: Role | None) -> str:
