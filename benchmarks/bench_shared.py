@@ -435,6 +435,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="3 devices, a few taps, a 4-s flood: a smoke run")
     parser.add_argument("--devices", type=int, action="append", help="devices at the table (again for more sizes)")
+    parser.add_argument("--nice", type=int, default=None,
+                        help="run the benchmark, its server and its flooding device at this niceness (e.g. -10 "
+                             "as root): on a machine busy with other work the server then gets the CPU a quiet "
+                             "machine would give it, and the figures are the server's, not the neighbours'")
     parser.add_argument("--flooder", nargs=5, metavar=("URL", "ORIGIN", "GAME", "SECONDS", "RATE"),
                         help=argparse.SUPPRESS)  # the flooding device, run by the benchmark itself
     args = parser.parse_args()
@@ -446,7 +450,9 @@ def main() -> int:
     if args.devices:
         plan.devices = tuple(args.devices)
     print(f"The shared table (ms, median / p95; in brackets the taps in effect within {EFFECT_LIMIT:.0f} s), "
-          f"raw websocket clients; flood: {plan.flood_rate:,} events/s for {plan.flood_seconds:.0f} s from one device")
+          f"raw websocket clients; flood: {plan.flood_rate:,} events/s for {plan.flood_seconds:.0f} s from one device; "
+          f"load average {load} on {os.cpu_count()} cores at the start, niceness {os.getpriority(os.PRIO_PROCESS, 0)}")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print("| devices | phase | Undo/Redo: first frame back | reached all | another player's ship tap "
           "| server CPU s/s |")
     print("| --- | --- | --- | --- | --- | --- |")
