@@ -446,13 +446,15 @@ def main() -> int:
         url, origin, game, seconds, rate = args.flooder
         asyncio.run(flooder(url, origin, game, float(seconds), int(rate)))
         return 0
+    if args.nice is not None:  # inherited by the server and the flooder, started after this
+        os.setpriority(os.PRIO_PROCESS, 0, args.nice)
     plan = QUICK if args.quick else Plan()
     if args.devices:
         plan.devices = tuple(args.devices)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"The shared table (ms, median / p95; in brackets the taps in effect within {EFFECT_LIMIT:.0f} s), "
           f"raw websocket clients; flood: {plan.flood_rate:,} events/s for {plan.flood_seconds:.0f} s from one device; "
           f"load average {load} on {os.cpu_count()} cores at the start, niceness {os.getpriority(os.PRIO_PROCESS, 0)}")
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print("| devices | phase | Undo/Redo: first frame back | reached all | another player's ship tap "
           "| server CPU s/s |")
     print("| --- | --- | --- | --- | --- | --- |")
