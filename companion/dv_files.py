@@ -16,7 +16,8 @@ from pydantic import BaseModel
 from .engine.cards import FormatError
 from .engine.dv.grid import HitGrid, load_hit_grid
 from .engine.dv.records import FlightRecord, ShipFleet, ShipRecord, load_ship, load_ship_fleet
-from .engine.dv.scenario import DVScenario, build_dv_state, load_dv_scenario, summary
+from .engine.dv.scenario import load_dv_scenario, summary
+from .engine.dv.scenario import DVScenario as DVScenario, build_dv_state as build_dv_state  # commands/files
 from .engine.dv.table1 import SuccessTable, load_success_table
 from .engine.migrations import (DV_FLEET_FAMILY, DV_GRID_FAMILY, DV_SCENARIO_FAMILY, DV_SHIP_FAMILY,
                                 DV_TABLE_FAMILY, dv_family_of)

@@ -11,7 +11,7 @@ import math
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from .engine.cards import Card, Fleet, FormatError, load_card, load_fleet
 from .engine.ruleset import RULESETS, ruleset_for_format
@@ -188,13 +188,16 @@ def load_file(path: str | Path) -> Card | Fleet | Scenario:
     try:
         kind = kind_of(data)
         if kind not in ("card", "fleet"):  # a scenario of some ruleset (docs/formats.md)
-            return ruleset_for_format(data["format"]).load_scenario(data)
-        return {"card": load_card, "fleet": load_fleet}[kind](data)
+            ruleset = ruleset_for_format(data["format"])
+            assert ruleset is not None  # kind_of found it
+            scenario: Scenario = ruleset.load_scenario(data)
+            return scenario
+        return load_card(data) if kind == "card" else load_fleet(data)
     except FormatError as exc:
         raise exc.in_file(Path(path).name) from None
 
 
-def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Card]:
+def load_catalogue(extra: Sequence[str | Path] = ()) -> dict[str, Card]:
     """Every card of the shipped fleets, plus cards and fleets from `extra` files."""
     catalogue: dict[str, Card] = {}
     paths = sorted(shipped_fleets_dir().glob("*.json")) + [Path(p) for p in extra]

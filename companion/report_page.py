@@ -82,11 +82,11 @@ def luck_chart(report: Report) -> str:
         if points:
             parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" points="'
                          + " ".join(f"{a:.1f},{b:.1f}" for a, b in points) + '"/>')
-        for p in side.luck:
-            if p.mean is not None:
-                parts.append(f'<circle cx="{x(p.turn):.1f}" cy="{y(p.mean):.1f}" r="4" fill="{colour}">'
-                             f'<title>{_e(side.side)}, turn {p.turn}: {p.rolls} rolls, mean {pct(p.mean)} '
-                             f'({p.mean}); so far {pct(p.running)}</title></circle>')
+        for t in side.luck:
+            if t.mean is not None:
+                parts.append(f'<circle cx="{x(t.turn):.1f}" cy="{y(t.mean):.1f}" r="4" fill="{colour}">'
+                             f'<title>{_e(side.side)}, turn {t.turn}: {t.rolls} rolls, mean {pct(t.mean)} '
+                             f'({t.mean}); so far {pct(t.running)}</title></circle>')
     parts.append(f'<text x="{W / 2}" y="{H - 6}" class="tick" text-anchor="middle">turn</text>')
     return _svg("Luck line: mean percentile of the rolls", parts)
 
@@ -97,7 +97,7 @@ def damage_chart(report: Report) -> str:
     words = report.words
     rows = [(side, words.dealt, side.slots_destroyed, side.slots_expected) for side in report.sides] + \
            [(side, words.second, side.keel_breaks, side.keel_expected) for side in report.sides]
-    top = max([float(max(d, e)) for _, _, d, e in rows] + [1.0])
+    top = max([max(float(d), float(e)) for _, _, d, e in rows] + [1.0])
     bar = (H - 2 * PAD) / max(len(rows), 1)
     parts = []
     for i, (side, what, dealt, expected) in enumerate(rows):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import NoReturn
 
 # each registers its commands, in this order in `companion --help`
 from . import files, quick_start, plan, games, play, app, print_cards, war_fleet, movement, dv, report, build_web  # noqa: F401  # isort: skip
@@ -21,7 +22,7 @@ from .common import COMMANDS, CommandError, one_line, plain_message
 class _Parser(argparse.ArgumentParser):
     """argparse with its usage errors on one line (exit code 2 as argparse's, pointing at --help)."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
-def _check_empty_arguments(args) -> None:
+def _check_empty_arguments(args: argparse.Namespace) -> None:
     """`--data ""` named no folder but silently meant the default one, and an empty GAME matched
     every game as the start of its id (issue 11): both are refused."""
     data = getattr(args, "data", None)

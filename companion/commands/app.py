@@ -7,14 +7,16 @@ imported only when a command starts the app.
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import os
 import sys
 
 from ..app.network import DEFAULT_PORT, free_port, join_address, open_app_store
-from .common import CommandError, command
+from .common import Arguments, CommandError, SubParsers, command
 
 
-def _server(sub, name: str, help: str, host_help: str):
+def _server(sub: SubParsers, name: str, help: str, host_help: str) -> argparse.ArgumentParser:
     """`app` or `web`: --host, --port and --data, served by `_serve`."""
     p = sub.add_parser(name, help=help)
     p.add_argument("--host", default="127.0.0.1", help=host_help)
@@ -25,7 +27,7 @@ def _server(sub, name: str, help: str, host_help: str):
 
 
 @command
-def app(sub) -> None:
+def app(sub: SubParsers) -> None:
     p = _server(sub, "app", "start the table app: serve it, open the browser, print the address for phones",
                 "address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 lets phones and "
                 "tablets on the network join, with the PIN the app shows)")
@@ -33,20 +35,20 @@ def app(sub) -> None:
 
 
 @command
-def web(sub) -> None:
+def web(sub: SubParsers) -> None:
     p = _server(sub, "web", "serve the table app for browsers without opening one",
                 "address to listen on (default 127.0.0.1; 0.0.0.0 for phones on the network, with the join PIN)")
     p.set_defaults(no_browser=True)
 
 
 @command
-def desktop(sub) -> None:
+def desktop(sub: SubParsers) -> None:
     p = sub.add_parser("desktop", help="open the app in Flet's native window (the client downloads at first use)")
     p.add_argument("--data", metavar="FOLDER", help="folder for saved games")
     p.set_defaults(run=run_desktop)
 
 
-def _serve(args) -> int:
+def _serve(args: Arguments) -> int:
     from ..app.main import serve
     from ..app.sharing import Sharing
 
@@ -71,9 +73,9 @@ def _serve(args) -> int:
     return 0
 
 
-def run_desktop(args) -> int:
+def run_desktop(args: Arguments) -> int:
     try:
-        import flet_desktop  # noqa: F401
+        importlib.import_module("flet_desktop")  # optional, and without type information
     except ImportError:
         raise CommandError(
             "the desktop window needs the flet-desktop client, which is not installed and downloads "

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import CommandError, command
+from .common import Arguments, CommandError, SubParsers, command
 
 
 @command
-def build_web(sub) -> None:
+def build_web(sub: SubParsers) -> None:
     p = sub.add_parser("build-web", help="write the app as a static web folder that runs offline in a phone's browser")
     p.add_argument("out", metavar="OUT", help="the folder to write (new, empty, or an earlier web build)")
     p.add_argument("--wheels", metavar="DIR", help="keep the fetched wheels here (default: a temporary folder)")
@@ -22,7 +22,7 @@ def build_web(sub) -> None:
     p.set_defaults(run=_run)
 
 
-def _run(args) -> int:
+def _run(args: Arguments) -> int:
     from ..web.build import BuildError, build_web as build
 
     try:

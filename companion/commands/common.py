@@ -12,17 +12,31 @@ import argparse
 import json
 import sys
 from fractions import Fraction
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeAlias
 
 from ..engine.cards import FormatError
 from ..engine.hexes import PositionError
 from ..messages import one_line as one_line  # the command modules take it from here
 
+if TYPE_CHECKING:
+    from ..engine.ruleset import Ruleset
+
+
+class SubParsers(Protocol):
+    """What a registering function adds its sub-command to (argparse's sub-parsers action, of the
+    entry point's parser class or of argparse's own)."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
+
+
+#: what a command runs on.
+Arguments: TypeAlias = argparse.Namespace
+Register: TypeAlias = Callable[[SubParsers], None]
 #: name of the registering function -> the function that adds its sub-command to the parser.
-COMMANDS: dict[str, Callable[[argparse._SubParsersAction], None]] = {}
+COMMANDS: dict[str, Register] = {}
 
 
-def command(register: Callable) -> Callable:
+def command(register: Register) -> Register:
     """Register a function that adds one sub-command to the parser."""
     COMMANDS[register.__name__] = register
     return register
@@ -52,7 +66,7 @@ def data_option(parser: argparse.ArgumentParser) -> None:
                         help=f"the data folder (default: ${ENVIRONMENT_VARIABLE}, else the user's data folder)")
 
 
-def game_command(sub, name: str, help: str, run: Callable) -> argparse.ArgumentParser:
+def game_command(sub: SubParsers, name: str, help: str, run: Callable[[Arguments], int]) -> argparse.ArgumentParser:
     """A sub-command on one game of the store: GAME and `--data DIR`."""
     parser = sub.add_parser(name, help=help)
     parser.add_argument("game", metavar="GAME", help="game id, the start of one, or the game's name")
@@ -90,7 +104,7 @@ def plain_message(exc: BaseException) -> str:
 
 
 def scenario_state(path: str, fleets: list[str], wrong_file: str, ruleset: Any = None, roller: Any = None,
-                   attacker: str | None = None):
+                   attacker: str | None = None) -> tuple[Ruleset, Any, Any]:
     """(ruleset, scenario, state) of a scenario file of any ruleset (the one its format names), or
     of `ruleset` only; FormatError naming the file otherwise (`wrong_file` says what was wanted),
     or naming the ship a card of which is missing; CommandError if it has no ship `attacker`."""

@@ -19,12 +19,12 @@ from ..engine.dv.odds import (
     GRID, TABLE_1, SuccessTable, Weapon, attack_from, attack_odds, box_name, clamp_modifier, save_is_rolled, save_odds, success_chance,
     successful_totals,
 )
-from .common import CommandError, command, json_out, percent
+from .common import CommandError, SubParsers, command, json_out, percent
 from ..engine.dv.table1 import load_success_table
 
 
 @command
-def dv(sub) -> None:
+def dv(sub: SubParsers) -> None:
     p = sub.add_parser("dv", help="Decisive Victory (seed 003): exact odds of its dice",
                        description="Decisive Victory (seed 003): exact odds of its dice.")
     dv_sub = p.add_subparsers(dest="dv_command", metavar="COMMAND", required=True)
@@ -36,7 +36,7 @@ def dv(sub) -> None:
     _attack_parser(rolls)
 
 
-def _test_parser(rolls) -> None:
+def _test_parser(rolls: SubParsers) -> None:
     p = rolls.add_parser("test", help="the 2d6 success test at modifier M (2 and 12 fail, a natural seven succeeds)")
     p.add_argument("modifier", type=int, metavar="M", help="the sum of all modifiers (kept within 0 to 9)")
     _table_option(p)
@@ -44,7 +44,7 @@ def _test_parser(rolls) -> None:
     p.set_defaults(run=run_test)
 
 
-def _save_parser(rolls) -> None:
+def _save_parser(rolls: SubParsers) -> None:
     p = rolls.add_parser("save", help="an armour save: armour A against strength S")
     p.add_argument("--armour", "--armor", type=int, required=True, metavar="A", help="the struck armour value")
     p.add_argument("--strength", type=int, required=True, metavar="S", help="the hit's strength (after range)")
@@ -53,7 +53,7 @@ def _save_parser(rolls) -> None:
     p.set_defaults(run=run_save)
 
 
-def _attack_parser(rolls) -> None:
+def _attack_parser(rolls: SubParsers) -> None:
     p = rolls.add_parser("attack", help="one attack's whole chain: hit, row, save, damage points, minor damage, box",
                          description="One attack's whole chain (spec §15.4). --modifier is the total: fire "
                                      "control and every situational modifier (range, night, ...).")

@@ -6,26 +6,29 @@ import secrets
 from fractions import Fraction
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from ..engine.cards import Card, Fleet, FormatError
 from ..engine.dice import distribution, parse_pool
 from ..engine.roller import Roller, roll_pool
 from ..engine.ruleset import ruleset_for_format
 from ..engine.scenario import Scenario, two_sides
 from ..files import load_catalogue, load_file, read_json
-from .common import command, fleet_option, json_out, one_line, percent, plain_message, warn
+from .common import (Arguments, SubParsers, command, fleet_option, json_out, one_line, percent,
+                     plain_message, warn)
 
 # --- validate ----------------------------------------------------------------
 
 
 @command
-def validate(sub) -> None:
+def validate(sub: SubParsers) -> None:
     p = sub.add_parser("validate", help="check card, fleet and scenario files")
     p.add_argument("files", nargs="+", metavar="FILE")
     fleet_option(p, "more cards for scenarios that name card ids")
     p.set_defaults(run=run_validate)
 
 
-def run_validate(args) -> int:
+def run_validate(args: Arguments) -> int:
     failures = 0
     for path in args.files:
         try:
@@ -45,7 +48,7 @@ def run_validate(args) -> int:
     return 1 if failures else 0
 
 
-def _check_loaded(loaded, path: str, fleets: list[str]) -> str:
+def _check_loaded(loaded: Card | Fleet | Scenario, path: str, fleets: list[str]) -> str:
     if isinstance(loaded, Card):
         return f"card {loaded.name}"
     if isinstance(loaded, Fleet):
@@ -53,6 +56,7 @@ def _check_loaded(loaded, path: str, fleets: list[str]) -> str:
             if loaded.left_out else ""
         return f"fleet {loaded.name}, {len(loaded.ships)} ships{left_out}"
     ruleset = ruleset_for_format(loaded.format)  # the scenario's format names its ruleset
+    assert ruleset is not None  # load_file read the scenario by that format
     catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
     try:
         state = ruleset.build_state(loaded, catalogue)
@@ -84,7 +88,7 @@ def _check_dv(path: str, fleets: list[str]) -> str | None:
 
 
 @command
-def schema(sub) -> None:
+def schema(sub: SubParsers) -> None:
     from ..dv_files import SCHEMAS
 
     p = sub.add_parser("schema", help="print the JSON Schema of a file format",
@@ -95,11 +99,11 @@ def schema(sub) -> None:
     p.set_defaults(run=run_schema)
 
 
-def run_schema(args) -> int:
+def run_schema(args: Arguments) -> int:
     from ..dv_files import SCHEMAS
 
-    model = {"card": Card, "fleet": Fleet, "scenario": Scenario, **SCHEMAS}[args.kind]
-    json_out(model.model_json_schema(by_alias=True))
+    models: dict[str, type[BaseModel]] = {"card": Card, "fleet": Fleet, "scenario": Scenario, **SCHEMAS}
+    json_out(models[args.kind].model_json_schema(by_alias=True))
     return 0
 
 
@@ -107,14 +111,14 @@ def run_schema(args) -> int:
 
 
 @command
-def dist(sub) -> None:
+def dist(sub: SubParsers) -> None:
     p = sub.add_parser("dist", help="exact distribution of a dice pool's total")
     p.add_argument("pool", nargs="+", metavar="POOL", help="e.g. 'DBlue & DBlack' or 2DRed")
     p.add_argument("--json", action="store_true", help="exact fractions as JSON")
     p.set_defaults(run=run_dist)
 
 
-def run_dist(args) -> int:
+def run_dist(args: Arguments) -> int:
     pool = parse_pool(" ".join(args.pool))
     outcomes = distribution(pool)
     if args.json:
@@ -130,7 +134,7 @@ def run_dist(args) -> int:
 
 
 @command
-def roll(sub) -> None:
+def roll(sub: SubParsers) -> None:
     p = sub.add_parser("roll", help="roll a dice pool: each die's face and the total")
     p.add_argument("pool", nargs="+", metavar="POOL")
     p.add_argument("--seed", help="the same seed gives the same faces")
@@ -138,7 +142,7 @@ def roll(sub) -> None:
     p.set_defaults(run=run_roll)
 
 
-def run_roll(args) -> int:
+def run_roll(args: Arguments) -> int:
     pool = parse_pool(" ".join(args.pool))
     seed = args.seed if args.seed is not None else str(secrets.randbits(63))
     rolls, _ = roll_pool(Roller.from_seed(seed), pool)

@@ -17,10 +17,10 @@ from ..store.atomic import write_atomic
 from ..store.export import scenario_at
 from ..store.store import TinyDBStore
 from ..store.verify import verify_game
-from .common import command, data_option, game_command, json_out, warn
+from .common import Arguments, SubParsers, command, data_option, game_command, json_out, warn
 
 
-def open_data(args) -> TinyDBStore:
+def open_data(args: Arguments) -> TinyDBStore:
     """The store of --data (else $COMPANION_DATA, else the user's data folder); its problems on stderr."""
     store = TinyDBStore(args.data)
     for problem in store.problems:
@@ -36,14 +36,14 @@ def _when(stamp: float) -> str:
 
 
 @command
-def games(sub) -> None:
+def games(sub: SubParsers) -> None:
     p = sub.add_parser("games", help="list the saved games (of every ruleset)")
     data_option(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_games)
 
 
-def run_games(args) -> int:
+def run_games(args: Arguments) -> int:
     store = open_data(args)
     found = store.games()
     if args.json:
@@ -63,12 +63,12 @@ def run_games(args) -> int:
 
 
 @command
-def export(sub) -> None:
+def export(sub: SubParsers) -> None:
     p = game_command(sub, "export", "write a whole game (its start and its log) to one JSON file", run_export)
     p.add_argument("file", metavar="FILE")
 
 
-def run_export(args) -> int:
+def run_export(args: Arguments) -> int:
     store = open_data(args)
     game_id = store.find(args.game)
     document = store.export_game(game_id)
@@ -107,14 +107,14 @@ def export_target(text: str) -> Path:
 
 
 @command
-def import_(sub) -> None:
+def import_(sub: SubParsers) -> None:
     p = sub.add_parser("import", help="add a game exported with `companion export`")
     p.add_argument("file", metavar="FILE")
     data_option(p)
     p.set_defaults(run=run_import)
 
 
-def run_import(args) -> int:
+def run_import(args: Arguments) -> int:
     data = read_json(args.file, limit=MAX_EXPORT_BYTES)  # a log grows with the game: more than a card file
     store = open_data(args)
     game = store.import_game(data, source=args.file)
@@ -126,13 +126,13 @@ def run_import(args) -> int:
 
 
 @command
-def replay(sub) -> None:
+def replay(sub: SubParsers) -> None:
     p = game_command(sub, "replay", "the position after N log entries, as a scenario file (JSON)", run_replay)
     p.add_argument("--to", type=int, metavar="N",
                    help="how many log entries (actions, undos, redos) to replay (default: all)")
 
 
-def run_replay(args) -> int:
+def run_replay(args: Arguments) -> int:
     store = open_data(args)
     stored = store.stored(store.find(args.game))
     json_out(scenario_at(stored, args.to))
@@ -140,11 +140,11 @@ def run_replay(args) -> int:
 
 
 @command
-def verify(sub) -> None:
+def verify(sub: SubParsers) -> None:
     game_command(sub, "verify", "re-derive every logged roll from the dice seed and check it", run_verify)
 
 
-def run_verify(args) -> int:
+def run_verify(args: Arguments) -> int:
     store = open_data(args)
     result = verify_game(store.stored(store.find(args.game)))
     for line in result.lines():

@@ -8,11 +8,11 @@ from ..engine.kernel import Refusal
 from ..engine.reach import Action, Reach, reach as quick_start_reach
 from ..engine.warfleet.reach import reach as war_fleet_reach
 from ..engine.warfleet.state import WarFleetState
-from .common import CommandError, command, fleet_option, json_out, scenario_state
+from .common import Arguments, CommandError, SubParsers, command, fleet_option, json_out, scenario_state
 
 
 @command
-def reach(sub) -> None:
+def reach(sub: SubParsers) -> None:
     p = sub.add_parser("reach", help="every end position a ship can reach this turn, with its cheapest MP")
     p.add_argument("scenario", metavar="SCENARIO", help="a Quick-Start or War Fleet scenario file")
     p.add_argument("--ship", required=True, metavar="SHIP", help="the id of the ship that moves")
@@ -22,7 +22,7 @@ def reach(sub) -> None:
     p.set_defaults(run=run_reach)
 
 
-def run_reach(args) -> int:
+def run_reach(args: Arguments) -> int:
     _, _, state = scenario_state(args.scenario, args.fleet, "is not a Quick-Start or War Fleet scenario",
                                  attacker=args.ship)
     try:
@@ -53,7 +53,7 @@ def _print_reach(found: Reach, name: str, board: Board) -> None:
 
 
 def _words(action: Action) -> str:
-    kind = action["kind"]
+    kind: str = action["kind"]
     if kind == "step":
         return str(action["step"])
     if kind == "pivot":

@@ -5,11 +5,13 @@ from __future__ import annotations
 from ..engine.advice import GunAdvice, advise, best_shots, side_ships
 from ..engine.fire_plan import Figure, FirePlan, fire_plan
 from ..engine.quick_start import QUICK_START
-from .common import CommandError, command, fleet_option, json_out, percent, scenario_state
+from ..engine.state import GameState
+from .common import (Arguments, CommandError, SubParsers, command, fleet_option, json_out, percent,
+                     scenario_state)
 
 
 @command
-def plan(sub) -> None:
+def plan(sub: SubParsers) -> None:
     p = sub.add_parser("plan", help="each gun's options ranked by exact odds, and the fire plan of the best")
     p.add_argument("scenario", metavar="SCENARIO")
     who = p.add_mutually_exclusive_group(required=True)
@@ -20,7 +22,7 @@ def plan(sub) -> None:
     p.set_defaults(run=run_plan)
 
 
-def run_plan(args) -> int:
+def run_plan(args: Arguments) -> int:
     _, _, state = scenario_state(args.scenario, args.fleet, "is not a scenario (leviathans-scenario/1)", QUICK_START,
                                  attacker=args.ship)
     if args.side is not None:
@@ -42,7 +44,7 @@ def run_plan(args) -> int:
     return 0
 
 
-def _print_guns(state, ship_id: str, guns: tuple[GunAdvice, ...]) -> None:
+def _print_guns(state: GameState, ship_id: str, guns: tuple[GunAdvice, ...]) -> None:
     ship = state.ship(ship_id)
     print(f"{ship.card.name} ({ship.side}) at {ship.describe_position(state.board)}")
     if not guns:
@@ -64,7 +66,7 @@ def _figure(f: Figure) -> str:
     return percent(f.value) if f.exact else f"{percent(f.value)} +/- {f.error * 100:.1f}%"
 
 
-def _print_plan(state, planned: FirePlan) -> None:
+def _print_plan(state: GameState, planned: FirePlan) -> None:
     print("Fire plan: every gun's best option (*)")
     if not planned.targets:
         print("  no shot worth firing")

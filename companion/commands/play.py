@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 from ..engine.kernel import Refused
 from ..engine.cards import FormatError
@@ -22,8 +23,8 @@ from ..engine.names import game_name
 from ..engine.scenario import two_sides
 from ..engine.roller import Roller
 from ..files import parse_json
-from .common import (CommandError, command, data_option, fleet_option, game_command, json_out, one_line,
-                     scenario_state, warn)
+from .common import (Arguments, CommandError, SubParsers, command, data_option, fleet_option, game_command,
+                     json_out, one_line, scenario_state, warn)
 from .games import open_data
 
 #: Seeds the dice of `companion new` when --seed is not given (as the app's: tests, demos).
@@ -33,7 +34,7 @@ SEED_VARIABLE = "COMPANION_SEED"
 
 
 @command
-def new(sub) -> None:
+def new(sub: SubParsers) -> None:
     p = sub.add_parser("new", help="start a game from a scenario file (of any ruleset); prints its id")
     p.add_argument("scenario", metavar="SCENARIO", help="a scenario file: its format names its ruleset")
     p.add_argument("--name", metavar="N", help="the game's name (default: the scenario's, else the date)")
@@ -44,7 +45,7 @@ def new(sub) -> None:
     p.set_defaults(run=run_new)
 
 
-def run_new(args) -> int:
+def run_new(args: Arguments) -> int:
     seed = args.seed if args.seed is not None else os.environ.get(SEED_VARIABLE) or None
     ruleset, loaded, state = scenario_state(  # no seed: the store draws a secret one
         args.scenario, args.fleet, "is a card or fleet, not a scenario: start a game from a scenario file",
@@ -66,13 +67,13 @@ def run_new(args) -> int:
 
 
 @command
-def act(sub) -> None:
+def act(sub: SubParsers) -> None:
     p = game_command(sub, "act", "take one action in a game (JSON as in the log); prints what happened", run_act)
     p.add_argument("action", metavar="ACTION", help='a JSON object, e.g. \'{"kind": "end_turn"}\'')
     p.add_argument("--json", action="store_true", help="the events as JSON")
 
 
-def action_data(text: str) -> dict:
+def action_data(text: str) -> dict[str, Any]:
     """ACTION as JSON data: an object, read with the limits of every file the commands read."""
     data = parse_json(text, "ACTION")
     if not isinstance(data, dict):
@@ -80,7 +81,7 @@ def action_data(text: str) -> dict:
     return data
 
 
-def run_act(args) -> int:
+def run_act(args: Arguments) -> int:
     action = action_data(args.action)
     store = open_data(args)
     game = store.game(store.find(args.game))
@@ -100,14 +101,14 @@ def run_act(args) -> int:
 
 
 @command
-def options(sub) -> None:
+def options(sub: SubParsers) -> None:
     p = game_command(sub, "options", "the actions a game allows now, with why the others cannot be taken", run_options)
     p.add_argument("--side", metavar="S", help="one side's options only (default: every side's and the table's)")
     p.add_argument("--json", action="store_true",
                    help='a list of {"action": {...}, "possible": true|false, "problem": text or null}')
 
 
-def run_options(args) -> int:
+def run_options(args: Arguments) -> int:
     store = open_data(args)
     game = store.game(store.find(args.game))
     state = game.state
@@ -122,5 +123,5 @@ def run_options(args) -> int:
           f"{len(possible)} of {len(found)} options possible now")
     for option in sorted(found, key=lambda o: not o.possible):
         shown = json.dumps(option.action, ensure_ascii=False)
-        print(f"  {shown}" if option.possible else f"  (not now) {shown}: {one_line(option.problem)}")
+        print(f"  {shown}" if option.problem is None else f"  (not now) {shown}: {one_line(option.problem)}")
     return 0

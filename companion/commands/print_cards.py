@@ -8,13 +8,13 @@ from pathlib import Path
 from .. import printing
 from ..engine.cards import Card, Fleet
 from ..files import load_file
-from .common import CommandError, command
+from .common import Arguments, CommandError, SubParsers, command
 
 OUTPUT_SUFFIXES = (".html", ".htm", ".pdf")
 
 
 @command
-def print_cards(sub) -> None:
+def print_cards(sub: SubParsers) -> None:
     p = sub.add_parser(
         "print",
         help="printable ship cards of card or fleet files (HTML, or PDF through chromium)",
@@ -29,7 +29,7 @@ def print_cards(sub) -> None:
     p.set_defaults(run=run_print)
 
 
-def run_print(args) -> int:
+def run_print(args: Arguments) -> int:
     from ..dv_files import is_dv_data
     from ..files import read_json
 
@@ -62,7 +62,7 @@ def run_print(args) -> int:
     return 0
 
 
-def _print_dv(args) -> int:
+def _print_dv(args: Arguments) -> int:
     """Decisive Victory ship records (spec decisive-victory.md 17.1): ship and fleet files, and a hit
     grid file for the ships without their own grid (default: the reconstructed grid, marked)."""
     from .. import dv_printing

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from ..engine.combat import firing_solutions
 from ..engine.quick_start import QUICK_START
-from .common import command, fleet_option, json_out, percent, scenario_state
+from .common import Arguments, SubParsers, command, fleet_option, json_out, percent, scenario_state
 
 
 @command
-def solutions(sub) -> None:
+def solutions(sub: SubParsers) -> None:
     p = sub.add_parser("solutions", help="every firing solution of a ship, with exact odds")
     p.add_argument("scenario", metavar="SCENARIO")
     p.add_argument("--attacker", required=True, metavar="SHIP")
@@ -17,7 +17,7 @@ def solutions(sub) -> None:
     p.set_defaults(run=run_solutions)
 
 
-def run_solutions(args) -> int:
+def run_solutions(args: Arguments) -> int:
     _, _, state = scenario_state(args.scenario, args.fleet, "is not a scenario (leviathans-scenario/1)", QUICK_START,
                                  attacker=args.attacker)
     found = firing_solutions(state, args.attacker)

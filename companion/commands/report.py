@@ -9,12 +9,12 @@ from pathlib import Path
 
 from .. import report_page
 from ..store.atomic import write_atomic
-from .common import CommandError, command, game_command
+from .common import Arguments, CommandError, SubParsers, command, game_command
 from .games import export_target, open_data
 
 
 @command
-def report(sub) -> None:
+def report(sub: SubParsers) -> None:
     p = game_command(sub, "report", "the after-action report of a game (luck, damage against the odds, "
                      "shots per gun, ships lost) as a self-contained HTML page", run_report)
     p.add_argument("--out", metavar="OUT.html",
@@ -22,7 +22,7 @@ def report(sub) -> None:
     p.add_argument("--turn", type=int, metavar="N", help="the report of turn N alone (default: the whole game)")
 
 
-def run_report(args) -> int:
+def run_report(args: Arguments) -> int:
     store = open_data(args)
     game_id = store.find(args.game)
     stored = store.stored(game_id)

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Sequence
 
 from ..engine.cards import Card, Fleet
 from ..engine.warfleet.combat import AttackOption, all_attack_options, attack_options
 from ..engine.warfleet.convert import convert_card, working
 from ..engine.warfleet.ruleset import WAR_FLEET
+from ..engine.warfleet.state import WarFleetState
 from ..files import load_catalogue, load_file
-from .common import CommandError, command, fleet_option, json_out, percent, scenario_state
+from .common import (Arguments, CommandError, SubParsers, command, fleet_option, json_out, percent,
+                     scenario_state)
 
 # --- convert ---------------------------------------------------------------------------
 
 
 @command
-def convert(sub) -> None:
+def convert(sub: SubParsers) -> None:
     p = sub.add_parser("convert", help="War Fleet stats of a Quick-Start card (seed 004, Conversion)")
     p.add_argument("card", metavar="CARD", help="a card or fleet file, or the id of a card in the fleets")
     p.add_argument("--to", required=True, choices=["war-fleet"], help="the ruleset to convert to")
@@ -24,7 +27,7 @@ def convert(sub) -> None:
     p.set_defaults(run=run_convert)
 
 
-def card_or_fleet(what: str, fleets: list[str] = ()) -> Card | Fleet:
+def card_or_fleet(what: str, fleets: Sequence[str] = ()) -> Card | Fleet:
     """What CARD names: a card file, a fleet file, or a card id (its card)."""
     if Path(what).suffix.lower() == ".json" or Path(what).exists():
         loaded = load_file(what)
@@ -39,7 +42,7 @@ def card_or_fleet(what: str, fleets: list[str] = ()) -> Card | Fleet:
     return catalogue[what]
 
 
-def run_convert(args) -> int:
+def run_convert(args: Arguments) -> int:
     named = card_or_fleet(args.card, args.fleet)
     cards = list(named.ships) if isinstance(named, Fleet) else [named]
     if args.json:
@@ -77,7 +80,7 @@ def _print_stats(card: Card) -> None:
 
 
 @command
-def attacks(sub) -> None:
+def attacks(sub: SubParsers) -> None:
     p = sub.add_parser("attacks", help="every War Fleet attack option, with exact odds")
     p.add_argument("scenario", metavar="SCENARIO", help="a leviathans-warfleet-scenario/1 file")
     p.add_argument("--attacker", metavar="SHIP", help="one ship's options only")
@@ -87,7 +90,7 @@ def attacks(sub) -> None:
     p.set_defaults(run=run_attacks)
 
 
-def run_attacks(args) -> int:
+def run_attacks(args: Arguments) -> int:
     _, _, state = scenario_state(args.scenario, args.fleet,
                                  "is not a War Fleet scenario (leviathans-warfleet-scenario/1)", WAR_FLEET,
                                  attacker=args.attacker)
@@ -111,12 +114,13 @@ def run_attacks(args) -> int:
     return 0
 
 
-def _line(state, option: AttackOption) -> str:
+def _line(state: WarFleetState, option: AttackOption) -> str:
     attacker, target = state.ship(option.attacker), state.ship(option.target)
     guns = " + ".join(loc.replace("_", " ") for loc in option.locations)
     head = f"{attacker.name} {guns} {option.name} -> {target.name}".replace("  ", " ")
     if not option.possible:
         return f"{head}: {option.problem}"
+    assert option.pool is not None  # a possible attack has its pool
     extra = f", {option.rolls} rolls" if option.rolls > 1 else ""
     ups = "".join(f", dialled up {n} ({why})" for why, n in option.dial_ups)
     return f"{head}: range {option.range} ({'/'.join(sorted(set(option.bands.values())))}), {option.pool.expanded}{extra}{ups}"

@@ -4,9 +4,9 @@ A `Ruleset` holds a system's state type, its action union (parsed and dumped
 through a pydantic `TypeAdapter`), its handlers (run by `kernel.dispatch`),
 who each action kind belongs to, its phases in words, its scenario format and
 how to load one, and what a device holding one side may be shown of a game
-(`view_for`: hidden information).  `QUICK_START` (quick_start.py) and `WAR_FLEET`
-(warfleet/ruleset.py) are the values; `RULESETS` and `find_ruleset(id)` the
-registry, as python-chess's `VARIANTS`/`find_variant`.  A house rule is a
+(`view_for`: hidden information).  `QUICK_START` (quick_start/ruleset.py) and `WAR_FLEET`
+(war_fleet/ruleset.py) are the values; `registry.py`, above them, holds `RULESETS`
+and `find_ruleset(id)`, as python-chess's `VARIANTS`/`find_variant`.  A house rule is a
 `variant(...)` of a ruleset with its own id, so a saved game can name the rules
 it was played with.
 """
@@ -57,7 +57,7 @@ class Ruleset:
 
     id: str
     name: str
-    state_type: type
+    state_type: type[Any]  # a pydantic model class (its model_validate reads a saved state)
     actions: TypeAdapter[Any]
     parse: Callable[[Any], Any]  # data -> action object; raises kernel.Refusal (MALFORMED)
     handlers: Mapping[str, Handler]

@@ -19,9 +19,10 @@ import json
 import os
 import re
 import secrets
+import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from pydantic import ValidationError
 from tinydb.storages import Storage
@@ -70,6 +71,7 @@ def read_document(raw: bytes, path: Path, save_format: str = SAVE_FORMAT, family
                 f"(it reads {save_format}); a newer version probably wrote it"
             )
         raise SaveFileError(path, f"not a {what} (format \"{tag}\")")
+    assert isinstance(data, dict)  # a str tag was read from it
     return data
 
 
@@ -180,7 +182,7 @@ class FileLock:
 
     def __init__(self, path: Path | str):
         self.path = Path(path)
-        self._handle = None
+        self._handle: BinaryIO | None = None
 
     def acquire(self, wait: float = 0.0) -> bool:
         if self._handle is not None:
@@ -204,18 +206,17 @@ class FileLock:
     def __enter__(self) -> "FileLock":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.release()
 
 
-def _try_lock(handle) -> bool:
+def _try_lock(handle: BinaryIO) -> bool:
     try:
         import fcntl
     except ImportError:
-        try:
-            import msvcrt
-        except ImportError:
+        if sys.platform != "win32":  # neither lock exists here (msvcrt is Windows-only)
             return True
+        import msvcrt
         try:
             handle.seek(0)
             msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)

@@ -203,7 +203,8 @@ class Game:
     @property
     def commitment(self) -> str:
         """SHA-256 of the dice seed: shown from the start, so players can check the dice later."""
-        return self.initial.roller.commitment
+        commitment: str = self.initial.roller.commitment
+        return commitment
 
     @property
     def revealed_seed(self) -> str | None:
@@ -219,7 +220,7 @@ class Game:
 
     # --- changing ------------------------------------------------------------
 
-    def act(self, action) -> Applied | Refused:
+    def act(self, action: Any) -> Applied[Any] | Refused:
         """Apply an action; it is logged (and saved by the sink) before this returns."""
         with self.lock:
             try:
@@ -271,7 +272,8 @@ class Game:
         if count % CHECKPOINT_EVERY == 0:
             self._checkpoints[count] = state
 
-    def _record(self, kind: str, action, events, state: GameState) -> bool:
+    def _record(self, kind: str, action: dict[str, Any] | None, events: list[dict[str, Any]],
+                state: GameState) -> bool:
         """Save an entry, then fold it into the game and show it; False (and `save_problem` says
         why) if it could not be saved."""
         entry = LogEntry(len(self.entries), kind, action, events, time.time())

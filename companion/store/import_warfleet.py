@@ -21,10 +21,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..engine.kernel import Refused
 from ..engine.ruleset import find_ruleset
 from .atomic import SaveFileError, read_document, set_aside_bad_file, short_reason, write_lock
 from .game import LogEntry
-from .repository import SAFE_ID, GameRecord
+from .repository import SAFE_ID, GameRecord, Repository
 
 FOLDER = "warfleet"
 SAVE_FORMAT = "leviathans-warfleet-save/1"
@@ -33,14 +34,14 @@ IMPORTED = ".imported"
 LOCK_FILE = ".lock"
 
 
-def import_war_fleet_saves(root: Path, repository) -> list[str]:
+def import_war_fleet_saves(root: Path, repository: Repository) -> list[str]:
     """Import every old War Fleet save under `root/warfleet/` into `repository` (under the folder's
     lock: two companions opening it at once import each game once).  What was imported, in words;
     a file that could not be is named in `repository.problems`."""
     folder = Path(root) / FOLDER
     if not folder.is_dir() or not any(folder.glob("*.json")):
         return []
-    imported = []
+    imported: list[str] = []
     with write_lock(folder / LOCK_FILE, "the old War Fleet games"):
         for path in sorted(folder.glob("*.json")):
             if SAFE_ID.match(path.stem) and path.is_file():
@@ -49,7 +50,7 @@ def import_war_fleet_saves(root: Path, repository) -> list[str]:
     return imported
 
 
-def _import_one(path: Path, repository) -> str:
+def _import_one(path: Path, repository: Repository) -> str:
     try:
         data = read_document(_read(path), path, SAVE_FORMAT, SAVE_FAMILY, "War Fleet save file")
         record, entries, final = _game_of(data, path)
@@ -94,7 +95,7 @@ def _game_of(data: dict[str, Any], path: Path) -> tuple[GameRecord, list[LogEntr
         if action.get("kind") == "open_pocket":
             action["game"] = pockets.get(max((p.id for p in state.pockets), default=0) + 1)
         outcome = ruleset.apply(state, action)
-        if not outcome.ok:
+        if isinstance(outcome, Refused):  # `ok` is False exactly for a Refused
             raise ValueError(f"action {number} ({str(action.get('kind')).replace('_', ' ')}) does not replay: "
                              f"{outcome.reason}")
         state = outcome.state

@@ -188,7 +188,7 @@ class CardLibrary:
     def ids(self) -> set[str]:
         """Every id in the file, including cards that no longer validate (never reused)."""
         with self._lock:
-            return {doc.get("id") for doc in self._documents() if isinstance(doc.get("id"), str)}
+            return {card_id for card_id in (doc.get("id") for doc in self._documents()) if isinstance(card_id, str)}
 
     # --- writing -----------------------------------------------------------------
 
@@ -253,7 +253,7 @@ class CardLibrary:
 
     # --- helpers ---------------------------------------------------------------------
 
-    def _signature(self):
+    def _signature(self) -> int | tuple[int, int, int] | None:
         if self.path is None:
             return self._memory_version
         try:
@@ -262,7 +262,7 @@ class CardLibrary:
             return None
         return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
 
-    def _documents(self) -> list[dict]:
+    def _documents(self) -> list[dict[str, Any]]:
         try:
             return list(self._table.all())
         except SaveFileError as exc:
@@ -337,7 +337,7 @@ def open_library(folder: str | Path) -> CardLibrary:
         return _BY_FOLDER[path]
 
 
-def library_for(store) -> CardLibrary:
+def library_for(store: object) -> CardLibrary:
     """The library beside a store's games: the same data folder, or memory for a memory store."""
     folder = getattr(store, "folder", None)
     if folder is not None:
@@ -372,7 +372,8 @@ def load_shipped(folder: str | Path | None = None) -> Shipped:
     cached = _SHIPPED.get(folder)
     if cached and cached[0] == signature:
         return cached[1]
-    fleets, problems = [], []
+    fleets: list[Fleet] = []
+    problems: list[str] = []
     for path in paths:
         try:
             if _other_format(read_json(path)):
@@ -383,6 +384,8 @@ def load_shipped(folder: str | Path | None = None) -> Shipped:
             continue
         if isinstance(loaded, Card):
             loaded = Fleet(name=loaded.name, faction=loaded.faction, ships=[loaded])
+        if not isinstance(loaded, Fleet):
+            continue  # a scenario `_other_format` did not name (every scenario format has "scenario/")
         fleets.append(loaded)
     shipped = Shipped(tuple(fleets), tuple(problems))
     _SHIPPED[folder] = (signature, shipped)
@@ -427,7 +430,7 @@ def catalogue_of(library: CardLibrary, folder: str | Path | None = None) -> Cata
     return Catalogue(shipped.fleets, tuple(library.entries()), tuple(problems + library.problems))
 
 
-def catalogue_loader(store, folder: str | Path | None = None) -> Callable[[], dict[str, Card]]:
+def catalogue_loader(store: object, folder: str | Path | None = None) -> Callable[[], dict[str, Card]]:
     """What the app calls for its cards: the shipped fleets plus the store's player library."""
     def load() -> dict[str, Card]:
         return catalogue_of(library_for(store), folder).cards()

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import Any, Sequence
 
 from ..engine.ruleset import find_ruleset
 from .atomic import StoreError
@@ -89,7 +90,7 @@ class Repository:
 
     where = ""  # where the games are, for "no game" (the data folder)
 
-    def __init__(self, lock) -> None:
+    def __init__(self, lock: AbstractContextManager[Any]) -> None:
         self.problems: list[str] = []
         self.records: dict[str, GameRecord] = {}
         self.summaries: dict[str, StoredSummary] = {}
@@ -108,6 +109,24 @@ class Repository:
     def free_id(self, wanted: str) -> str:
         """`wanted` (an imported game's own id) if it is a SAFE_ID no game has, else a new id."""
         return wanted if SAFE_ID.match(wanted) and wanted not in self.game_ids() else self.new_id()
+
+    # --- what each repository adds ---------------------------------------------------
+
+    def new_id(self) -> str:
+        raise NotImplementedError
+
+    def create(self, record: GameRecord, entries: Sequence[LogEntry] = (),
+               snapshot: tuple[int, GameState] | None = None) -> None:
+        raise NotImplementedError
+
+    def load(self, game_id: str) -> StoredGame:
+        raise NotImplementedError
+
+    def sink(self, game_id: str, entries: list[LogEntry]) -> CountingSink:
+        raise NotImplementedError
+
+    def delete(self, game_id: str) -> None:
+        raise NotImplementedError
 
 
 class CountingSink:
@@ -132,6 +151,8 @@ class CountingSink:
 
 
 class _MemorySink(CountingSink):
+    repository: MemoryRepository
+
     def save(self, entry: LogEntry, state: GameState, summary: StoredSummary) -> None:
         with self.repository.lock:
             self.repository.logs[self.game_id].append(entry)
@@ -153,7 +174,7 @@ class MemoryRepository(Repository):
                 if game_id not in self.records:
                     return game_id
 
-    def create(self, record: GameRecord, entries: list[LogEntry] = (),
+    def create(self, record: GameRecord, entries: Sequence[LogEntry] = (),
                snapshot: tuple[int, GameState] | None = None) -> None:
         with self.lock:
             if record.id in self.records:

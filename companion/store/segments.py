@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from tinydb import TinyDB
 
 from ..engine.state import GameState
@@ -105,7 +105,7 @@ class GameFolder:
     def snapshot_paths(self) -> list[tuple[int, Path]]:
         return sorted((int(m.group(1)), p) for p in self.path.iterdir() if (m := _SNAPSHOT.match(p.name)))
 
-    def read_snapshot(self, index: int, path: Path, state_type: type = GameState) -> Any:
+    def read_snapshot(self, index: int, path: Path, state_type: type[BaseModel] = GameState) -> Any:
         """The state after log entry `index`, of the game's ruleset's `state_type`."""
         docs = _open(path, "snapshot").table("snapshot").all()
         if len(docs) != 1 or docs[0].get("index") != index:
@@ -128,7 +128,7 @@ class GameFolder:
 
     # --- writing ------------------------------------------------------------
 
-    def create(self, record: dict[str, Any], entries: list[dict[str, Any]] = (),
+    def create(self, record: dict[str, Any], entries: Sequence[dict[str, Any]] = (),
                snapshot: tuple[int, GameState] | None = None) -> None:
         """A new game folder: the log (for an import) first, the record last."""
         self.path.mkdir(parents=True, exist_ok=True)

@@ -23,7 +23,7 @@ from .atomic import StoreError
 from .export import game_document, read_game_document
 from .game import Game, GameSummary, LogEntry, summary_of
 from .import_warfleet import import_war_fleet_saves
-from .repository import GameRecord, MemoryRepository, StoredGame, StoredSummary
+from .repository import GameRecord, MemoryRepository, Repository, StoredGame, StoredSummary
 from .tinydb_store import SEGMENT_SIZE, TinyDBRepository, data_folder
 
 
@@ -41,7 +41,7 @@ PLACEHOLDER_ROLLER = Roller(seed="00")  # the default roller of every state type
 class Store:
     """Games over a repository; one live `Game` per id per store."""
 
-    def __init__(self, repository):
+    def __init__(self, repository: Repository) -> None:
         self.repository = repository
         self._games: dict[str, Game] = {}
         self._lock = threading.RLock()
@@ -163,7 +163,8 @@ class Store:
 
     # --- helpers ---------------------------------------------------------------------
 
-    def _open(self, record: GameRecord, entries: list[LogEntry], snapshots, state: GameState | None = None) -> Game:
+    def _open(self, record: GameRecord, entries: list[LogEntry], snapshots: dict[int, GameState],
+              state: GameState | None = None) -> Game:
         game = Game(record.id, record.name, record.initial, entries,
                     sink=self.repository.sink(record.id, entries), snapshots=snapshots,
                     created=record.created, state=state, ruleset=find_ruleset(record.ruleset))

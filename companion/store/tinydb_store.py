@@ -31,6 +31,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any, Sequence
 
 from ..engine.ruleset import find_ruleset
 from ..engine.state import GameState
@@ -174,7 +175,7 @@ class TinyDBRepository(Repository):
             if not (self.games_dir / game_id).exists():
                 return game_id
 
-    def create(self, record: GameRecord, entries: list[LogEntry] = (),
+    def create(self, record: GameRecord, entries: Sequence[LogEntry] = (),
                snapshot: tuple[int, GameState] | None = None) -> None:
         """Write the game whole under a hidden name, then rename it to its id: a game folder is
         complete or absent.  A failure (a full disk) leaves nothing and says so in one line."""
@@ -199,7 +200,8 @@ class TinyDBRepository(Repository):
             self.records[record.id] = record
             self.summaries[record.id] = summary
 
-    def _build(self, building: Path, final: Path, record: dict, docs: list[dict], snapshot) -> None:
+    def _build(self, building: Path, final: Path, record: dict[str, Any], docs: list[dict[str, Any]],
+               snapshot: tuple[int, GameState] | None) -> None:
         building.mkdir()
         lock = FileLock(building / CREATING)  # a later start removes the folder only if this is let go
         lock.acquire()
@@ -278,7 +280,7 @@ def _remove_abandoned(path: Path) -> None:
         lock.release()
 
 
-def _summary(doc, record: GameRecord) -> StoredSummary:
+def _summary(doc: object, record: GameRecord) -> StoredSummary:
     """The listing's summary kept with the newest entry; a value that is not what the store writes
     (an unchecked import of an older version: a date of 1e300) falls back to the record's."""
     initial = record.initial

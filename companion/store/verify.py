@@ -107,6 +107,7 @@ def verify_game(stored: StoredGame) -> Verification:
             state = undone[-1][1]
             continue
         action = entry.action if entry.kind == "action" else undone.pop()[0]
+        assert action is not None  # an "action" entry holds its action (the log's own rule)
         if entry.kind == "action":
             undone.clear()
         outcome = ruleset.apply(state, action)
