@@ -43,7 +43,7 @@ def printed_card(card: Card, catalogue: dict[str, Card]) -> Card | None:
     printed = [c for c in catalogue.values() if is_printed(c) and c.id != card.id]
     url = getattr(origin.sources, "url", None) or getattr(card.sources, "url", None)
     for candidate in printed:
-        if url and candidate.sources.url == url:
+        if url and candidate.sources is not None and candidate.sources.url == url:  # printed: it has sources
             return candidate
     return next((c for c in printed if c.name.casefold() == card.name.casefold() and c.type == card.type), None)
 

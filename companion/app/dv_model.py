@@ -19,6 +19,7 @@ from ..engine.dv import odds
 from ..engine.dv.batches import best_score, ships_in_play
 from ..engine.dv.command import COST, NAME, effective_status
 from ..engine.dv.game import apply
+from ..engine.kernel import Refused
 from ..engine.dv.inches import inches_text, parse_inches
 from ..engine.dv import attack_facts as F
 from ..engine.dv.maintenance import maintenance_left, next_due
@@ -231,7 +232,7 @@ def end_movement_step(state: DVState) -> Step:
     owing = {ship.id for ship, _ in short}
     ending = [s.label for s in unmoved if s.id not in owing and s.inches_moved]
     staying = [s.label for s in unmoved if s.id not in owing and not s.inches_moved]
-    lines = [f"{ship.label} is at full speed ({inches_text(lim.speed)}\"): it must still move at least "
+    lines = [f"{ship.label} is at full speed ({inches_text(Fraction(lim.speed))}\"): it must still move at least "
              f"{inches_text(lim.minimum - lim.spent)}\" more"
              + (", or go to half speed or stop." if lim.spent == 0 else ".") for ship, lim in short]
     if ending:
@@ -440,7 +441,7 @@ def preview(state: DVState, ship_id: str, system: str, target_id: str, distance_
     action = {"kind": "declare_attack", "ship": ship.id, "system": system, "target": target.id,
               "distance": str(distance), "facts": facts_data, "full_fc": full_fc}
     outcome = apply(state, action)  # the rules' own answer, shown with the odds (issue 28.4)
-    return replace(shown, action=action, refused=None if outcome.ok else outcome.reason)
+    return replace(shown, action=action, refused=outcome.reason if isinstance(outcome, Refused) else None)
 
 
 def declared_previews(state: DVState) -> tuple[tuple[DVAttack, Preview], ...]:

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, TypeGuard
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from ..engine.cards import SLOT_KINDS, SLOTS_PER_LOCATION, Card, FormatError, load_card
 from ..engine.dice import PoolError, parse_pool, top
@@ -282,11 +283,12 @@ class CardEditor:
     def _unreachable(self, location: str) -> list[Problem]:
         """Breach numbers above the strongest printed gun + crew + the location's larger dice."""
         loc = self.data["locations"][location]
-        dice = max(((pool_top(loc.get(k)), loc.get(k)) for k in ("go", "stop") if pool_top(loc.get(k)) is not None),
+        dice = max(((top, loc.get(k)) for k in ("go", "stop") if (top := pool_top(loc.get(k))) is not None),
                    default=None, key=lambda pair: pair[0])
         if dice is None:
             return []
         gun, crew = pool_top(STRONGEST_GUN), pool_top(STRONGEST_CREW)
+        assert gun is not None and crew is not None  # both are pools
         most = gun + crew + dice[0]
         why = (f"the strongest printed gun, {STRONGEST_GUN} {gun}, a {STRONGEST_CREW} crew {crew} "
                f"and this location's {dice[1]} {dice[0]}")
@@ -344,7 +346,7 @@ class CardEditor:
             rest.extend(x if isinstance(x, int) else 0 for x in path[2:4])
         return (first, *rest)
 
-    def _plain(self, error: dict) -> Problem:
+    def _plain(self, error: ErrorDetails) -> Problem:
         path = _draft_path(tuple(error["loc"]))
         kind = error["type"]
         where = self.describe(path)
@@ -375,7 +377,7 @@ class CardEditor:
         index = rest[1]
         slot = self.get(("locations", path[1], "slots", index), {}) or {}
         what = slot.get("name") if slot.get("kind") == "gun" and str(slot.get("name", "")).strip() else \
-            KIND_NAMES.get(slot.get("kind"), "slot").lower()
+            KIND_NAMES.get(str(slot.get("kind")), "slot").lower()
         where = f"{where} slot {index + 1} ({what})"
         fields = rest[2:]
         if not fields:
@@ -423,7 +425,7 @@ class CardEditor:
         return data
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import flet as ft
 
@@ -27,6 +27,11 @@ from .views import follow
 from .palettes import DEFAULT, LABELS, PALETTES
 from .theme import FONTS, apply_theme
 
+if TYPE_CHECKING:
+    from .devices import Device
+    from .views.frame import GameFrame
+    from .views.screen import ScreenView
+
 log = logging.getLogger(__name__)
 
 PHONE_WIDTH = 900  # below this: one panel at a time with bottom navigation
@@ -39,7 +44,7 @@ class App:
     def __init__(self, page: ft.Page, store, catalogue: Callable[[], dict[str, Card]], seed: str | None, sharing):
         self.page = page
         self.sharing = sharing  # one hub per server: the PIN, the devices, the tables
-        self.device = None  # this browser, once `start` has identified it
+        self.device: Device | None = None  # this browser, once `start` has identified it
         self.role = None  # its role in the game shown
         self.store = store
         self._catalogue_loader = catalogue
@@ -48,7 +53,7 @@ class App:
         self.session = Session()
         self.game = None
         self._unlisten: Callable[[], None] | None = None
-        self.table = None  # the game's view while a game is shown: views.frame.GameFrame, or the shared screen
+        self.table: GameFrame | ScreenView | None = None  # the game's view while a game is shown, or the shared screen
         self.body = ft.Container(expand=True)
         self.theme_name = DEFAULT  # this device's palette (palettes.py), kept in the browser: THEME_KEY
         self._stop_offers: Callable[[], None] | None = None
@@ -102,13 +107,14 @@ class App:
         same_game = (self.table is not None and session.screen == "game"
                      and before.screen == "game" and session.game_id == before.game_id)
         self.session = session
-        if same_game:
+        if same_game and self.table is not None:
             await self.table.follow_session()
             return
         self._leave_game()
         from .views import dice, dv_editor, editor, fleets, home, info, join, newgame, replay, report, screen, warfleet_start
         from .views.frame import GameFrame
 
+        assert self.device is not None  # `start` identified it before showing anything
         if not self.device.may_enter:  # a device on the network: the join PIN first
             self._set_screen(join.pin_screen(self))
             return
@@ -128,9 +134,9 @@ class App:
             self.role = role
             body = body_for(game.ruleset.id)
             if role.read_only and body.SHARED_SCREEN:
-                self.table = getattr(body, "SCREEN_VIEW", screen.ScreenView)(self, game)  # a ruleset's own TV view
-                self._set_screen(self.table.control)
-                await self.table.refresh(force=True)
+                shared = self.table = getattr(body, "SCREEN_VIEW", screen.ScreenView)(self, game)  # its own TV view
+                self._set_screen(shared.control)
+                await shared.refresh(force=True)
             else:  # the ruleset's body in the one frame, under the role bar, drawn before its first paint
                 table = self.table = GameFrame(self, game, body, read_only=role.read_only)
                 await table.refresh(force=True)

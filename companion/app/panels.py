@@ -175,7 +175,7 @@ def fire_panel(state: GameState, ship_id: str) -> tuple[GunView, ...]:
     declared = {(sh.location, sh.slot): sh for sh in state.shots if sh.attacker == ship_id}
     views = []
     for location, slot in ship.working_guns:
-        gun = ship.card.locations[location].slot(slot)
+        gun = ship.card.locations[location].gun(slot)
         shot = declared.get((location, slot))
         targets = []
         for s in guns.get((location, slot), []):
@@ -215,7 +215,7 @@ def shot_views(state: GameState, ship_id: str | None = None) -> tuple[ShotView, 
         if ship_id and shot.attacker != ship_id:
             continue
         attacker, target = state.ship(shot.attacker), state.ship(shot.target)
-        gun = attacker.card.locations[shot.location].slot(shot.slot)
+        gun = attacker.card.locations[shot.location].gun(shot.slot)
         pool = shot_pool_now(state, shot)
         aim = location_name(shot.target_location).lower() if shot.target_location else f"({waiting_words(state, shot)})"
         text = (f"{attacker.card.name} {gun.name} ({location_name(shot.location).lower()}) at "

@@ -84,7 +84,7 @@ def action_side(action, state: GameState, ruleset: Ruleset = QUICK_START) -> str
     return ruleset.side(data, state)
 
 
-def _subject(data: dict[str, Any], state: GameState, side: str) -> str:
+def _subject(data: dict[str, Any], state: Any, side: str) -> str:
     """'HML Raven is a British ship' / 'shot 3 is a British shot': what the action touches."""
     kind = data.get("kind")
     ship = data.get("attacker") if kind in ("declare_shot", "declare_attack") else data.get("ship")
@@ -123,7 +123,7 @@ def may(role: Role | None, action, state: GameState, ruleset: Ruleset = QUICK_ST
         return None
     if kind == "concede":
         return f"Only a device holding {side} can concede for {side}; this device holds {role.side}."
-    verb = _VERBS.get(kind, "act for it")
+    verb = _VERBS.get(str(kind), "act for it")  # kind is a key of side_of here: a str
     return f"{_subject(data, state, side)}: only a device holding {side} can {verb}. This device holds {role.side}."
 
 

@@ -99,7 +99,7 @@ def shot_lines(state: GameState) -> tuple[ShotLine, ...]:
         words = _odds_words(strikes[0].odds if len(strikes) == 1 else LocationRoll(tuple(strikes)))
         if len(strikes) > 1 and state.table_rules.two_locations == "target":
             words = " or ".join(_odds_words(s.odds) for s in strikes) + f" ({target.side} chooses)"
-        gun = attacker.card.locations[shot.location].slot(shot.slot).name
+        gun = attacker.card.locations[shot.location].gun(shot.slot).name
         place = " or ".join(location_name(s.location).lower() for s in strikes)
         what = f"{attacker.card.name} {gun} at {target.card.name} {place}"
         lines.append(ShotLine(attacker.side, weapon_hex(attacker, shot.location),

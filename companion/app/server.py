@@ -551,7 +551,7 @@ def _guarded_flet_app_class():
                 self.handling.add(task)
                 task.add_done_callback(self.handling.discard)
 
-        async def _handle(self, session, event: Event, wait: float) -> None:
+        async def _handle(self, session, event: Event, wait: float | None) -> None:
             while wait is not None:
                 try:
                     if wait:
@@ -585,7 +585,7 @@ def _guarded_flet_app_class():
             if message.action == MessageAction.SESSION_CRASHED:
                 log.error("session from %s crashed:\n%s", self.guard.peer, getattr(message.body, "message", ""))
                 message = Message(MessageAction.SESSION_CRASHED, SessionCrashedBody(CRASHED_MESSAGE))
-            elif message.action == MessageAction.REGISTER_CLIENT and getattr(message.body, "error", ""):
+            elif message.action == MessageAction.REGISTER_CLIENT and getattr(message.body, "error", None):
                 log.error("session from %s could not start:\n%s", self.guard.peer, message.body.error)
                 message.body.error = CRASHED_MESSAGE
             super().send_message(message)

@@ -122,7 +122,7 @@ class Table:
                        or may(self.sharing.role(device, self.id), action, self.game.state, self.game.ruleset))
             before = len(self.game.entries)
             outcome = Refused(problem, RefusalKind.SIDE) if problem else self.game.act(action)
-            if not outcome.ok:
+            if isinstance(outcome, Refused):
                 log.info("game %s refused %s from %s: %s", self.id, action_data(action).get("kind"),
                          device.name, outcome.reason)
             self._note_actor(device, before, sight)
@@ -255,7 +255,7 @@ class Sharing:
             if problem is None:
                 device.name = name
         if problem is None:
-            for game_id in set(device.roles) | ({device.game} - {None}):
+            for game_id in set(device.roles) | _present(device.game):
                 self._seats_changed(game_id)
             self._devices_changed()
         return problem
@@ -310,7 +310,7 @@ class Sharing:
         """Devices asking to be let in and still connected, the latest first (for the host's screen)."""
         with self._lock:
             ask = [d for d in self._devices.values() if d.waiting is not None and not d.may_enter and d.sessions > 0]
-        return sorted(ask, key=lambda d: d.waiting, reverse=True)
+        return sorted(ask, key=lambda d: d.waiting or 0.0, reverse=True)  # (never None here)
 
     def _host_acts(self, by: Device, token: str, what: str) -> tuple[Device | None, str | None]:
         """The device the host acts on (`what`: "let a device in"), or None and why not."""
@@ -362,7 +362,7 @@ class Sharing:
     def _forget(self, device: Device) -> None:
         with self._lock:
             self._devices.pop(device.token, None)
-            games = set(device.roles) | set(device.asks) | ({device.game} - {None})
+            games = set(device.roles) | set(device.asks) | _present(device.game)
             device.admitted, device.waiting = False, None
             device.roles.clear()
             device.asks.clear()
@@ -467,7 +467,9 @@ class Sharing:
                 device.refused[game.id] = role  # the device is told (`refused`) until it has seen it
         if role is None:
             return f"{device.name} is not asking for a change now."
-        problem = self._set_role(device, game, role) if approve else self._seats_changed(game.id)
+        problem = self._set_role(device, game, role) if approve else None
+        if not approve:
+            self._seats_changed(game.id)
         self._devices_changed()
         return problem
 
@@ -497,7 +499,9 @@ class Sharing:
             device.refused.pop(game.id, None)
             if role is None:
                 device.roles.pop(game.id, None)
-        problem = self._set_role(device, game, role) if role is not None else self._seats_changed(game.id)
+        problem = self._set_role(device, game, role) if role is not None else None
+        if role is None:
+            self._seats_changed(game.id)
         self._devices_changed()
         return problem
 
@@ -570,7 +574,7 @@ class Sharing:
         """The device now shows this game (or none)."""
         old = device.game
         device.game = game_id
-        for changed in {old, game_id} - {None}:
+        for changed in _present(old, game_id):
             self._seats_changed(changed)
 
     def _seats_changed(self, game_id: str) -> None:
@@ -578,6 +582,11 @@ class Sharing:
             table = self._tables.get(game_id)
         if table is not None:
             table.seats_changed()
+
+
+def _present(*game_ids: str | None) -> set[str]:
+    """The ids given, without None (a device showing no game)."""
+    return {game_id for game_id in game_ids if game_id is not None}
 
 
 def public_code(game: Game, state: GameState) -> str:

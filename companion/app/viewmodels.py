@@ -269,7 +269,7 @@ def arc_shades(state: GameState, ship_id: str) -> tuple[ArcShade, ...]:
     ship = state.ship(ship_id)
     shades = []
     for location in ship.card.locations:
-        guns = [ship.card.locations[location].slot(n) for loc, n in ship.working_guns if loc == location]
+        guns = [ship.card.locations[location].gun(n) for loc, n in ship.working_guns if loc == location]
         if not guns:
             continue
         origin, wedge = weapon_hex(ship, location), location_wedge(ship, location, state.table_rules)

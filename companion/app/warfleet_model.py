@@ -119,6 +119,7 @@ def arc_shades(state: WarFleetState, ship_id: str) -> tuple[ArcShade, ...]:
         if not ship.fires(name):
             continue
         attack = loc.attack
+        assert attack is not None  # a location that fires has its attack
         bands: dict[str, list[Hex]] = {"short": [], "long": []}
         for cell in state.board.cells():
             distance = ship.hex.distance(cell)
@@ -165,6 +166,7 @@ def _phase_banner(state: WarFleetState) -> Banner:
         if state.placement_first is None:
             return Banner(title, f"Each side rolls {state.settings.initiative_dice}; the loser places first.",
                           (Step("Roll for placement", A.RollPlacement(), "wf-roll-placement"),))
+        assert turn is not None  # in setup a ship is still to be placed
         side, ship_class = turn
         return Banner(title, f"{side} places a class {ship_class} ship: select it, then tap its hex.", ())
     if state.phase == "initiative":
@@ -227,7 +229,8 @@ def moves(state: WarFleetState, ship_id: str) -> tuple[Move, ...]:
         for name in FACING_NAMES if FACING_NAMES.index(name) != ship.facing
     ] + [Move("End move", A.EndMove(ship=ship_id), "wf-end-move")]
     return tuple(
-        Move(m.label, m.action, m.ident, None if (outcome := apply(state, m.action)).ok else outcome.reason)
+        Move(m.label, m.action, m.ident,
+             outcome.reason if isinstance(outcome := apply(state, m.action), Refused) else None)
         for m in candidates
     )
 
@@ -308,7 +311,8 @@ def declared_rows(state: WarFleetState) -> tuple[DeclaredRow, ...]:
         attacker, target = state.ship(attack.attacker), state.ship(attack.target)
         guns = " + ".join(location_name(loc) for loc in attack.locations)
         title = f"{attack.id}. {attacker.name} {guns} at {target.name}'s {location_name(attack.target_location).lower()}"
-        odds, dice = "", ()
+        odds = ""
+        dice: tuple[str, ...] = ()
         if attack.result is None:
             option = attack_option(state.model_copy(update={"attacks": []}), attacker, tuple(attack.locations), target)
             strike = option.strike(attack.target_location) if option.possible else None
@@ -369,11 +373,11 @@ def open_pocket(game: Game, ship_ids: list[str], store, name: str, act: Act | No
         except PocketError as exc:
             return None, str(exc)
         probe = apply(game.state, A.OpenPocket(ships=ship_ids))
-        if not probe.ok:
+        if isinstance(probe, Refused):
             return None, probe.reason
         quick = store.new_game(battle.model_copy(update={"roller": Roller(seed="00")}), name)
         outcome = (act or game.act)(A.OpenPocket(ships=ship_ids, game=quick.id))
-        if not outcome.ok:  # not saved: the Quick-Start game goes too (to the store's deleted folder)
+        if isinstance(outcome, Refused):  # not saved: the Quick-Start game goes too (to the store's deleted folder)
             store.delete(quick.id)
             return None, outcome.reason
         return quick.id, outcome.events[-1].text

@@ -86,9 +86,9 @@ class AdvisorPanel:
             guns[key] = self._guns.get(key) or self._gun(gun)
             parts.append(guns[key])
         self._guns = guns
-        key = (view.plan, declaring)
-        if self._plan is None or self._plan[0] != key:
-            self._plan = (key, self._plan_control(view.plan, declaring))
+        plan_key = (view.plan, declaring)
+        if self._plan is None or self._plan[0] != plan_key:
+            self._plan = (plan_key, self._plan_control(view.plan, declaring))
         if plan_first:
             parts.insert(0, self._plan[1])
         else:

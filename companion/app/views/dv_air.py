@@ -116,7 +116,7 @@ class AirPanel:
         if c.dice:
             go.append(tag(f"{c.ident}-table", ft.OutlinedButton(content="With table dice", height=TOUCH,
                                                                 on_click=on(self._send, c, True))))
-        rows.append(ft.Row([tag(f"{c.ident}-{c.needs}", f) for f in typed] + go, wrap=True, spacing=6, run_spacing=6))
+        rows.append(ft.Row([*(tag(f"{c.ident}-{c.needs}", f) for f in typed), *go], wrap=True, spacing=6, run_spacing=6))
         if c.dice:
             rows += [muted("Table dice: the 1st die then the 2nd; the strike's damage dice in a row.", 11),
                      ft.Row([tag(f"{c.ident}-{d}", fields[d]) for d in c.dice], wrap=True, spacing=6, run_spacing=6)]
@@ -133,10 +133,10 @@ class AirPanel:
                     on_click=on(self._set, target=t))) for t, words in A.launch_targets(state, c.action["flight"])],
                        wrap=True, spacing=6, run_spacing=6),
                 muted("Range: the distance measured from its carrier or base, or a band:", 12),
-                ft.Row([tag(f"{c.ident}-distance", fields["distance"])] + [
+                ft.Row([tag(f"{c.ident}-distance", fields["distance"]), *[
                     tag(f"dv-air-band-{b}" + ("-picked" if b == self.band else ""), ft.Chip(
                         label=ft.Text(words, size=12), selected=b == self.band, height=TOUCH,
-                        on_click=on(self._set, band=b))) for b, words in A.BANDS], wrap=True, spacing=6, run_spacing=6),
+                        on_click=on(self._set, band=b))) for b, words in A.BANDS]], wrap=True, spacing=6, run_spacing=6),
                 tag(f"{c.ident}-band", band_text)]
 
     @staticmethod

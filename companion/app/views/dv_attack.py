@@ -92,9 +92,9 @@ class AttackPanel:
                     ft.Text(roll.text, size=12)], spacing=2, tight=True)))
         elif self.body.mine(attack.ship):
             dice = self.dice.setdefault(attack.id, TableDice())
-            roll = {"kind": "roll_attack", "attack": attack.id}
+            roll_action = {"kind": "roll_attack", "attack": attack.id}
             rows += [ft.Row([tag(f"{ident}-roll", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, height=TOUCH,
-                                                                  on_click=on(self.body.send, roll)))], spacing=6),
+                                                                  on_click=on(self.body.send, roll_action)))], spacing=6),
                      muted("Or the table's dice: 1st die then 2nd; saves and damage one group per hit, "
                            "\"/\" between hits.", 11),
                      ft.Row(dice.fields(ident), wrap=True, spacing=6, run_spacing=6),

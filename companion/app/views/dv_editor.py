@@ -10,6 +10,7 @@ of shape (a weapon added, a ship chosen, a tab) redraw it.  Saving writes the gr
 from __future__ import annotations
 
 import weakref
+from functools import partial
 from typing import Any, Callable
 
 import flet as ft
@@ -20,7 +21,7 @@ from ..dv_editor_model import (ARCS, ARMORS, CLASSES, FLIGHT_TYPES, KINDS, MODIF
                                Draft, Path)
 from ..session import Session
 from .home import centred, host_only
-from .widgets import heading, muted, tag
+from .widgets import heading, inner, muted, tag
 
 _EDITORS: "weakref.WeakKeyDictionary[Any, DVEditor]" = weakref.WeakKeyDictionary()
 TABS = {"ships": "Ships", "grid": "Hit grid", "table": "Table 1"}
@@ -78,7 +79,7 @@ class DVEditorView:
                                          on_select=lambda ev, k=key: self._choose_tab(k)), label=words)
             for key, words in TABS.items()]
         self.form.controls = {"ships": self._ship_form, "grid": self._grid_form, "table": self._table_form}[self.tab]()
-        self.save_button.content.content = {"ships": "Save ship", "grid": "Save the grid",
+        inner(self.save_button, ft.FilledButton).content = {"ships": "Save ship", "grid": "Save the grid",
                                             "table": "Save Table 1"}[self.tab]
         self._show_problems()
 
@@ -170,7 +171,7 @@ class DVEditorView:
             controls.append(ft.Row([
                 self._text(path + ("name",), "Flight name"),
                 self._dropdown(path + ("type",), "Type", list(FLIGHT_TYPES.items()), flight.get("type"),
-                               lambda v, p=path: s.set(p + ("type",), v), width=190),
+                               partial(s.set, path + ("type",)), width=190),
                 self._number(path + ("quality",), "Quality"),
                 *[ft.Checkbox(label=word, value=bool(flight.get(key)),
                               on_change=lambda ev, k=key, p=path: self._changed(lambda: s.set(p + (k,), bool(ev.control.value))))
@@ -184,25 +185,29 @@ class DVEditorView:
 
     def _grid_form(self) -> list[ft.Control]:
         e, g = self.editor, self.editor.grid
-        rows = []
+        rows: list[ft.Control] = []
+
+        def row_words(row: int) -> str:
+            return row_line(g.data["rows"], row)
+
         header = ft.Row([ft.Container(muted("1st die", 12), width=80), ft.Container(muted("Armour", 12), width=150),
                          *[ft.Container(muted(f"2nd die {c}", 12), width=112) for c in range(1, 7)]], spacing=6)
         for r, row in enumerate(g.data["rows"]):
             unverified = set(row.get("unverified", []))
             cells = [self._dropdown(("rows", r, "cells", c - 1), f"{c}" + (" †" if c in unverified else ""),
                                     [(x, x) for x in SYSTEM_CHOICES], row["cells"][c - 1],
-                                    lambda v, rr=r, cc=c: g.set_cell(rr, cc, v), width=112, redraw=True,
+                                    partial(g.set_cell, r, c), width=112, redraw=True,
                                     ident=f"dv-grid-r{r + 1}-c{c}")
                      for c in range(1, 7)]
-            dice = self._text(("rows", r, "dice_text"), "1st die", width=80, setter=lambda v, rr=r: g.set_dice(rr, v),
+            dice = self._text(("rows", r, "dice_text"), "1st die", width=80, setter=partial(g.set_dice, r),
                               ident=f"dv-grid-r{r + 1}-dice", check_path=("rows", r, "dice"))
             armor = self._dropdown(("rows", r, "armor"), "Armour", [(a, a) for a in ARMORS], row["armor"],
-                                   lambda v, rr=r: g.set_armor(rr, v), width=150, ident=f"dv-grid-r{r + 1}-armor")
+                                   partial(g.set_armor, r), width=150, ident=f"dv-grid-r{r + 1}-armor")
             remove = ft.IconButton(ft.Icons.DELETE_OUTLINE, tooltip="Remove this row",
                                    on_click=lambda ev, rr=r: self._changed(lambda: g.remove_row(rr), True))
             rows.append(tag(f"dv-grid-row-{r + 1}", ft.Row([dice, armor, *cells, remove], spacing=6, wrap=True),
                             label=f"Row {r + 1}"))
-            rows.append(self._summary(f"dv-grid-r{r + 1}-summary", lambda rr=r: row_line(g.data["rows"], rr)))
+            rows.append(self._summary(f"dv-grid-r{r + 1}-summary", partial(row_words, r)))
         own = "Your group's grid." if e.own_grid else ("The reconstructed grid (spec R-40): cells marked † were lost "
                                                          "from the seed text; set them from your printed grid.")
         grid_panel = self._panel("dv-grid", "Hit-location grid", [
@@ -225,7 +230,7 @@ class DVEditorView:
             band = t.data["bands"][m]
             mark = " †" if band.get("unverified") else ""
             bands.append(self._text(("bands", m, "text"), f"+{m}{mark}", width=120,
-                                    setter=lambda v, mm=m: t.set_band(mm, v), ident=f"dv-band-{m}",
+                                    setter=partial(t.set_band, m), ident=f"dv-band-{m}",
                                     check_path=("bands", m, "totals")))
         own = "Your group's Table 1." if e.own_table else ("The reconstructed Table 1 (spec R-5): bands marked † are "
                                                            "a reading, not printed; set them from your printed table.")
@@ -313,27 +318,28 @@ class DVEditorView:
         for path, field in self.fields.items():
             if path[:1] == ("note",):
                 texts = [p.text for p in problems if p.path == path[1:]]
+                assert isinstance(field, ft.Text)  # a `_note`
                 field.value, field.visible = "\n".join(texts), bool(texts)
                 continue
             text = first.get(path)
             attribute = "error_text" if isinstance(field, ft.Dropdown) else "error"
             if getattr(field, attribute) != text:
                 setattr(field, attribute, text)
-        for text, words in self.summaries:
-            text.value = words()
+        for line, words in self.summaries:
+            line.value = words()
         if problems:
             count = len(problems)
             self.problems.controls = [
                 ft.Text(f"{count} problem{'s' if count != 1 else ''} to fix before saving",
                         weight=ft.FontWeight.W_600, color=ft.Colors.ON_ERROR_CONTAINER),
                 *[ft.Text(f"• {p.text}", color=ft.Colors.ON_ERROR_CONTAINER) for p in problems[:8]]]
-            self.problems_box.content.bgcolor = ft.Colors.ERROR_CONTAINER
+            inner(self.problems_box, ft.Container).bgcolor = ft.Colors.ERROR_CONTAINER
         else:
             what = {"ships": "The ship record", "grid": "The grid", "table": "Table 1"}[self.tab]
             self.problems.controls = [ft.Text(f"{what} is complete: " + ("ready to save." if draft.dirty else "saved."),
                                               color=ft.Colors.ON_SECONDARY_CONTAINER)]
-            self.problems_box.content.bgcolor = ft.Colors.SECONDARY_CONTAINER
-        self.save_button.content.disabled = bool(problems)
+            inner(self.problems_box, ft.Container).bgcolor = ft.Colors.SECONDARY_CONTAINER
+        inner(self.save_button, ft.FilledButton).disabled = bool(problems)
 
     def _say(self, text: str, error: bool = False) -> None:
         self.message.value = text

@@ -25,7 +25,7 @@ def grid_table(row: ShipRow, box_size: int = 44, on_box=None) -> ft.Control:
                                           width=label_width),
                              *[_box(row.id, cell, box_size, on_box) for cell in line.cells]], spacing=2))
     marked = sum(c.marked for line in row.grid for c in line.cells)
-    notes = [muted(f"{marked} of 24 boxes marked. 1st die: row; 2nd die: column.", 11)]
+    notes: list[ft.Control] = [muted(f"{marked} of 24 boxes marked. 1st die: row; 2nd die: column.", 11)]
     if any(line.reconstructed for line in row.grid):
         notes.append(tag(f"dv-grid-reconstructed-{row.id}", muted(
             "* Rows with reconstructed cells (italic, dotted): the seed's printed grid lost them; "

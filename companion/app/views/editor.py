@@ -24,7 +24,7 @@ from ..viewmodels import dice_chips, location_name
 from .frame import on
 from .home import centred, host_only
 from ..theme import DICE
-from .widgets import heading, muted, tag
+from .widgets import heading, inner, muted, tag
 
 DEFAULT_SHOWN = {"saturation": 0}  # a number a card may leave out, shown as its meaning
 
@@ -56,7 +56,7 @@ class EditorView:
         # problems shown as text under a slot, a location or the numbers (narrow fields only turn red)
         self.notes: dict[Path, tuple[ft.Text, tuple[Path, ...], bool]] = {}
         self.worded: set[Path] = set()  # fields wide enough to carry their own message
-        self.shown_dice: dict[Path, str] = {}  # the dice each list shows beside its value
+        self.shown_dice: dict[Path, str | None] = {}  # the dice each list shows beside its value
         self.problems = ft.Column(spacing=4, tight=True)
         self.problems_box = tag("editor-problems", ft.Container(content=self.problems, padding=12, border_radius=12))
         # values no play reaches: said in plain words, never in the way of a save (issue 12)
@@ -141,7 +141,7 @@ class EditorView:
             on_change=lambda ev: self._changed(lambda: e.set_verified(bool(ev.control.value)))))
         notes = self._text(("sources", "notes"), "Notes (where the values come from)", multiline=True,
                            setter=e.set_notes)
-        origin = []
+        origin: list[ft.Control] = []
         if e.based_on:
             origin.append(muted(f"Based on the card '{e.based_on}'."))
         origin.append(muted(f"Card id {e.card_id} (scenario files name the card by it)." if e.card_id
@@ -375,22 +375,22 @@ class EditorView:
                 *[ft.Text(f"• {p.text}", color=ft.Colors.ON_ERROR_CONTAINER) for p in problems[:8]],
                 *([ft.Text(f"… and {count - 8} more", color=ft.Colors.ON_ERROR_CONTAINER)] if count > 8 else []),
             ]
-            self.problems_box.content.bgcolor = ft.Colors.ERROR_CONTAINER
+            inner(self.problems_box, ft.Container).bgcolor = ft.Colors.ERROR_CONTAINER
         else:
             self.problems.controls = [ft.Row([
                 ft.Icon(ft.Icons.CHECK_CIRCLE_OUTLINE, color=ft.Colors.ON_SECONDARY_CONTAINER),
                 ft.Text("The card is complete: ready to save." if e.dirty else
                         "The card is complete and saved.", color=ft.Colors.ON_SECONDARY_CONTAINER, expand=True),
             ])]
-            self.problems_box.content.bgcolor = ft.Colors.SECONDARY_CONTAINER
-        self.save_button.content.disabled = bool(problems)
+            inner(self.problems_box, ft.Container).bgcolor = ft.Colors.SECONDARY_CONTAINER
+        inner(self.save_button, ft.FilledButton).disabled = bool(problems)
         self._show_warnings()
 
     def _show_warnings(self) -> None:
         warnings = self.editor.warnings()
         colour = ft.Colors.ON_TERTIARY_CONTAINER
         texts = [f"• {w.text}" for w in warnings]
-        shown = [c.value for c in self.warnings.controls[1:]]
+        shown = [c.value for c in self.warnings.controls[1:] if isinstance(c, ft.Text)]  # (all are)
         if shown != texts or not self.warnings.controls:
             self.warnings.controls = [
                 ft.Row([ft.Icon(ft.Icons.WARNING_AMBER, color=colour),
@@ -416,10 +416,11 @@ class EditorView:
     async def _compare(self, ev) -> None:
         """The draft beside its printed card: every differing value side by side (issue 12)."""
         comparison = compare_with_printed(self.editor, await self.app.catalogue())
+        printed_name = comparison.printed.name if comparison.printed is not None else ""  # None only with a problem
         if comparison.problem:
             content: ft.Control = ft.Text(comparison.problem)
         elif not comparison.rows:
-            content = ft.Text(f"Every value is as on the printed card of {comparison.printed.name}.")
+            content = ft.Text(f"Every value is as on the printed card of {printed_name}.")
         else:
             head = ft.Row([ft.Text(t, weight=ft.FontWeight.W_600, expand=2) for t in ("Value", "This card", "Printed card")])
             rows = [tag(f"compare-{n}", ft.Row([ft.Text(label, expand=2), ft.Text(mine, expand=2),
@@ -427,7 +428,7 @@ class EditorView:
                         label=f"{label}: this card {mine}, printed card {printed}")
                     for n, (label, mine, printed) in enumerate(comparison.rows)]
             content = ft.Column([muted(f"{len(rows)} value{'s' if len(rows) != 1 else ''} differ from the printed "
-                                       f"card of {comparison.printed.name}:"), head, ft.Divider(height=1), *rows],
+                                       f"card of {printed_name}:"), head, ft.Divider(height=1), *rows],
                                 spacing=6, tight=True, scroll=ft.ScrollMode.AUTO, width=560, height=420)
         self.app.page.show_dialog(ft.AlertDialog(
             title=ft.Text("Compare with the printed card"), content=tag("compare-dialog", content),

@@ -15,7 +15,7 @@ from ...engine.dice import FACES, Colour
 from ..theme import DICE
 from ..panels import FaceField, GunView, ShotView, StrikeView, destroyed_weight
 from .frame import on
-from .widgets import TOUCH, chips, die_face, heading, icon_button, muted, pill, put, show_chips, tag
+from .widgets import TOUCH, chips, die_face, heading, icon_button, inner, muted, pill, put, show_chips, tag
 
 Declare = Callable[[str, int, str, str], Awaitable[None]]
 
@@ -28,7 +28,7 @@ _DESTROYED_LOOK = {
 
 def _strike_row(gun: GunView, target_id: str, strike: StrikeView, declare: Declare | None) -> ft.Control:
     where = f"{gun.location}-{gun.slot}-{target_id}-{strike.location}"
-    slot_bits = [pill(ft.Text(f"{o.slot} {o.name} {o.text}", size=11), ft.Colors.SURFACE_CONTAINER_HIGH,
+    slot_bits: list[ft.Control] = [pill(ft.Text(f"{o.slot} {o.name} {o.text}", size=11), ft.Colors.SURFACE_CONTAINER_HIGH,
                       f"exactly {o.chance}") for o in strike.slots]
     if strike.keel:
         slot_bits.append(pill(ft.Text(f"keel {strike.keel_text}", size=11, color=ft.Colors.ON_ERROR_CONTAINER),
@@ -143,7 +143,7 @@ class TableDiceEntry:
                 border=ft.Border.all(4, ft.Colors.ON_SURFACE) if chosen else ft.Border.all(2, fill)),
                 label=f"{name}: {n}{' (picked)' if chosen else ''}")
         problem = self.problems.get(i)
-        heading_row = [heading(name, 13)]
+        heading_row: list[ft.Control] = [heading(name, 13)]
         if problem:
             heading_row.append(tag(f"face-problem-{self.shot.id}-{i}", ft.Text(problem, size=12, color=ft.Colors.ERROR)))
         return ft.Column([ft.Row(heading_row, spacing=8, wrap=True),
@@ -180,7 +180,7 @@ class VolleySheet:
 
     def show(self) -> ft.Control:
         n = len(self.entries)
-        self.resolve.content.content = f"Resolve all {n}" if n > 1 else "Resolve"
+        inner(self.resolve, ft.FilledButton).content = f"Resolve all {n}" if n > 1 else "Resolve"
         put(self.column, [self.intro, *(e.column for e in self.entries), self.buttons])
         return self.control
 
@@ -280,8 +280,8 @@ class FirePanel:
             if sheet is not None:
                 parts.append(sheet.show())
             elif to_roll > 1:
-                self.roll_all.content.content = f"Roll all {to_roll} declared"
-                self.enter_all.content.content = f"Table dice for all {to_roll}"
+                inner(self.roll_all, ft.FilledButton).content = f"Roll all {to_roll} declared"
+                inner(self.enter_all, ft.OutlinedButton).content = f"Table dice for all {to_roll}"
                 parts.append(self.volley)
             on_sheet = {e.shot.id for e in sheet.entries} if sheet is not None else set()
             cards = {}
@@ -296,7 +296,7 @@ class FirePanel:
             parts.append(self.guns_heading)
             declaring = phase == "combat" and held_by is None
             if held_by is not None:
-                self.theirs.content.value = f"Shown read-only: this device holds {held_by}."
+                inner(self.theirs, ft.Text).value = f"Shown read-only: this device holds {held_by}."
                 parts.append(self.theirs)
             elif phase != "combat":
                 parts.append(self.not_yet)

@@ -15,7 +15,7 @@ import dataclasses
 import json
 import weakref
 from urllib.parse import urljoin
-from typing import Any
+from typing import Any, Sequence
 
 import flet as ft
 
@@ -36,7 +36,7 @@ from .editor import open_editor
 from .frame import on
 from .home import centred, host_only
 from .shipcard import ShipCard
-from .widgets import heading, icon_button, muted, tag
+from .widgets import heading, icon_button, inner, muted, tag
 
 UNVERIFIED = "unverified: check against your printed card"
 
@@ -140,7 +140,7 @@ class FleetsView:
         self.app.page.update()
 
     def _group(self, ident: str, heading_text: str, cards: list[Card], empty: ft.Control | None,
-               title: str = "My cards", notes: list[ft.Control] = ()) -> ft.Control:
+               title: str = "My cards", notes: Sequence[ft.Control] = ()) -> ft.Control:
         tools = []
         if cards:
             for action, text, icon, handler in (
@@ -274,16 +274,16 @@ class FleetsView:
                 library = self.app.card_library()  # refused on the server to any device but the host
                 result = await asyncio.to_thread(library.import_data, data, source)
             except (FormatError, ValueError, PermissionError) as exc:
-                problem.content.value = str(exc)
+                inner(problem, ft.Text).value = str(exc)
                 self.app.page.update()
                 return
             self.app.page.pop_dialog()
             await self.app.navigate(Session("fleets", message=result.message))
 
         async def from_paste(_):
-            text = pasted.content.value or ""
+            text = inner(pasted, ft.TextField).value or ""
             if not text.strip():
-                problem.content.value = "Paste the JSON of a card or a fleet first, or choose a file."
+                inner(problem, ft.Text).value = "Paste the JSON of a card or a fleet first, or choose a file."
                 self.app.page.update()
                 return
             await import_text(text, "pasted text")
@@ -296,13 +296,13 @@ class FleetsView:
                 return
             chosen = files[0]
             if chosen.bytes is None:
-                problem.content.value = f"{chosen.name}: the file could not be read"
+                inner(problem, ft.Text).value = f"{chosen.name}: the file could not be read"
                 self.app.page.update()
                 return
             try:
                 text = chosen.bytes.decode("utf-8")
             except UnicodeDecodeError:
-                problem.content.value = f"{chosen.name}: not a text file"
+                inner(problem, ft.Text).value = f"{chosen.name}: not a text file"
                 self.app.page.update()
                 return
             await import_text(text, chosen.name)
@@ -321,7 +321,7 @@ class FleetsView:
             ]))
 
     def _say(self, text: str, error: bool = False) -> None:
-        self.message.content.value = text
-        self.message.content.color = ft.Colors.ERROR if error else ft.Colors.PRIMARY
+        inner(self.message, ft.Text).value = text
+        inner(self.message, ft.Text).color = ft.Colors.ERROR if error else ft.Colors.PRIMARY
         self.message.visible = True
         self.app.page.update()

@@ -17,6 +17,7 @@ A body is built as `Body(frame)` and gives:
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import flet as ft
 
@@ -25,7 +26,7 @@ from ..session import Session
 from ..sharing import Sight
 from ..tasks import soon
 from .settings import theme_button
-from .widgets import TOUCH, icon_button, mounted, muted, nav_button, put, tab_button, tag
+from .widgets import TOUCH, icon_button, inner, mounted, muted, nav_button, put, tab_button, tag
 
 PANEL_WIDTH = 460
 NOTE_SECONDS = 4  # an answer (kept in the log) fades after this; a refusal stays until the next tap
@@ -82,7 +83,7 @@ class GameFrame:
         self.undo_button = icon_button(ft.Icons.UNDO, "Undo", on(self.change, "undo"), p + "undo")
         self.redo_button = icon_button(ft.Icons.REDO, "Redo", on(self.change, "redo"), p + "redo")
         actions = body.top_actions()
-        self.top = ft.Container(
+        self.top: ft.Control = ft.Container(
             content=ft.Row([
                 icon_button(ft.Icons.HOME_OUTLINED, "Home", on(app.navigate, Session()), p + "home"),
                 ft.Text(game.name, size=16, weight=ft.FontWeight.W_600, expand=True, max_lines=1,
@@ -168,7 +169,7 @@ class GameFrame:
             self.tabs.controls = [tab_button(prefix + key, icon, label, key == tab, on(self.go_tab, key))
                                   for key, _, icon, label in self.body.tabs()]
         else:
-            self.nav.content.controls = [
+            inner(self.nav, ft.Row).controls = [
                 nav_button(prefix + key, icon, selected, label, key == tab, on(self.go_tab, key))
                 for key, icon, selected, label in (MAP_TAB, *self.body.tabs())]
             self.cover.visible = tab != "map"
@@ -220,8 +221,8 @@ class GameFrame:
         self.banner_ships.visible = bool(ships)
         self._render_note()
         changed: list[ft.Control] = [self.banner, self.note_layer, *body.render(models), self.top, self.panel]
-        self.undo_button.content.disabled = not self.game.can_undo
-        self.redo_button.content.disabled = not self.game.can_redo
+        inner(self.undo_button, ft.IconButton).disabled = not self.game.can_undo
+        inner(self.redo_button, ft.IconButton).disabled = not self.game.can_redo
         put(self.panel, body.panel(models))
         if not self._wide:
             self.strip.content = body.strip(models) if self.tab == "map" else None
@@ -242,7 +243,8 @@ class GameFrame:
             return actions
         items = []
         for step in actions[1:]:
-            button = step.content
+            assert isinstance(step, ft.Semantics)  # a body's steps are `tag`ged buttons
+            button: Any = step.content  # a FilledButton, OutlinedButton or TextButton (no common typed base)
             items.append(ft.PopupMenuItem(
                 content=tag(step.identifier, ft.Text(button.content if isinstance(button.content, str) else "")),
                 icon=button.icon, on_click=button.on_click, height=TOUCH, disabled=bool(button.disabled)))
@@ -258,8 +260,8 @@ class GameFrame:
             text, info = self._note
             self.note.value = text[0].upper() + text[1:] if text else ""
             self.note.color = ft.Colors.ON_INVERSE_SURFACE if info else ft.Colors.ON_ERROR_CONTAINER
-            self.note_box.content.bgcolor = ft.Colors.INVERSE_SURFACE if info else ft.Colors.ERROR_CONTAINER
-            self.note_close.content.icon_color = self.note.color
+            inner(self.note_box, ft.Container).bgcolor = ft.Colors.INVERSE_SURFACE if info else ft.Colors.ERROR_CONTAINER
+            inner(self.note_close, ft.IconButton).icon_color = self.note.color
         self.note_layer.visible = bool(self._note)
 
     # --- handlers ------------------------------------------------------------------------

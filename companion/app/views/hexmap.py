@@ -329,7 +329,7 @@ class HexMap:
         changed: list[ft.Control] = []
         if self._zone_fills.show(dict.fromkeys(zone, ZONE)):
             changed.append(self.zones)
-        shapes = [cv.Path(_hex_path(self.layout, cells, inset=2), paint=stroke_paint(CIRCLED, 3))] if cells else []
+        shapes: list[cv.Shape] = [cv.Path(_hex_path(self.layout, cells, inset=2), paint=stroke_paint(CIRCLED, 3))] if cells else []
         if shapes or self.marks.shapes:
             self.marks.shapes = shapes
             changed.append(self.marks)

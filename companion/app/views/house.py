@@ -9,7 +9,7 @@ from __future__ import annotations
 import flet as ft
 
 from ...engine import actions as A
-from .widgets import muted, tag
+from .widgets import inner, muted, tag
 
 
 def faces_typed(text: str) -> list[int] | None:
@@ -29,20 +29,20 @@ async def unit_initiative_dialog(body) -> None:
     async def submit(ev) -> None:
         faces, bad = {}, []
         for ship_id, field in fields.items():
-            typed = faces_typed(field.content.value or "")
+            typed = faces_typed(inner(field, ft.TextField).value or "")
             if typed is None:
                 bad.append(state.ship(ship_id).card.name)
             else:
                 faces[ship_id] = typed
         if bad:
-            problem.content.value = f"Type the d10 of {', '.join(bad)} (0 means 10)."
+            inner(problem, ft.Text).value = f"Type the d10 of {', '.join(bad)} (0 means 10)."
             problem.update()
             return
         outcome = await body.frame.act(A.RollUnitInitiative(faces=faces))
         if outcome.ok:
             body.app.page.pop_dialog()
         else:
-            problem.content.value = outcome.reason
+            inner(problem, ft.Text).value = outcome.reason
             problem.update()
 
     body.app.page.show_dialog(ft.AlertDialog(

@@ -19,7 +19,7 @@ from ..viewmodels import ReadingSection, rule_readings
 from .frame import on
 from .game_files import import_button
 from .home import centred, host_only, may_start
-from .widgets import heading, icon_button, muted, pill, section, tag
+from .widgets import heading, icon_button, inner, muted, pill, section, tag
 
 
 def _page(app, title: str, *controls: ft.Control) -> ft.Control:
@@ -118,9 +118,9 @@ def build_load(app) -> ft.Control:
     button = tag("load-button", ft.FilledButton(content="Load and play", icon=ft.Icons.PLAY_ARROW, height=52))
 
     def say(problem: str) -> None:
-        message.content.value = problem
+        inner(message, ft.Text).value = problem
         message.label = problem
-        button.content.disabled = False
+        inner(button, ft.FilledButton).disabled = False
         app.page.update()
 
     async def load(e):
@@ -133,8 +133,8 @@ def build_load(app) -> ft.Control:
         if not pasted.strip() and where and not app.device.host:
             say("Only the host's own screen opens a file on the host: paste the scenario instead.")
             return
-        button.content.disabled = True
-        message.content.value = "Reading the scenario..."
+        inner(button, ft.FilledButton).disabled = True
+        inner(message, ft.Text).value = "Reading the scenario..."
         app.page.update()
         try:
             if not pasted.strip():
@@ -148,7 +148,7 @@ def build_load(app) -> ft.Control:
         name = name or (where.rsplit("/", 1)[-1] if where and not (text.value or "").strip() else "Pasted scenario")
         await app.create_game(state, name + " " + time.strftime("%d %b %H:%M"))
 
-    button.content.on_click = load
+    inner(button, ft.FilledButton).on_click = load
     return _page(app, "Load a scenario",
                  muted("A leviathans-scenario/1 file: a table position with ships, facings and damage. "
                        "Cards are looked up in the fleets, or given inline. "

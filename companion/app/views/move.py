@@ -16,7 +16,7 @@ from ...engine.hexes import FACING_NAMES
 from ..house_model import HouseMoves
 from ..panels import MoveOption, MovePanel
 from .frame import on
-from .widgets import TOUCH, muted, put, tag
+from .widgets import TOUCH, inner, muted, put, tag
 
 RECORD = "Record the end position (sealed until every ship of the group has recorded)"
 STEP_ICONS = {"forward": ft.Icons.ARROW_UPWARD, "port": ft.Icons.TURN_LEFT, "starboard": ft.Icons.TURN_RIGHT}
@@ -49,7 +49,7 @@ class MoveControls:
         self.note = muted("", 12)
         self.field = ft.TextField(label="Hex", value="", width=92, height=TOUCH, dense=True,
                                   keyboard_type=ft.KeyboardType.NUMBER, hint_text="CCRR")
-        facings = [
+        facings: list[ft.Control] = [
             tag(f"face-{name}", ft.OutlinedButton(content=name, on_click=self._facing(i), height=TOUCH,
                                                   width=TOUCH, tooltip=f"Bow hex and facing {name}",
                                                   style=ft.ButtonStyle(padding=0)))
@@ -77,8 +77,8 @@ class MoveControls:
         if phase == "setup":
             lines.append(self.deploy_hint)
         else:
-            self.plan_button.content.content = "Planning" if self.planning else "Plan"
-            self.plan_button.content.style = ft.ButtonStyle(bgcolor=ft.Colors.SECONDARY_CONTAINER) if self.planning else None
+            inner(self.plan_button, ft.OutlinedButton).content = "Planning" if self.planning else "Plan"
+            inner(self.plan_button, ft.OutlinedButton).style = ft.ButtonStyle(bgcolor=ft.Colors.SECONDARY_CONTAINER) if self.planning else None
             put(self.steps, [self._step_button(option) for option in move.options]
                 + ([self.end_move] if move.can_end else [])
                 + ([self.plan_button] if self.on_plan and phase == "movement" and move.mp_left > 0 else []))
@@ -104,10 +104,10 @@ class MoveControls:
             if tagged is None:
                 tagged = self.house_buttons[move.ident] = tag(move.ident, ft.OutlinedButton(
                     content=move.label, on_click=on(self.on_house, move.action), height=TOUCH))
-            tagged.content.on_click = on(self.on_house, move.action)
+            inner(tagged, ft.OutlinedButton).on_click = on(self.on_house, move.action)
             buttons.append(tagged)
         put(self.house, buttons)
-        self.house_status.content.value = house.status
+        inner(self.house_status, ft.Text).value = house.status
         return ([self.house] if buttons else []) + ([self.house_status] if house.status else [])
 
     def _step_button(self, option: MoveOption) -> ft.Control:
@@ -115,7 +115,7 @@ class MoveControls:
         if tagged is None:
             tagged = self.step_buttons[option.step] = tag(f"step-{option.step}", ft.FilledButton(
                 content="", icon=STEP_ICONS[option.step], on_click=on(self.on_step, option.step), height=TOUCH))
-        button = tagged.content
+        button = inner(tagged, ft.FilledButton)
         button.content = option.label if not self.compact else option.label.replace("Turn to ", "").capitalize()
         button.style = None if option.reason is None else ft.ButtonStyle(bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
                                                                          color=ft.Colors.ON_SURFACE_VARIANT)

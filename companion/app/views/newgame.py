@@ -310,8 +310,9 @@ class NewGameView:
             await start_quick_start(self.app, board, self.rules)
 
     async def _create(self, e) -> None:
-        if may_start(self.app):
-            self._say(may_start(self.app))
+        problem = may_start(self.app)
+        if problem:
+            self._say(problem)
             return
         board = self._board()
         if board is None:

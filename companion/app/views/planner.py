@@ -21,7 +21,7 @@ from ...engine.kernel import Refusal
 from ..planner_model import PlanMap, PlanView, plan_map, plan_reach, plan_view
 from .frame import on
 from .hexmap import HexFills, HexMap, HexOutlines, fill_paint, stroke_paint
-from .widgets import TOUCH, heading, muted, put, tag
+from .widgets import TOUCH, heading, inner, muted, put, tag
 
 #: The cost bands' colours, cheapest first: where it stands, then green to red.
 BAND_COLOURS = ("#607d8b", "#2e7d32", "#f9a825", "#c62828")
@@ -212,7 +212,7 @@ class PlanPanel:
         self.steps.value = "Path: " + (", ".join(view.steps) if view.steps else "stay where it stands")
         put(self.guns, self._guns(view))
         self.problem.value = view.problem or ""
-        self.move_button.content.disabled = view.problem is not None
+        inner(self.move_button, ft.FilledButton).disabled = view.problem is not None
         lines += ([] if self.compact else [muted("Facing there:", 12)]) + [
             self.choices, tag(self.ident("plan-path"), self.steps), tag(self.ident("plan-guns"), self.guns)]
         lines += ([self.problem] if view.problem else []) + [ft.Row([self.move_button, self.stop_button], wrap=True)]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import flet as ft
 
@@ -61,7 +62,7 @@ class ReplayView:
         self.number = 0
         self.selected: str | None = None  # the ship whose card shows (War Fleet's map: the ringed one)
         self.map: HexMap | None = None
-        self.model_state = None  # the position shown (ScreenView's shot drawing reads it)
+        self.model_state: Any = None  # the position shown, of any ruleset (ScreenView's shot drawing reads it)
         self.wide = (app.page.width or 1280) >= WIDE
         big = (app.page.width or 0) >= 1600  # a TV
         self.dice_size = 64 if big else 48 if self.wide else 40
@@ -118,13 +119,25 @@ class ReplayView:
                                    vertical_alignment=ft.CrossAxisAlignment.CENTER, run_spacing=4),
                             padding=ft.Padding.symmetric(horizontal=12, vertical=4))
 
+    @property
+    def loaded(self) -> Replay:
+        """The replay, once read (every drawing and tap comes after)."""
+        assert self.replay is not None
+        return self.replay
+
+    @property
+    def drawn(self) -> HexMap:
+        """The map, once built (a ruleset with a map: every drawing on it comes after)."""
+        assert self.map is not None
+        return self.map
+
     def _card(self, ident: str, title: str, *controls: ft.Control) -> ft.Control:
         return tag(ident, ft.Container(ft.Column([
             ft.Text(title.upper(), size=13, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_SURFACE_VARIANT), *controls],
             spacing=8, tight=True), padding=14, border_radius=14, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
 
     def _layout(self) -> None:
-        replay, page = self.replay, self.app.page
+        replay, page = self.loaded, self.app.page
         width, height = page.width or 1280, page.height or 800
         has_map = replay.ruleset.id != "decisive-victory"
         if has_map:
@@ -141,6 +154,7 @@ class ReplayView:
         if not has_map:
             side.insert(0, muted("Decisive Victory is played on an open table: no map, the ships' cards as they were.", 14))
         column = ft.Column(side, spacing=10, scroll=ft.ScrollMode.AUTO, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        body: ft.Control
         if self.wide and has_map:
             body = ft.Row([ft.Container(self.map_box, expand=True, padding=ft.Padding.only(left=12, bottom=12)),
                            ft.Container(column, width=SIDE, padding=ft.Padding.only(right=12, bottom=12))],
@@ -155,7 +169,7 @@ class ReplayView:
 
     def _build_map(self, width: float, height: float) -> None:
         """The board once, zoomed to where the game's ships went (every position's hexes)."""
-        replay = self.replay
+        replay = self.loaded
         first = replay.shown(0)
         cells = list({c for n in range(0, replay.last + 1, max(1, replay.last // 60)) for c in cells_of(replay.state(n))})
         size, left, top = ships_view(first.board, cells, width, height) if cells else (
@@ -213,7 +227,7 @@ class ReplayView:
 
     async def _draw(self, state) -> None:
         """The map, the ships lost and the ship cards of the position shown."""
-        ruleset = self.replay.ruleset.id
+        ruleset = self.loaded.ruleset.id
         if ruleset == "decisive-victory":
             await self._draw_dv(state)
             return
@@ -221,7 +235,7 @@ class ReplayView:
             from .. import warfleet_model as M
             from .warfleet_tokens import draw_tokens
 
-            draw_tokens(self.map, self.app.theme_name, state, self.selected)
+            draw_tokens(self.drawn, self.app.theme_name, state, self.selected)
             banner = M.banner(state)
             self.where.value, self.whose.value = banner.title, banner.detail
             self.lost.controls = self._lost_lines([(s.name, s.side, "lost" if s.lost else "casualty" if s.casualty else "removed")
@@ -231,8 +245,8 @@ class ReplayView:
             from ..screenmodel import screen_model
 
             model = await asyncio.to_thread(screen_model, state, (), self.number)
-            self.map.show_ships(state, self.selected)
-            draw_shots_on_canvas(self.map, model.shots, lambda side: self._colour(state.sides, side))  # gun to target, odds
+            self.drawn.show_ships(state, self.selected)
+            draw_shots_on_canvas(self.drawn, model.shots, lambda side: self._colour(state.sides, side))  # gun to target, odds
             self.where.value, self.whose.value = model.headline, model.whose
             self.lost.controls = self._lost_lines([(l.name, l.side, l.why) for l in model.lost])
             self.ships.controls = self._quick_start_ships(state)
@@ -302,7 +316,7 @@ class ReplayView:
         await self.show(0)
 
     async def _last(self, e) -> None:
-        await self.show(self.replay.last)
+        await self.show(self.loaded.last)
 
     async def _back(self, e) -> None:
         await self.show(self.number - 1)
@@ -311,14 +325,14 @@ class ReplayView:
         await self.show(self.number + 1)
 
     async def _previous_turn(self, e) -> None:
-        await self.show(self.replay.previous_turn(self.number))
+        await self.show(self.loaded.previous_turn(self.number))
 
     async def _next_turn(self, e) -> None:
-        await self.show(self.replay.next_turn(self.number))
+        await self.show(self.loaded.next_turn(self.number))
 
     async def _picked(self, e) -> None:
         if self.turns.value:
-            await self.show(self.replay.turn_start(int(self.turns.value)))
+            await self.show(self.loaded.turn_start(int(self.turns.value)))
 
     async def _fork(self, e) -> None:
         """A new game from the step shown: the host's own browser only (decided here, on the server)."""

@@ -35,6 +35,7 @@ def build(app) -> ft.Control:
         app.page.update()
 
     async def picked(e) -> None:
+        assert picker.value is not None  # a picked option has its key
         await fill(None if picker.value == WHOLE else int(picker.value))
 
     picker.on_select = picked

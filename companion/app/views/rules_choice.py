@@ -43,7 +43,7 @@ class RulesChoice:
                 seize.value = False
 
     def house_rules(self) -> HouseRules:
-        return HouseRules(**{key: bool(switch.value) for key, switch in self.switches.items()})
+        return HouseRules.model_validate({key: bool(switch.value) for key, switch in self.switches.items()})
 
     def table_rules(self) -> TableRules:
-        return TableRules(**{key: dropdown.value for key, dropdown in self.choices.items()})
+        return TableRules.model_validate({key: dropdown.value for key, dropdown in self.choices.items()})

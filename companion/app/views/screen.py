@@ -143,12 +143,18 @@ class ScreenView:
         hexmap.canvas_names = False  # drawn larger over the map (`marks`)
         return hexmap
 
+    @property
+    def drawn(self) -> HexMap:
+        """The map, once laid out (every drawing on it comes after)."""
+        assert self.map is not None
+        return self.map
+
     def draw_ships(self, state) -> None:
-        self.map.show_ships(state, None)
+        self.drawn.show_ships(state, None)
 
     def marks(self, state) -> list[tuple[str, str, tuple[float, float], str]]:
         """(identifier, words, centre, side) of each ship's name over the map."""
-        layout, out = self.map.layout, []
+        layout, out = self.drawn.layout, []
         for ship in state.ships:
             xs, ys = zip(*(layout.centre(c) for c in ship.hexes))
             name = ship.card.name.replace("HML ", "") + (f" \u00d7{ship.destroyed_count()}" if ship.destroyed_count() else "")
@@ -219,7 +225,7 @@ class ScreenView:
         self.map_box.height = None if wide else map_h
         self.headline.size, self.whose.size = (TV_HEADLINE, TV_WHOSE) if wide else (26, 20)
         self.roll_title.size, self.roll_text.size = (TV_TEXT, TV_TEXT) if wide else (20, 18)  # read from 3 m on a TV
-        top = ft.Container(content=ft.Row([
+        bar = ft.Container(content=ft.Row([
             ft.Icon(ft.Icons.TV, color=ft.Colors.ON_SURFACE_VARIANT, size=20),
             ft.Text(self.game.name, size=14, weight=ft.FontWeight.W_600, expand=True, max_lines=1,
                     overflow=ft.TextOverflow.ELLIPSIS),
@@ -240,20 +246,21 @@ class ScreenView:
         fleets = self._card("screen-sides", "Fleets", self.sides)
         self.shots_card = shots = self._card("screen-shots", "Shots to roll", self.shots)
         shots.visible = bool(self.model and self.model.shots)
+        body: ft.Control
         if wide:
             side = ft.Container(content=ft.Column([shots, roll, lost, fleets], spacing=12, scroll=ft.ScrollMode.AUTO,
                                                   horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
                                 width=SIDE_WIDTH, padding=ft.Padding.only(right=12, bottom=12))
             body = ft.Row([ft.Container(content=self.map_box, expand=True, padding=ft.Padding.only(left=12, bottom=12)),
                            side], spacing=12, expand=True, vertical_alignment=ft.CrossAxisAlignment.STRETCH)
-            self.control.content = ft.Column([top, heading, body], spacing=0, expand=True)
+            self.control.content = ft.Column([bar, heading, body], spacing=0, expand=True)
         else:
             body = ft.Column([ft.Container(content=self.map_box, padding=ft.Padding.symmetric(horizontal=8)),
                               ft.Container(content=ft.Column([shots, roll, lost, fleets], spacing=10,
                                                              horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
                                            padding=ft.Padding.symmetric(horizontal=8))],
                              spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
-            self.control.content = ft.Column([top, heading, body], spacing=0, expand=True)
+            self.control.content = ft.Column([bar, heading, body], spacing=0, expand=True)
         if self.model is not None:
             self.draw_ships(self.model_state)
             self._draw_shots(self.model)
@@ -262,7 +269,7 @@ class ScreenView:
         """Whether a ship in play has come (or gone) where the map's view was not fitted to it."""
         left, top, width, height, size = self._shown
         return any(not (left + size <= x <= left + width - size and top + size <= y <= top + height - size)
-                   for x, y in map(self.map.layout.centre, self.in_play(state)))
+                   for x, y in map(self.drawn.layout.centre, self.in_play(state)))
 
     def _draw_shots(self, m: ScreenModel) -> None:
         """Each declared shot as a line from the gun's hex to the struck location's, its odds large on
@@ -272,12 +279,12 @@ class ScreenView:
         shapes, wanted = [], []
         for n, line in enumerate(m.shots, start=1):
             colour = side_colour(sides, line.side, theme)
-            lines, (x, y) = shot_line(self.map.layout, line, colour)
+            lines, (x, y) = shot_line(self.drawn.layout, line, colour)
             shapes += lines
             wanted.append((f"screen-odds-{n}", line.odds, label_box(line.odds, x, y, TV_ODDS), TV_ODDS, colour))
         for ident, words, (x, y), side in self.marks(self.model_state):
             wanted.append((ident, words, label_box(words, x, y, TV_NAME), TV_NAME, side_colour(sides, side, theme)))
-        self.map.marks.shapes = shapes
+        self.drawn.marks.shapes = shapes
         self.overlay.controls = [name_label(*wanted[n]) for n in unhidden([w[2] for w in wanted])]
 
     async def _no_tap(self, cell) -> None:

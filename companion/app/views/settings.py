@@ -6,7 +6,7 @@ from __future__ import annotations
 import flet as ft
 
 from ..palettes import LABELS, PALETTES
-from .widgets import TOUCH, icon_button, tag
+from .widgets import TOUCH, icon_button, inner, tag
 
 HINTS = {"light": "Parchment and ink, for a lit table",
          "dark": "For a dim table: light text on a dark ground",
@@ -23,7 +23,7 @@ def theme_choices(app, after=None) -> ft.Column:
             await app.set_theme(name)
         return chosen
 
-    rows = []
+    rows: list[ft.Control] = []
     for name in PALETTES:
         current = name == app.theme_name
         rows.append(tag(f"theme-{name}", ft.ListTile(
@@ -43,7 +43,7 @@ def open_theme_dialog(app) -> None:
     def close() -> None:
         app.page.pop_dialog()
 
-    dialog.content.content.content = theme_choices(app, after=close)
+    inner(inner(dialog, ft.Semantics), ft.Container).content = theme_choices(app, after=close)
     dialog.actions = [ft.TextButton("Close", on_click=lambda e: close())]
     app.page.show_dialog(dialog)
 

@@ -66,7 +66,7 @@ class SlotCell:
         self.face = ft.GestureDetector(content=ft.Stack([self.body, self.cross, self.glow], height=84),
                                        on_tap=self._tapped)
         self.control = tag("", self.face, kept=True)
-        self._key = None
+        self._key: tuple[str, str, SlotView] | None = None
         self.show(card, location, slot)
 
     def flash(self) -> None:
@@ -79,7 +79,7 @@ class SlotCell:
         return self.on_slot is not None and self.slot.kind != "miss"
 
     async def _tapped(self, e) -> None:
-        if self._tappable():
+        if self._tappable() and self.on_slot is not None:  # (_tappable: it is not None)
             await self.on_slot(self.location, self.slot.number, self.slot.status)
 
     def show(self, card: CardView, location: str, slot: SlotView) -> bool:
@@ -98,10 +98,10 @@ class SlotCell:
         _set(self.number, bgcolor=CIRCLED if circled else None,
              border=ft.Border.all(2, CIRCLED) if circled else None)
         _set(self.breach, value=slot.breach_text, style=title_style,
-             tooltip=None if slot.breach is None or slot.breach == slot.printed
+             tooltip=None if slot.breach is None or slot.printed is None or slot.breach == slot.printed
              else f"printed {slot.printed}, armour {slot.breach - slot.printed:+d}: breached on {slot.breach}")
         _set(self.title, value=slot.title, style=title_style)
-        groups = self.dice.controls[:len(slot.dice)]
+        groups = [row for row in self.dice.controls[:len(slot.dice)] if isinstance(row, ft.Row)]  # each a chips row
         groups += [ft.Row([], spacing=3, tight=True) for _ in range(len(slot.dice) - len(groups))]
         put(self.dice, [show_chips(row, colours, 12) for row, colours in zip(groups, slot.dice)])
         _set(self.detail, value=slot.detail, style=marks_style(struck))
@@ -178,7 +178,7 @@ class ShipCard:
         self.subs = [ft.Text("", size=10, color=ft.Colors.ON_SURFACE_VARIANT) for _ in range(4)]
         self.tiles = [tag(ident, _stat(label, value, sub)) for ident, label, value, sub in
                       zip(("card-mp", "card-si", "card-destroyed", "card-enter"), STAT_LABELS, self.values, self.subs)]
-        self.stats = ft.Row(self.tiles, spacing=8, wrap=True)
+        self.stats = ft.Row([*self.tiles], spacing=8, wrap=True)
         self.legend = tag("dice-legend", ft.Text(DICE_LEGEND, size=11, color=ft.Colors.ON_SURFACE_VARIANT,
                                                  style=marks_style()), label=DICE_LEGEND)
         self.places = ft.ResponsiveRow([], spacing=8, run_spacing=8)

@@ -19,10 +19,10 @@ from ...engine.state import GameState
 from ..house_model import HouseMoves, house_moves, initiative_chances
 from ..session import Session
 from ..tasks import soon
-from ..panels import fire_panel, move_panel, shot_views, table_dice_fields
+from ..panels import MovePanel, fire_panel, move_panel, shot_views, table_dice_fields
 from ..banners import Banner, banner
 from ..motion import Motion, motion
-from ..viewmodels import arc_shades, card_view, deployment_hexes, deployment_refusal, log_lines, ship_rows
+from ..viewmodels import CardView, arc_shades, card_view, deployment_hexes, deployment_refusal, log_lines, ship_rows
 from ..theme import side_colour
 from ..volley import shots_to_roll
 from .advisor import AdvisorPanel
@@ -35,7 +35,7 @@ from .move import MoveControls
 from .planner import Planner
 from .settings import open_theme_dialog
 from .shipcard import ShipCard
-from .widgets import TOUCH, muted, put, sent, tag
+from .widgets import TOUCH, Kept, inner, muted, put, sent, tag
 
 
 @dataclass
@@ -45,8 +45,8 @@ class Models:
     state: GameState
     banner: Banner
     ships: list
-    card: object | None
-    move: object | None
+    card: CardView | None
+    move: MovePanel | None
     guns: tuple
     shots: tuple
     arcs: tuple | None
@@ -65,7 +65,7 @@ class ShipPicker:
 
     def __init__(self, prefix: str, select, palette: str = "light"):
         self.prefix, self.select, self.palette = prefix, select, palette
-        self.chips: dict[str, ft.Control] = {}
+        self.chips: dict[str, Kept] = {}
         self.control = ft.Row([], wrap=True, spacing=6, run_spacing=6)
         self._keys: dict[str, tuple] = {}
 
@@ -83,8 +83,10 @@ class ShipPicker:
             key = (f"{row.name.replace('HML ', '')}{note}", row.id == selected, side_colour(m.state.sides, row.side, self.palette))
             if self._keys.get(row.id) != key:
                 self._keys[row.id] = key
-                chip = tagged.content
-                chip.label, chip.selected, chip.leading.bgcolor = key
+                chip = inner(tagged, ft.Chip)
+                leading = chip.leading
+                assert isinstance(leading, ft.Container)  # the side's colour dot
+                chip.label, chip.selected, leading.bgcolor = key
                 tagged.stale = True
             shown.append(tagged)
         put(self.control, shown)
@@ -194,7 +196,7 @@ class QuickStartBody:
         history = self.game.history()
         moves = motion(history)
         if arcs_key != self.map._arc_key:
-            arcs = arc_shades(state, ship) if selected and not selected.removed else ()
+            arcs = arc_shades(state, ship) if ship and selected and not selected.removed else ()
         return Models(
             state=state,
             banner=banner(state),
@@ -242,8 +244,8 @@ class QuickStartBody:
                 tagged = self.next_chips[sid] = tag(f"next-{sid}", ft.Chip(
                     label="", on_click=on(self.select, sid), leading=ft.Icon(ft.Icons.NAVIGATION, size=16),
                     height=TOUCH, show_checkmark=False))
-            tagged.content.label = names.get(sid, sid)
-            tagged.content.selected = sid == self.session.ship
+            inner(tagged, ft.Chip).label = names.get(sid, sid)
+            inner(tagged, ft.Chip).selected = sid == self.session.ship
             chips.append(tagged)
         return b.title, b.detail, chips, [c for a in b.actions for c in self._banner_action(a, m.state)]
 
@@ -318,8 +320,8 @@ class QuickStartBody:
     def _ship_panel(self, m: Models) -> list[ft.Control]:
         parts: list[ft.Control] = [self.ship_picker.show(m, self.session.ship)]
         held_by = self._held_by(m)
-        if held_by is not None:
-            self.theirs.content.value = f"{m.card.side}'s ship: shown read-only, as this device holds {held_by}."
+        if held_by is not None and m.card is not None:  # (held_by: the other side's ship is selected)
+            inner(self.theirs, ft.Text).value = f"{m.card.side}'s ship: shown read-only, as this device holds {held_by}."
             return parts + [self.theirs, self.their_card.show(m.card)]
         if m.move is not None and (m.state.phase in ("setup", "movement") or self.placing):
             self.moves.planning = self.planner.on
@@ -348,6 +350,7 @@ class QuickStartBody:
             self.strip_moves.planning = self.planner.on
             return self.strip_moves.show(m.move, m.state.phase, self.placing, self._place_label(m.state), m.house)
         card = m.card
+        assert card is not None  # a ship is selected: it has its move panel
         self.strip_name.value = card.name
         self.strip_position.value = card.position
         self.strip_damage.value = f"{card.destroyed_text} slots destroyed"
@@ -362,7 +365,7 @@ class QuickStartBody:
     async def _step(self, step: str) -> None:
         ship = self.session.ship
         if ship:
-            await self.frame.act(A.Step(ship=ship, step=step))
+            await self.frame.act(A.Step.model_validate({"ship": ship, "step": step}))  # a word of the move panel
 
     async def _choose(self, shot: int, location: str) -> None:
         """The target's side picks the location a shot strikes (table rule: the target picks)."""
@@ -427,17 +430,19 @@ class QuickStartBody:
         dialog = ft.AlertDialog(
             title=ft.Text(f"{location.capitalize()} slot {slot}"),
             content=ft.Text("Mark or clear this slot by hand (the log records it)."),
-            actions=[ft.TextButton(content=text, on_click=on(choose, value), height=TOUCH)
-                     for value, text in choices if value != status]
-            + [ft.TextButton(content="Cancel", on_click=lambda e: self.app.page.pop_dialog(), height=TOUCH)],
+            actions=[*(ft.TextButton(content=text, on_click=on(choose, value), height=TOUCH)
+                       for value, text in choices if value != status),
+                     ft.TextButton(content="Cancel", on_click=lambda e: self.app.page.pop_dialog(), height=TOUCH)],
         )
         self.app.page.show_dialog(dialog)
 
     async def _declare(self, location: str, slot: int, target: str, target_location: str) -> None:
         state = self.game.state  # table rule two_locations: the target's side or a d6 may pick the location
-        solution = firing_solution(state.ship(self.session.ship), location, slot, state.ship(target), state.table_rules)
+        attacker = self.session.ship
+        assert attacker is not None  # a shot is declared from the selected ship's guns
+        solution = firing_solution(state.ship(attacker), location, slot, state.ship(target), state.table_rules)
         named = target_location if solution.decided_by == "attacker" else None
-        await self.frame.act(A.DeclareShot(attacker=self.session.ship, location=location, slot=slot, target=target,
+        await self.frame.act(A.DeclareShot(attacker=attacker, location=location, slot=slot, target=target,
                                          target_location=named))
 
     async def _roll(self, shot_id: int) -> None:
@@ -539,7 +544,7 @@ class QuickStartBody:
 
         self.app.page.show_dialog(ft.AlertDialog(
             title=ft.Text("Initiative: the dice you rolled"),
-            content=ft.Column([ft.Row(boxes) for boxes in fields.values()] + [problem], tight=True),
+            content=ft.Column([*(ft.Row([*boxes]) for boxes in fields.values()), problem], tight=True),
             actions=[ft.FilledButton(content="Record", on_click=submit, height=TOUCH),
                      ft.TextButton(content="Cancel", on_click=lambda ev: self.app.page.pop_dialog(), height=TOUCH)],
         ))

@@ -14,6 +14,7 @@ import asyncio
 import flet as ft
 
 from ...engine.hexes import Hex
+from ...engine.kernel import Refused
 from ...engine.warfleet.actions import SetStats
 from ...engine.warfleet.turn import to_move
 from .. import warfleet_model as M
@@ -219,15 +220,15 @@ class WarFleetBody:
             rows = M.option_rows(state, self.selected)
             if rows:
                 out.append(heading(f"{state.ship(self.selected).name}: attacks with exact odds", 14))
-            for i, row in enumerate(rows):
+            for i, option in enumerate(rows):
                 strikes = [ft.Row([
                     ft.Text(f"{s.location}: destroyed {s.destroyed}, casualty {s.casualty}", expand=True, size=13,
                             tooltip=s.exact),
                     _button(f"wf-option-{i}" + ("" if j == 0 else f"-{j}"), "Declare", on(self.send, s.action), filled=True,
                             icon=ft.Icons.GPS_FIXED),
-                ]) for j, s in enumerate(row.strikes)]
-                out.append(_box(f"wf-option-row-{i}", heading(row.title, 14),
-                                ft.Row([_dice_row(row.dice), ft.Text(row.detail, size=12, expand=True)], spacing=8),
+                ]) for j, s in enumerate(option.strikes)]
+                out.append(_box(f"wf-option-row-{i}", heading(option.title, 14),
+                                ft.Row([_dice_row(option.dice), ft.Text(option.detail, size=12, expand=True)], spacing=8),
                                 *strikes))
             if not rows and not state.firing:
                 out.append(muted("No enemy ship is in this ship's arcs and range."))
@@ -341,7 +342,7 @@ class WarFleetBody:
             await self.send(step.action)
             return
         outcomes = await asyncio.to_thread(M.roll_all, self.game, self.frame.table_act)
-        bad = next((o for o in outcomes if not o.ok), None)
+        bad = next((o for o in outcomes if isinstance(o, Refused)), None)
         n = len(outcomes)
         await self._show((bad.reason if bad else f"{n} attack{'s' if n != 1 else ''} rolled.", bad is not None))
 
@@ -382,7 +383,10 @@ class WarFleetBody:
 
     async def _bring_back(self, pocket_id: int) -> None:
         outcome = await asyncio.to_thread(M.bring_back, self.game, pocket_id, self.app.store, self.frame.table_act)
-        await self._show((outcome.events[-1].text if outcome.ok else outcome.reason, not outcome.ok))
+        if isinstance(outcome, Refused):
+            await self._show((outcome.reason, True))
+        else:
+            await self._show((outcome.events[-1].text, False))
 
     async def _restart(self, e) -> None:
         game, why = await new_battle(self.app)

@@ -5,6 +5,7 @@ ships lost and each side afloat.  Read only, as every shared screen: the server 
 
 from __future__ import annotations
 
+from ...engine.hexes import Hex
 from .. import warfleet_screen as W
 from .hexmap import HexMap
 from .screen import ScreenView
@@ -22,11 +23,12 @@ class WarFleetScreenView(ScreenView):
         return HexMap(state, self.app.theme_name, self._no_tap, size=size, ring=False)
 
     def draw_ships(self, state) -> None:
-        draw_tokens(self.map, self.app.theme_name, state, None, names=False)
+        draw_tokens(self.drawn, self.app.theme_name, state, None, names=False)
 
     def marks(self, state) -> list[tuple[str, str, tuple[float, float], str]]:
         """Each ship's name under its token (ships sharing a hex stacked down the hex)."""
-        layout, out, seen = self.map.layout, [], {}
+        layout, out = self.drawn.layout, []
+        seen: dict[Hex, int] = {}
         for ident, name, cell in W.ship_marks(state):
             x, y = layout.centre(cell)
             below = seen[cell] = seen.get(cell, -1) + 1

@@ -24,7 +24,7 @@ def draw_tokens(hexmap: HexMap, theme_name: str, state, selected: str | None, na
     token per ship, several to a hex in a ring, the selected one ringed; its name under it unless
     `names` is False (the shared screen draws them larger itself)."""
     layout, colours = hexmap.layout, map_colours(theme_name)
-    shapes = []
+    shapes: list[cv.Shape] = []
     for ship in M.map_ships(state, selected):
         cx, cy = layout.centre(ship.cell)
         radius = layout.size * (0.5 if ship.crowd == 1 else 0.3)

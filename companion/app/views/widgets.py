@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Literal, Protocol, Sequence, TypeVar, overload
 
 import flet as ft
 
@@ -42,13 +43,34 @@ def sent(*pieces: Kept) -> None:
         piece.stale = False
 
 
-def tag(identifier: str, control: ft.Control, label: str | None = None, kept: bool = False) -> ft.Control:
-    """Give a control a stable identifier (shows as flt-semantics-identifier in the browser)."""
+@overload
+def tag(identifier: str | None, control: ft.Control, label: str | None = None, *, kept: Literal[True]) -> Kept: ...
+@overload
+def tag(identifier: str | None, control: ft.Control, label: str | None = None, kept: bool = False) -> ft.Semantics: ...
+def tag(identifier: str | None, control: ft.Control, label: str | None = None, kept: bool = False) -> ft.Semantics:
+    """Give a control a stable identifier (shows as flt-semantics-identifier in the browser);
+    `inner` gives back the control."""
     return (Kept if kept else ft.Semantics)(identifier=identifier, content=control, container=True, label=label,
                                             expand=control.expand, col=control.col)
 
 
-def put(holder: ft.Control, controls: list) -> None:
+C = TypeVar("C", bound=ft.Control)
+
+
+def inner(tagged: ft.Control, kind: type[C]) -> C:
+    """The control inside a `tag` (or a Container, a button), which the caller knows to be a `kind`."""
+    content = getattr(tagged, "content", None)
+    assert isinstance(content, kind), f"{tagged!r} holds {content!r}, not a {kind.__name__}"
+    return content
+
+
+class Holder(Protocol):
+    """A Row, Column, ListView, ...: a control with children."""
+
+    controls: list[ft.Control]
+
+
+def put(holder: Holder, controls: Sequence[ft.Control]) -> None:
     """Give a Row or Column these children, unless it has them already: controls kept on
     screen and changed in place are not sent again, only what changed in them."""
     old = holder.controls
@@ -182,8 +204,14 @@ def chips(colours, size: int = 20) -> ft.Row:
 def show_chips(row: ft.Row, colours, size: int = 20) -> ft.Row:
     """Make a `chips` row show these dice, its discs repainted in place (only changes are sent)."""
     old = row.controls
-    put(row, [die_chip(colour, size, old[i] if i < len(old) else None) for i, colour in enumerate(colours)])
+    put(row, [die_chip(colour, size, _disc(old, i)) for i, colour in enumerate(colours)])
     return row
+
+
+def _disc(old: list[ft.Control], index: int) -> ft.Container | None:
+    """The disc of a `chips` row at `index` (every one is a die_chip's Container), if there is one."""
+    disc = old[index] if index < len(old) else None
+    return disc if isinstance(disc, ft.Container) else None
 
 
 def faces(dice, size: int = 30) -> ft.Row:
