@@ -51,9 +51,9 @@ from flet.pubsub.pubsub_hub import PubSubHub  # noqa: E402
 from companion.app.main import create_app  # noqa: E402
 from companion.app.server import PEER_KEY  # noqa: E402
 from companion.app.setup import build_setup, quick_start_picks  # noqa: E402
-from companion.engine import actions as A  # noqa: E402
-from companion.engine.game import apply  # noqa: E402
-from companion.engine.state import GameState  # noqa: E402
+from companion.engine.quick_start import actions as A
+from companion.engine.quick_start.game import apply  # noqa: E402
+from companion.engine.quick_start.state import GameState  # noqa: E402
 from companion.files import load_catalogue  # noqa: E402
 from companion.store import open_store  # noqa: E402
 

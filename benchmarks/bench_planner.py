@@ -38,8 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_solutions import forty_ship_board  # noqa: E402
 from bench_warfleet import opening  # noqa: E402
 from companion.app.planner_model import plan_map, plan_reach, plan_view  # noqa: E402
-from companion.engine.advice import advise, best_shots, side_ships  # noqa: E402
-from companion.engine.fire_plan import by_target, fire_plan  # noqa: E402
+from companion.engine.quick_start.advice import advise, best_shots, side_ships  # noqa: E402
+from companion.engine.quick_start.fire_plan import by_target, fire_plan  # noqa: E402
 from companion.files import load_catalogue  # noqa: E402
 
 REPEATS = 1 if "--quick" in sys.argv[1:] else 5

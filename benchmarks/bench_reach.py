@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_solutions import forty_ship_board  # noqa: E402
 from bench_warfleet import opening  # noqa: E402
-from companion.engine.reach import reach  # noqa: E402
-from companion.engine.warfleet.reach import reach as wf_reach  # noqa: E402
+from companion.engine.quick_start.reach import reach  # noqa: E402
+from companion.engine.war_fleet.reach import reach as wf_reach  # noqa: E402
 from companion.files import load_catalogue  # noqa: E402
 
 REPEATS = 7

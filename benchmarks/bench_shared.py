@@ -53,7 +53,7 @@ from test_server_security import EVENT, INVOKE, PAGE, REGISTER, Client, Served, 
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-from companion.engine.scenario import scenario_of  # noqa: E402
+from companion.engine.quick_start.scenario import scenario_of  # noqa: E402
 
 SYNC = re.compile(r"log \d+ · [0-9a-f]{6}")
 SHIPS = ("hertfordshire", "raven", "pontbriand", "pelletier")
@@ -147,9 +147,15 @@ async def open_devices(served: Served, game: str, count: int) -> list[Device]:
     return devices
 
 
-async def read(device: Device) -> None:
-    """Read (and answer) what the server sends this device, until cancelled."""
-    await device.client.pump(lambda c: False, 3600)
+async def read(client: Client, stop: asyncio.Event) -> None:
+    """Read (and answer) what the server sends this client until `stop` is set (within a second).
+
+    Not until cancelled: Python 3.11's `asyncio.wait_for` (under `Client.pump`) can lose a cancel that
+    comes as a message arrives (it returns the message, python/cpython#86296, fixed in 3.12), and the
+    read went on for its hour: the benchmark hung waiting for its readers (here, 20 devices) or the
+    flooding device for its reader before the flood ("never finished its flood")."""
+    while not stop.is_set():
+        await client.pump(lambda c: stop.is_set(), 1.0)
 
 
 def pushed(device: Device, since: int, ship: str) -> bool:
@@ -315,12 +321,14 @@ async def measure(count: int, plan: Plan) -> Result:
 
 async def _measure(served: Served, game: str, count: int, plan: Plan) -> Result:
     host = await Client.register(served.url(), served.origin())  # the host's screen, open throughout
-    host_reader = asyncio.create_task(host.pump(lambda c: False, 3600))
+    host_stop = asyncio.Event()
+    host_reader = asyncio.create_task(read(host, host_stop))
     await asyncio.sleep(1)
     memory = {"before": rss_kb(served)}
     devices = await open_devices(served, game, count - 1)
     flooder = await start_flooder(served, game, plan)  # the last device, in a process of its own
-    readers = [asyncio.create_task(read(d)) for d in devices]
+    stop = asyncio.Event()
+    readers = [asyncio.create_task(read(d.client, stop)) for d in devices]
     memory["open"] = rss_kb(served)
     await tap(devices, "roll-initiative", 60)
     rng = random.Random(count)
@@ -348,8 +356,7 @@ async def _measure(served: Served, game: str, count: int, plan: Plan) -> Result:
     await asyncio.gather(*players, undoing, return_exceptions=True)
 
     ids = {d.client.session_id for d in devices} | {flooder.session_id}
-    for task in readers:
-        task.cancel()
+    stop.set()
     await asyncio.gather(*readers, return_exceptions=True)
     for device in devices:
         await device.client.close()
@@ -362,7 +369,7 @@ async def _measure(served: Served, game: str, count: int, plan: Plan) -> Result:
     memory["dropped"] += await wait_collected(served, more)
     memory["closed"] = len(ids) + len(more)
     memory["again"] = rss_kb(served)
-    host_reader.cancel()
+    host_stop.set()
     await asyncio.gather(host_reader, return_exceptions=True)
     await host.close()
     return Result(normal, flooded, sent, cuts, memory)
@@ -387,9 +394,10 @@ async def flooder(url: str, origin: str, game: str, seconds: float, rate: int) -
     where = types.SimpleNamespace(url=lambda: url, origin=lambda: origin)
     [device] = await open_devices(where, game, 1)
     print("ready", device.client.session_id, flush=True)
-    reader = asyncio.create_task(read(device))
+    stop = asyncio.Event()
+    reader = asyncio.create_task(read(device.client, stop))
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    reader.cancel()
+    stop.set()
     await asyncio.gather(reader, return_exceptions=True)  # one reader at a time on a socket
     session_id = device.client.session_id
 

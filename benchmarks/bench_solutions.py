@@ -21,12 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.engine import arcs, combat, dice  # noqa: E402
+from companion.engine import arcs, dice  # noqa: E402
+from companion.engine.quick_start import combat  # noqa: E402
 from companion.engine.board import Board  # noqa: E402
-from companion.engine.combat import firing_solutions  # noqa: E402
+from companion.engine.quick_start.combat import firing_solutions  # noqa: E402
 from companion.engine.footprint import Placement  # noqa: E402
 from companion.engine.hexes import Hex  # noqa: E402
-from companion.engine.state import GameState, ShipState, SlotStatus  # noqa: E402
+from companion.engine.quick_start.state import GameState, ShipState, SlotStatus  # noqa: E402
 from companion.files import load_catalogue  # noqa: E402
 
 QUICK_START = [

@@ -33,9 +33,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from tinydb import TinyDB  # noqa: E402
 
-from companion.engine.game import apply  # noqa: E402
+from companion.engine.quick_start.game import apply  # noqa: E402
 from companion.engine.roller import Roller  # noqa: E402
-from companion.engine.ruleset import find_ruleset  # noqa: E402
+from companion.engine.registry import find_ruleset  # noqa: E402
 from companion.files import load_catalogue, read_json, shipped_fleets_dir  # noqa: E402
 from companion.store import TinyDBStore  # noqa: E402
 from companion.store.game import LogEntry  # noqa: E402

@@ -24,10 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.engine import arcs, dice  # noqa: E402
 from companion.engine.hexes import Hex  # noqa: E402
-from companion.engine.warfleet import arcs as wf_arcs, dialup, odds as wf_odds, state as wf_state  # noqa: E402
-from companion.engine.warfleet.combat import all_attack_options  # noqa: E402
-from companion.engine.warfleet.scenario import build_warfleet_state  # noqa: E402
-from companion.engine.warfleet.state import WarFleetState  # noqa: E402
+from companion.engine.war_fleet import arcs as wf_arcs, dialup, odds as wf_odds, state as wf_state  # noqa: E402
+from companion.engine.war_fleet.combat import all_attack_options  # noqa: E402
+from companion.engine.war_fleet.scenario import build_warfleet_state  # noqa: E402
+from companion.engine.war_fleet.state import WarFleetState  # noqa: E402
 from companion.files import load_catalogue, load_file, shipped_fleets_dir  # noqa: E402
 
 SCENARIO = shipped_fleets_dir() / "war-fleet-20v20.json"

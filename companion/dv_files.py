@@ -14,11 +14,11 @@ from typing import Any, Union
 from pydantic import BaseModel
 
 from .engine.cards import FormatError
-from .engine.dv.grid import HitGrid, load_hit_grid
-from .engine.dv.records import FlightRecord, ShipFleet, ShipRecord, load_ship, load_ship_fleet
-from .engine.dv.scenario import load_dv_scenario, summary
-from .engine.dv.scenario import DVScenario as DVScenario, build_dv_state as build_dv_state  # commands/files
-from .engine.dv.table1 import SuccessTable, load_success_table
+from .engine.decisive_victory.grid import HitGrid, load_hit_grid
+from .engine.decisive_victory.records import FlightRecord, ShipFleet, ShipRecord, load_ship, load_ship_fleet
+from .engine.decisive_victory.scenario import load_dv_scenario, summary
+from .engine.decisive_victory.scenario import DVScenario as DVScenario, build_dv_state as build_dv_state  # commands/files
+from .engine.decisive_victory.table1 import SuccessTable, load_success_table
 from .engine.migrations import (DV_FLEET_FAMILY, DV_GRID_FAMILY, DV_SCENARIO_FAMILY, DV_SHIP_FAMILY,
                                 DV_TABLE_FAMILY, dv_family_of)
 from .files import read_json

@@ -16,10 +16,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from .engine.dv.grid import RECONSTRUCTED, SYSTEMS, HitGrid
+from .engine.decisive_victory.grid import RECONSTRUCTED, SYSTEMS, HitGrid
 from .printing import escaped, printed_page
-from .engine.dv.inches import inches_text
-from .engine.dv.records import ShipRecord, Weapon
+from .engine.decisive_victory.inches import inches_text
+from .engine.decisive_victory.records import ShipRecord, Weapon
 
 CLASS_NAMES = {"destroyer": "Destroyer", "cruiser": "Cruiser", "capital": "Capital ship"}
 ARMOR_ROWS = {"deck": "Deck", "belt": "Belt", "underwater": "Underwater"}

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .engine.cards import Card, Fleet, FormatError, load_card, load_fleet
-from .engine.ruleset import RULESETS, ruleset_for_format
-from .engine.scenario import Scenario
+from .engine.registry import RULESETS, ruleset_for_format
+from .engine.quick_start.scenario import Scenario
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 

@@ -16,7 +16,7 @@ from typing import Any, Iterable, Sequence
 
 from .app.palettes import side_colours
 from .engine.report import Report, SideReport, after_action_report
-from .engine.ruleset import find_ruleset
+from .engine.registry import find_ruleset
 
 
 def game_report(ruleset_id: str, initial: Any, entries: Iterable[Any], turn: int | None = None) -> Report:

@@ -13,7 +13,7 @@ from pathlib import Path
 from companion.engine.board import Board
 from companion.engine.cards import Card, load_fleet
 from companion.engine.roller import Roller
-from companion.engine.state import GameState, ShipState, SlotStatus
+from companion.engine.quick_start.state import GameState, ShipState, SlotStatus
 from companion.engine.footprint import locations_of
 from companion.engine.hexes import parse_facing
 

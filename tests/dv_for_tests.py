@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from companion.engine.dv.game import apply
-from companion.engine.dv.scenario import build_dv_state, load_dv_scenario
-from companion.engine.dv.state import Conditions, DVState
+from companion.engine.decisive_victory.game import apply
+from companion.engine.decisive_victory.scenario import build_dv_state, load_dv_scenario
+from companion.engine.decisive_victory.state import Conditions, DVState
 
 SAMPLE = Path(__file__).resolve().parent.parent / "fleets" / "decisive-victory" / "sample.json"
 

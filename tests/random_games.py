@@ -19,13 +19,13 @@ from typing import Any
 
 from companion.engine.board import Board
 from companion.engine.cards import Card
-from companion.engine.combat import firing_solutions
+from companion.engine.quick_start.combat import firing_solutions
 from companion.engine.footprint import Placement
 from companion.engine.hexes import Hex
-from companion.engine.movement import legal_steps, placement_problem, stacking_problem
+from companion.engine.quick_start.movement import legal_steps, placement_problem, stacking_problem
 from companion.engine.roller import Roller
-from companion.engine.state import GameState, ShipState
-from companion.engine.turn import to_move
+from companion.engine.quick_start.state import GameState, ShipState
+from companion.engine.quick_start.turn import to_move
 
 LOCATIONS = ("bow", "port", "starboard", "stern")
 
@@ -142,7 +142,7 @@ def _movement_action(state: GameState, rng: random.Random) -> dict[str, Any]:
 
 
 def _edge_after(state: GameState, ship: ShipState, step: str) -> bool:
-    from companion.engine.movement import take_step
+    from companion.engine.quick_start.movement import take_step
     moved = take_step(ship, step, state.board, checked=False)
     return any(state.board.in_half_hex_ring(c) for c in moved.hexes)
 
@@ -217,7 +217,7 @@ def play(game, rng: random.Random, actions: int, undo_rate: float = 0.05) -> int
 
 def random_log(seed: int, length: int = 400) -> tuple[GameState, list[dict[str, Any]]]:
     """A starting state and a list of legal actions (no undo), played to the end or `length`."""
-    from companion.engine.game import apply
+    from companion.engine.quick_start.game import apply
 
     rng = random.Random(seed)
     initial = state = starting_state(seed)
@@ -236,8 +236,8 @@ def random_log(seed: int, length: int = 400) -> tuple[GameState, list[dict[str, 
 def close_battle(seed: int | str = 1) -> GameState:
     """The four ships closed to battle in the middle of a 40 x 30 board (three hexes of sky
     between the lines), in the combat phase, French first: what the TV zooms to."""
-    from companion.engine import actions as A
-    from companion.engine.game import apply
+    from companion.engine.quick_start import actions as A
+    from companion.engine.quick_start.game import apply
 
     board = Board(columns=40, rows=30)
     cards = quick_cards()
@@ -261,7 +261,7 @@ def dv_attack_offers(state: Any) -> list[dict[str, Any]]:
     table): each system of each ship that may attack now against each target it may be declared
     against, at 10", and each such ship's end of activation once its attacks are rolled; and what
     the damage calls for (system rolls, maintenance steps, abandon ship, smoke drift)."""
-    from companion.engine.dv.attacks import attack_options
+    from companion.engine.decisive_victory.attacks import attack_options
 
     offers = _dv_upkeep(state)
     if state.phase != "attacks":
@@ -280,7 +280,7 @@ def dv_attack_offers(state: Any) -> list[dict[str, Any]]:
 
 def _dv_upkeep(state: Any) -> list[dict[str, Any]]:
     """The rolls and choices Decisive Victory's damage calls for, which its options leave out."""
-    from companion.engine.dv.maintenance import next_due
+    from companion.engine.decisive_victory.maintenance import next_due
 
     offers: list[dict[str, Any]] = []
     for ship in (s for s in state.ships if s.in_play):

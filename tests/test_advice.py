@@ -8,11 +8,11 @@ from fractions import Fraction
 
 from cards_for_tests import card, gun, location, miss, other, position, ship
 from companion.commands import main
-from companion.engine.advice import Value, advise, best_plan, best_shots, ranked, side_ships
-from companion.engine.combat import firing_solution
-from companion.engine.fire_plan import PlannedShot, fire_plan
-from companion.engine.state import Shot
-from companion.engine.table_rules import TableRules
+from companion.engine.quick_start.advice import Value, advise, best_plan, best_shots, ranked, side_ships
+from companion.engine.quick_start.combat import firing_solution
+from companion.engine.quick_start.fire_plan import PlannedShot, fire_plan
+from companion.engine.quick_start.state import Shot
+from companion.engine.quick_start.table_rules import TableRules
 
 GREEN = (4, "DGreen")
 

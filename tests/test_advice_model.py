@@ -10,9 +10,9 @@ from cards_for_tests import card, location, other, position, ship
 from cards_for_tests import gun as cards_gun
 from companion.app.advice_model import (PlanCache, advisor_view, choose, figure_text, plan_view, slots_text,
                                         toggled)
-from companion.engine.fire_plan import Figure, PlannedShot, fire_plan
-from companion.engine.state import Shot, ShotResult
-from companion.engine.table_rules import TableRules
+from companion.engine.quick_start.fire_plan import Figure, PlannedShot, fire_plan
+from companion.engine.quick_start.state import Shot, ShotResult
+from companion.engine.quick_start.table_rules import TableRules
 from test_advice import abeam, gunboat, target_card
 
 BOW = PlannedShot("a", "starboard", 1, "t", "bow")

@@ -12,9 +12,9 @@ from cards_for_tests import card, filler, gun, location, miss, other, position, 
 from companion.app import banners, geometry, panels, viewmodels as vm
 from companion.app.session import Session, session_from_route
 from companion.app.setup import SetupError, build_setup, quick_start_picks
-from companion.engine import actions as A
+from companion.engine.quick_start import actions as A
 from companion.engine.board import Board
-from companion.engine.game import apply
+from companion.engine.quick_start.game import apply
 from companion.engine.hexes import Hex
 from companion.files import load_catalogue
 
@@ -94,7 +94,7 @@ def test_set_up_needs_two_sides(catalogue):
 
 
 def test_set_up_without_a_seed_leaves_the_dice_to_the_store(catalogue):
-    from companion.engine.state import GameState
+    from companion.engine.quick_start.state import GameState
 
     assert build_setup(quick_start_picks(), catalogue).roller == GameState().roller
 
@@ -419,7 +419,7 @@ def test_a_tapped_hex_outside_the_deployment_zone_is_refused_in_the_engines_word
     """Issue 14.7: the refusal uses the engine's words, and the banner says the same rule."""
     from companion.app.banners import banner
     from companion.app.viewmodels import deployment_hexes, deployment_refusal
-    from companion.engine.deployment import deployment_problem
+    from companion.engine.quick_start.deployment import deployment_problem
     from companion.engine.footprint import Placement
 
     from random_games import starting_state

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from companion.app.devices import PinGate
 from companion.app.sharing import Sharing, public_code
-from companion.engine.quick_start import QUICK_START
+from companion.engine.quick_start.ruleset import QUICK_START
 from companion.engine.roller import Roller
 from companion.store import MemoryStore
 

@@ -13,11 +13,11 @@ import pytest
 from companion.app import dv_air_model as A
 from companion.app import dv_hand_model as H
 from companion.app import dv_model as M
-from companion.engine.dv import air_odds as O
-from companion.engine.dv.aircraft import flight_options
-from companion.engine.dv.game import apply
-from companion.engine.dv.odds import Armour
-from companion.engine.dv.state import RECONSTRUCTED_GRID, RECONSTRUCTED_TABLE
+from companion.engine.decisive_victory import air_odds as O
+from companion.engine.decisive_victory.aircraft import flight_options
+from companion.engine.decisive_victory.game import apply
+from companion.engine.decisive_victory.odds import Armour
+from companion.engine.decisive_victory.state import RECONSTRUCTED_GRID, RECONSTRUCTED_TABLE
 from companion.files import shipped_fleets_dir
 from companion.store.dv_group import group_files
 

@@ -7,13 +7,13 @@ from fractions import Fraction as F
 
 import pytest
 
-from companion.engine.dv import air_odds as O
-from companion.engine.dv.aircraft import flight_options
-from companion.engine.dv.air_options import next_step
-from companion.engine.dv.game import apply
-from companion.engine.dv.odds import Armour, save_odds
-from companion.engine.dv.records import FlightRecord, ShipRecord
-from companion.engine.dv.state import Base, Conditions, DVShip, DVState, Flight, Settings
+from companion.engine.decisive_victory import air_odds as O
+from companion.engine.decisive_victory.aircraft import flight_options
+from companion.engine.decisive_victory.air_options import next_step
+from companion.engine.decisive_victory.game import apply
+from companion.engine.decisive_victory.odds import Armour, save_odds
+from companion.engine.decisive_victory.records import FlightRecord, ShipRecord
+from companion.engine.decisive_victory.state import Base, Conditions, DVShip, DVState, Flight, Settings
 
 CRUISER_ARMOUR = Armour(deck=3, belt=6, underwater=4)
 
@@ -494,7 +494,7 @@ def test_a_whole_aircraft_phase_through_apply_from_initiative_to_movement():
 
 
 def test_a_dual_purpose_battery_that_fired_aa_cannot_attack_surface_targets():
-    from companion.engine.dv.attacks import _system_problem
+    from companion.engine.decisive_victory.attacks import _system_problem
     state = game([])
     red = state.ship("red").model_copy(update={"dp_used_for_aa": frozenset({"dp"})})
     assert "fired at aircraft this turn" in _system_problem(state, red, red.record.weapon("dp"))

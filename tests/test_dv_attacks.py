@@ -9,11 +9,11 @@ from fractions import Fraction as F
 
 import pytest
 
-from companion.engine.dv.attacks import attack_options
-from companion.engine.dv.command import generated_points, payer_problem
-from companion.engine.dv.movement import max_speed
-from companion.engine.dv.damage import mark_box
-from companion.engine.dv.state import DVState
+from companion.engine.decisive_victory.attacks import attack_options
+from companion.engine.decisive_victory.command import generated_points, payer_problem
+from companion.engine.decisive_victory.movement import max_speed
+from companion.engine.decisive_victory.damage import mark_box
+from companion.engine.decisive_victory.state import DVState
 from companion.engine.roller import Roller
 
 from dv_for_tests import act, changed, kinds, of_kind, refused, sample_game

@@ -14,13 +14,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.engine.cards import FormatError
-from companion.engine.dv.grid import RECONSTRUCTED as GRID, SYSTEMS, load_hit_grid, mark
-from companion.engine.dv.inches import inches_text, parse_inches
-from companion.engine.dv.records import load_flight, load_ship, load_ship_fleet
-from companion.engine.dv.scenario import (build_dv_state, dump_dv_scenario, load_dv_scenario, scenario_of,
+from companion.engine.decisive_victory.grid import RECONSTRUCTED as GRID, SYSTEMS, load_hit_grid, mark
+from companion.engine.decisive_victory.inches import inches_text, parse_inches
+from companion.engine.decisive_victory.records import load_flight, load_ship, load_ship_fleet
+from companion.engine.decisive_victory.scenario import (build_dv_state, dump_dv_scenario, load_dv_scenario, scenario_of,
                                           summary)
-from companion.engine.dv.state import DVState
-from companion.engine.dv.table1 import RECONSTRUCTED as TABLE_1, load_success_table
+from companion.engine.decisive_victory.state import DVState
+from companion.engine.decisive_victory.table1 import RECONSTRUCTED as TABLE_1, load_success_table
 
 SAMPLE = Path(__file__).resolve().parent.parent / "fleets" / "decisive-victory" / "sample.json"
 PAIRS = list(product(range(1, 7), repeat=2))
@@ -83,7 +83,7 @@ def test_table_1_marks_its_reconstructed_bands_and_a_groups_table_has_none():
 
 
 def test_the_odds_read_this_table_1():
-    from companion.engine.dv import odds
+    from companion.engine.decisive_victory import odds
 
     assert odds.TABLE_1 == TABLE_1  # one Table 1: a group's own replaces it for the odds too
 

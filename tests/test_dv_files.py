@@ -14,10 +14,10 @@ from companion.commands import main
 from companion.dv_files import SCHEMAS, load_dv_data, ship_records
 from companion.engine import migrations
 from companion.engine.cards import FormatError
-from companion.engine.dv.grid import RECONSTRUCTED as GRID
-from companion.engine.dv.records import load_ship, load_ship_fleet
-from companion.engine.dv.scenario import load_dv_scenario
-from companion.engine.dv.table1 import RECONSTRUCTED as TABLE_1, load_success_table
+from companion.engine.decisive_victory.grid import RECONSTRUCTED as GRID
+from companion.engine.decisive_victory.records import load_ship, load_ship_fleet
+from companion.engine.decisive_victory.scenario import load_dv_scenario
+from companion.engine.decisive_victory.table1 import RECONSTRUCTED as TABLE_1, load_success_table
 from companion.engine.migrations import DV_STEPS, DV_VERSIONS, migrate_dv
 
 SAMPLE = Path(__file__).resolve().parent.parent / "fleets" / "decisive-victory" / "sample.json"

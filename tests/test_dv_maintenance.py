@@ -10,11 +10,11 @@ from itertools import product
 
 import pytest
 
-from companion.engine.dv.damage import mark_box
-from companion.engine.dv.maintenance import maintenance_left
-from companion.engine.dv.odds import catastrophic_chance
-from companion.engine.dv.state import DVState, Flight, Smoke
-from companion.engine.dv.records import FlightRecord
+from companion.engine.decisive_victory.damage import mark_box
+from companion.engine.decisive_victory.maintenance import maintenance_left
+from companion.engine.decisive_victory.odds import catastrophic_chance
+from companion.engine.decisive_victory.state import DVState, Flight, Smoke
+from companion.engine.decisive_victory.records import FlightRecord
 
 from dv_for_tests import act, changed, kinds, of_kind, refused, sample_game
 
@@ -232,9 +232,9 @@ def test_minor_damage_under_3_is_cleared_without_a_roll():
 def test_a_seeded_attacks_phase_then_maintenance_until_the_turn_may_end(seed):
     """Every ship fires every system at close range with the roller, then each ship's maintenance is
     rolled as `next_due` asks until `maintenance_left` is None; end_turn refuses before, takes after."""
-    from companion.engine.dv.activation import current_batch
-    from companion.engine.dv.attacks import attack_options
-    from companion.engine.dv.maintenance import next_due
+    from companion.engine.decisive_victory.activation import current_batch
+    from companion.engine.decisive_victory.attacks import attack_options
+    from companion.engine.decisive_victory.maintenance import next_due
     from companion.engine.roller import Roller
     state = sample_game().model_copy(update={"roller": Roller(seed=seed)})
     while (batch := current_batch(state)) is not None:

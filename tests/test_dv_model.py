@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from companion.app import dv_model as M
-from companion.engine.dv.state import AttackFacts, DVAttack
+from companion.engine.decisive_victory.state import AttackFacts, DVAttack
 from companion.engine.kernel import Event
 from companion.files import shipped_fleets_dir
 
@@ -208,7 +208,7 @@ def test_searchlight_star_shell_and_radar_before_the_attacks(sample):
 
 def test_the_models_actions_are_the_engines(sample):
     """Every action the screens send is one the engine takes (spec §16 kinds and fields)."""
-    from companion.engine.ruleset import find_ruleset
+    from companion.engine.registry import find_ruleset
 
     rules = find_ruleset(M.RULESET)
     state = sample
@@ -245,7 +245,7 @@ def test_a_rolled_attack_keeps_its_dice_on_its_card():
     """Issue 28: a rolled attack's dice showed only in the fading note; its card keeps them (this
     turn's rolls of that attack, the attack roll first)."""
     from dv_for_tests import sample_game as in_phase
-    from companion.engine.dv.game import apply
+    from companion.engine.decisive_victory.game import apply
 
     state, history = in_phase("attacks"), []
     for action in ({"kind": "declare_attack", "ship": "hms-sample", "system": "main", "target": "ijn-mihon",

@@ -11,10 +11,10 @@ from hypothesis import given, settings, strategies as st
 
 from companion.commands import main
 from companion.engine.cards import FormatError
-from companion.engine.dv import brute_force
-from companion.engine.dv.table1 import Band
-from companion.engine.dv.modifiers import AttackFacts, attack_modifier, fire_control, hit_chance_with_radar
-from companion.engine.dv.odds import (
+from companion.engine.decisive_victory import brute_force
+from companion.engine.decisive_victory.table1 import Band
+from companion.engine.decisive_victory.modifiers import AttackFacts, attack_modifier, fire_control, hit_chance_with_radar
+from companion.engine.decisive_victory.odds import (
     GRID, NO_EFFECT, PAIRS, TABLE_1, HitResult, Save, SaveOdds, SuccessTable, attack_from, attack_odds, box_of,
     catastrophic_chance, damage_dice_odds, damage_result, gives_bonus_roll, half, hit_damage_dice,
     hit_damage_odds, hit_row, hit_strength, hits, save_odds, save_result, succeeds, success_chance,

@@ -12,8 +12,8 @@ import pytest
 
 from companion.commands import main
 from companion.dv_printing import record_section, render_records
-from companion.engine.dv.grid import RECONSTRUCTED as GRID, load_hit_grid
-from companion.engine.dv.records import load_ship
+from companion.engine.decisive_victory.grid import RECONSTRUCTED as GRID, load_hit_grid
+from companion.engine.decisive_victory.records import load_ship
 
 SAMPLE = Path(__file__).resolve().parent.parent / "fleets" / "decisive-victory" / "sample.json"
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from companion.commands import main
-from companion.engine.dv.game import HANDLERS
-from companion.engine.dv.ruleset import DECISIVE_VICTORY, TABLE_ACTIONS
-from companion.engine.ruleset import find_ruleset, ruleset_for_format
+from companion.engine.decisive_victory.game import HANDLERS
+from companion.engine.decisive_victory.ruleset import DECISIVE_VICTORY, TABLE_ACTIONS
+from companion.engine.registry import find_ruleset, ruleset_for_format
 from companion.store.store import MemoryStore
 
 SAMPLE = str(Path(__file__).resolve().parent.parent / "fleets" / "decisive-victory" / "sample.json")
@@ -53,7 +53,7 @@ def test_side_of_each_kind():
 
 
 def test_the_ships_a_star_shell_lit_are_entered_by_the_side_that_fired_it():
-    from companion.engine.dv.state import StarShell
+    from companion.engine.decisive_victory.state import StarShell
     state = fresh()
     lit = {"kind": "illuminate", "ships": ["ijn-kaze"]}
     assert DECISIVE_VICTORY.side(lit, state) is None   # no star shell yet: the game refuses it

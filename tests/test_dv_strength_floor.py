@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-from companion.engine.dv.odds import attack_from, hit_strength, save_odds
+from companion.engine.decisive_victory.odds import attack_from, hit_strength, save_odds
 
 CRUISER = {"deck": 4, "belt": 6, "underwater": 4}
 

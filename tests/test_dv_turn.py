@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine.dv.batches import batch_size, best_score, next_batch, opening_batch
-from companion.engine.dv.game import apply
-from companion.engine.dv.initiative import initiative_odds
-from companion.engine.dv.movement import movement_limits
-from companion.engine.dv.odds import damage_dice_odds
-from companion.engine.dv.scenario import build_dv_state, load_dv_scenario
-from companion.engine.dv.state import Batch
+from companion.engine.decisive_victory.batches import batch_size, best_score, next_batch, opening_batch
+from companion.engine.decisive_victory.game import apply
+from companion.engine.decisive_victory.initiative import initiative_odds
+from companion.engine.decisive_victory.movement import movement_limits
+from companion.engine.decisive_victory.odds import damage_dice_odds
+from companion.engine.decisive_victory.scenario import build_dv_state, load_dv_scenario
+from companion.engine.decisive_victory.state import Batch
 
 SAMPLE = Path(__file__).resolve().parent.parent / "fleets" / "decisive-victory" / "sample.json"
 

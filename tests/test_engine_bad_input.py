@@ -8,11 +8,11 @@ import pytest
 
 from companion.engine.board import Board
 from companion.engine.cards import FormatError, load_card, load_fleet
-from companion.engine.scenario import build_state, load_scenario
-from companion.engine.state import GameState
-from companion.engine.warfleet.convert import convert_card, war_fleet_si
-from companion.engine.warfleet.scenario import build_warfleet_state, load_warfleet_scenario
-from companion.engine.warfleet.stats import load_stats
+from companion.engine.quick_start.scenario import build_state, load_scenario
+from companion.engine.quick_start.state import GameState
+from companion.engine.war_fleet.convert import convert_card, war_fleet_si
+from companion.engine.war_fleet.scenario import build_warfleet_state, load_warfleet_scenario
+from companion.engine.war_fleet.stats import load_stats
 from companion.store.export import read_game_document
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -189,7 +189,7 @@ def test_converting_a_20_dice_gun_names_the_field_in_one_line():
 
 
 def test_an_action_with_true_for_a_facing_or_a_slot_is_refused_in_one_line():
-    from companion.engine import apply
+    from companion.engine.quick_start import apply
     state = build_state(load_scenario(a_scenario()), catalogue()).model_copy(update={"phase": "movement"})
     for action, where in [
         ({"kind": "place", "ship": "h", "bow": "0509", "facing": True}, "facing"),
@@ -223,7 +223,7 @@ def test_a_saved_game_whose_starting_ships_overlap_is_set_aside_and_named(tmp_pa
 
 def test_a_pocket_of_ships_too_far_apart_for_one_table_is_a_plain_refusal():
     from companion.engine.hexes import Hex
-    from companion.engine.warfleet.pocket import PocketError, pocket_battle
+    from companion.engine.war_fleet.pocket import PocketError, pocket_battle
     from companion.files import load_catalogue, load_file, shipped_fleets_dir
     state = build_warfleet_state(load_file(shipped_fleets_dir() / "war-fleet-20v20.json"), load_catalogue())
     british, french = (next(s for s in state.ships if s.side == side) for side in state.sides[:2])

@@ -9,15 +9,15 @@ from fractions import Fraction
 import pytest
 
 from cards_for_tests import armor, card, gun, location, miss, other, position, ship
-from companion.engine.combat import firing_solution, resolve_breach
+from companion.engine.quick_start.combat import firing_solution, resolve_breach
 from companion.engine.dice import FACES, Colour
-from companion.engine.fire_plan import (
+from companion.engine.quick_start.fire_plan import (
     INTACT, CardState, FirePlan, PlannedShot, TargetPlan, aimed, card_of, fire_plan,
 )
 from companion.engine.kernel import Refusal
 from companion.engine.roller import DieRoll, Roller
-from companion.engine.state import GameState, ShipState, SlotStatus
-from companion.engine.table_rules import TableRules
+from companion.engine.quick_start.state import GameState, ShipState, SlotStatus
+from companion.engine.quick_start.table_rules import TableRules
 
 GREEN = (4, "DGreen")
 
@@ -341,7 +341,7 @@ def test_one_shot_plans_agree_with_every_option_of_the_advisor(damage):
     """Shipped cards: a plan of one shot gives the shot's own exact odds (combat.breach_odds and
     its ship-destroyed reading agree with ShipState.destruction)."""
     from cards_for_tests import shipped
-    from companion.engine.advice import advise
+    from companion.engine.quick_start.advice import advise
 
     state = position(ship("h", "A", shipped("hml-hertfordshire"), "1710", "N"),
                      ship("p", "B", shipped("pontbriand"), "1706", "S", damage=damage),

@@ -2,14 +2,14 @@
 
 import pytest
 
-from companion.engine import apply
-from companion.engine.actions import (
+from companion.engine.quick_start import apply
+from companion.engine.quick_start.actions import (
     CancelTurn, DeclareTurn, EndMove, EndTurn, Place, SetHouseRules, SetInitiative, Step,
 )
 from companion.engine.board import Board
 from companion.engine.kernel import RefusalKind
-from companion.engine.quick_start import QUICK_START
-from companion.engine.table_rules import HouseRules
+from companion.engine.quick_start.ruleset import QUICK_START
+from companion.engine.quick_start.table_rules import HouseRules
 from cards_for_tests import card, engine, filler, gun, location, position, ship, shipped
 
 H3 = HouseRules(declared_turns=True)

@@ -3,7 +3,7 @@ house-rule moves as the rules offer them, and what a device shows of a sealed re
 
 from companion.app.banners import banner, house_banner
 from companion.app.house_model import house_moves
-from companion.engine.quick_start import QUICK_START
+from companion.engine.quick_start.ruleset import QUICK_START
 
 from test_house_unit_initiative import TIE_STAYS, act, record, roll, step, table
 

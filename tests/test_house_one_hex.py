@@ -12,16 +12,16 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.commands import main
-from companion.engine import apply
-from companion.engine.actions import DeclareShot, EndMove, Place, SetHouseRules, Step
+from companion.engine.quick_start import apply
+from companion.engine.quick_start.actions import DeclareShot, EndMove, Place, SetHouseRules, Step
 from companion.engine.board import Board
 from companion.engine.cards import FormatError
-from companion.engine.combat import firing_solution, firing_solutions
+from companion.engine.quick_start.combat import firing_solution, firing_solutions
 from companion.engine.footprint import Placement
 from companion.engine.hexes import Hex
-from companion.engine.house_rules import with_house_rules
-from companion.engine.scenario import build_state, load_scenario
-from companion.engine.table_rules import HouseRules
+from companion.engine.quick_start.house_rules import with_house_rules
+from companion.engine.quick_start.scenario import build_state, load_scenario
+from companion.engine.quick_start.table_rules import HouseRules
 from cards_for_tests import position, ship, shipped
 from test_properties import SWAP, moved, positions, solution_table
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from companion.engine.quick_start import QUICK_START
+from companion.engine.quick_start.ruleset import QUICK_START
 
 from test_house_unit_initiative import TIE_STAYS, act, record, refused, roll, step
 

@@ -8,15 +8,15 @@ from fractions import Fraction
 
 import pytest
 
-from companion.engine import apply
+from companion.engine.quick_start import apply
 from companion.engine.board import Board
 from companion.engine.dice import Colour, distribution, parse_pool
-from companion.engine.quick_start import QUICK_START
+from companion.engine.quick_start.ruleset import QUICK_START
 from companion.engine.roller import Roller
-from companion.engine.secret_moves import reachable
-from companion.engine.state import Settings
-from companion.engine.table_rules import HouseRules
-from companion.engine.unit_initiative import moves_before
+from companion.engine.quick_start.secret_moves import reachable
+from companion.engine.quick_start.state import Settings
+from companion.engine.quick_start.table_rules import HouseRules
+from companion.engine.quick_start.unit_initiative import moves_before
 from companion.files import load_catalogue
 from companion.store import MemoryStore
 from companion.store.verify import dice_in, verify_game

@@ -7,8 +7,8 @@ from cards_for_tests import position, ship, shipped
 
 from companion.app import viewmodels as vm
 from companion.app.motion import Hit, Motion, Moved, motion
-from companion.engine import actions as A
-from companion.engine.game import apply
+from companion.engine.quick_start import actions as A
+from companion.engine.quick_start.game import apply
 from companion.engine.kernel import Event
 
 

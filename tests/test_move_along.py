@@ -7,13 +7,13 @@ refuses the whole action, naming that step, and nothing of the path is made.
 
 from __future__ import annotations
 
-from companion.engine import apply
+from companion.engine.quick_start import apply
 from companion.engine.hexes import Hex
 from companion.engine.kernel import RefusalKind
-from companion.engine.reach import reach
-from companion.engine.table_rules import HouseRules
-from companion.engine.warfleet import game as wf_game
-from companion.engine.warfleet.reach import reach as wf_reach
+from companion.engine.quick_start.reach import reach
+from companion.engine.quick_start.table_rules import HouseRules
+from companion.engine.war_fleet import game as wf_game
+from companion.engine.war_fleet.reach import reach as wf_reach
 from companion.store.game import Game
 from cards_for_tests import ship, shipped
 from test_reach import moving, wf_moving

@@ -1,9 +1,9 @@
 """Movement steps, MP, enter-before-turn, stacking and the half-hex ring (seed 001, rules-notes 7)."""
 
-from companion.engine import apply
-from companion.engine.actions import EndMove, Place, RollInitiative, SetInitiative, Step
+from companion.engine.quick_start import apply
+from companion.engine.quick_start.actions import EndMove, Place, RollInitiative, SetInitiative, Step
 from companion.engine.board import Board
-from companion.engine.movement import legal_steps
+from companion.engine.quick_start.movement import legal_steps
 from cards_for_tests import card, engine, filler, gun, location, position, ship
 
 
@@ -122,7 +122,7 @@ def test_place_at_accepts_the_table_position_and_records_moved():
 
 
 def test_bookkeeping_mode_warns_instead_of_refusing():
-    from companion.engine.actions import SetBookkeeping
+    from companion.engine.quick_start.actions import SetBookkeeping
     state = moving(ship("r", "British", raven_like(), "1010", "N"))
     state = apply(state, SetBookkeeping(on=True)).state
     out = step(state, "r", "starboard")
@@ -150,7 +150,7 @@ def test_rolled_initiative_never_ties_and_is_recorded():
 
 
 def test_deployment_within_four_hexes_of_an_edge_opposite_the_enemy():
-    from companion.engine.actions import StartGame
+    from companion.engine.quick_start.actions import StartGame
     a = ship("a", "British", raven_like(), "1010", "N")
     b = ship("b", "French", raven_like(), "1012", "N")
     state = position(a, b, phase="setup")

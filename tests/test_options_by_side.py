@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 
-from companion.engine.quick_start import QUICK_START
+from companion.engine.quick_start.ruleset import QUICK_START
 from companion.engine.ruleset import Ruleset
-from companion.engine.warfleet.ruleset import WAR_FLEET
+from companion.engine.war_fleet.ruleset import WAR_FLEET
 from random_games import next_action, starting_state
 from warfleet_for_tests import attack, loc, stats, table, warship
 

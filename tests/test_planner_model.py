@@ -10,10 +10,10 @@ import pytest
 
 from companion.app import planner_model as P
 from companion.app.panels import fire_panel
-from companion.engine import apply
+from companion.engine.quick_start import apply
 from companion.engine.hexes import Hex
-from companion.engine.reach import Position, Reach, Reached, reach, state_after
-from companion.engine.warfleet import game as wf_game
+from companion.engine.quick_start.reach import Position, Reach, Reached, reach, state_after
+from companion.engine.war_fleet import game as wf_game
 from companion.store.game import Game
 from cards_for_tests import ship, shipped
 from test_reach import moving, wf_moving

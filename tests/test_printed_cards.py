@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import apply
-from companion.engine.actions import DeclareShot, ResolveShot, TableFaces
+from companion.engine.quick_start import apply
+from companion.engine.quick_start.actions import DeclareShot, ResolveShot, TableFaces
 from companion.engine.cards import Card, Fleet
-from companion.engine.combat import firing_solution
+from companion.engine.quick_start.combat import firing_solution
 from companion.engine.dice import parse_pool
-from companion.engine.state import SlotStatus
+from companion.engine.quick_start.state import SlotStatus
 from companion.files import load_file, shipped_fleets_dir
 from cards_for_tests import position, ship
 
@@ -244,7 +244,7 @@ def test_john_shots_and_keel_roll_on_the_quick_start_cards():
 def test_slots_without_a_quick_start_rule_count_like_any_slot(printed_by_url):
     """A Torpedo or Steering Gear slot can be destroyed by a shot, and counts for the keel
     roll, the every-slot-of-a-location check and the half-SI check (issue 12)."""
-    from companion.engine.combat import breach_odds
+    from companion.engine.quick_start.combat import breach_odds
     from companion.engine.dice import parse_pool as pool
     ardent = next(c for c in printed_by_url.values() if c.name == "Ardent")
     port = ardent.locations["port"]

@@ -6,14 +6,14 @@ from fractions import Fraction
 
 from hypothesis import given, settings, strategies as st
 
-from companion.engine.combat import RollerDice, breach_odds, firing_solutions, resolve_breach
+from companion.engine.quick_start.combat import RollerDice, breach_odds, firing_solutions, resolve_breach
 from companion.engine.dice import FACES, Colour, Pool, distribution
 from companion.engine.footprint import Placement
 from companion.engine.hexes import Hex
 from companion.engine.roller import Roller
-from companion.engine.state import SlotStatus
+from companion.engine.quick_start.state import SlotStatus
 from cards_for_tests import armor, card, crew, engine, gun, location, miss, other, position, tesla
-from companion.engine.state import ShipState
+from companion.engine.quick_start.state import ShipState
 
 D12 = [c for c in Colour if c not in (Colour.D6, Colour.D10)]
 SWAP = {"port": "starboard", "starboard": "port", "port_bow": "starboard_bow",

@@ -14,15 +14,15 @@ import json
 import pytest
 
 from companion.commands import main
-from companion.engine import apply
-from companion.engine.actions import EndMove
+from companion.engine.quick_start import apply
+from companion.engine.quick_start.actions import EndMove
 from companion.engine.board import Board
 from companion.engine.hexes import Hex
-from companion.engine.combat import firing_solutions
-from companion.engine.reach import Position, reach, ship_after, state_after
-from companion.engine.table_rules import HouseRules
-from companion.engine.warfleet import game as wf_game
-from companion.engine.warfleet.reach import reach as wf_reach
+from companion.engine.quick_start.combat import firing_solutions
+from companion.engine.quick_start.reach import Position, reach, ship_after, state_after
+from companion.engine.quick_start.table_rules import HouseRules
+from companion.engine.war_fleet import game as wf_game
+from companion.engine.war_fleet.reach import reach as wf_reach
 from cards_for_tests import card, engine, filler, gun, location, position, ship, shipped
 from warfleet_for_tests import stats, table, warship
 

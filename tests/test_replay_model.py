@@ -11,10 +11,10 @@ import pytest
 from companion.app import warfleet_model as M
 from companion.app.replay_model import fork, fork_name, replay_of, rolls_of
 from companion.engine.kernel import Event
-from companion.engine.quick_start import QUICK_START
+from companion.engine.quick_start.ruleset import QUICK_START
 from companion.engine.roller import Roller
-from companion.engine.scenario import load_scenario
-from companion.engine.warfleet import actions as A
+from companion.engine.quick_start.scenario import load_scenario
+from companion.engine.war_fleet import actions as A
 from companion.files import load_catalogue, shipped_fleets_dir
 from companion.store.game import state_after
 from companion.store.store import MemoryStore
@@ -139,7 +139,7 @@ def test_war_fleet_replay_and_fork():
 
 def test_decisive_victory_replay_and_fork():
     """Decisive Victory's positions replay the same way (the view shows its ship cards: no map)."""
-    from companion.engine.ruleset import find_ruleset
+    from companion.engine.registry import find_ruleset
     from dv_for_tests import sample_game
 
     dv = find_ruleset("decisive-victory")

@@ -10,13 +10,13 @@ from fractions import Fraction
 
 import pytest
 
-from companion.engine.combat import firing_solution
+from companion.engine.quick_start.combat import firing_solution
 from companion.engine.dice import FACES, Pool, parse_pool
-from companion.engine.quick_start import QUICK_START
+from companion.engine.quick_start.ruleset import QUICK_START
 from companion.engine.report import after_action_report, percentile
 from companion.engine.roller import Roller
-from companion.engine.ruleset import find_ruleset
-from companion.engine.scenario import load_scenario
+from companion.engine.registry import find_ruleset
+from companion.engine.quick_start.scenario import load_scenario
 from companion.files import load_catalogue
 from helpers.ten_turns import QUICK_START_SCENARIO, options_log
 from random_games import close_battle
@@ -193,8 +193,8 @@ def test_a_scripted_shot_with_table_dice_has_the_exact_figures():
 
 def test_a_war_fleet_game_reports_its_attack_rolls_and_their_odds():
     from test_rulesets import _options_log, _war_fleet_start
-    from companion.engine.warfleet.game import declared_pool
-    from companion.engine.warfleet.odds import attack_odds
+    from companion.engine.war_fleet.game import declared_pool
+    from companion.engine.war_fleet.odds import attack_odds
 
     ruleset = find_ruleset("war-fleet")
     initial = _war_fleet_start(3)

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from companion.commands import main
-from companion.engine.quick_start import QUICK_START
+from companion.engine.quick_start.ruleset import QUICK_START
 from companion.report_page import game_report, pct
 from companion.store.game import effective_actions
 from companion.store.store import TinyDBStore

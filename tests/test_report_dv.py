@@ -11,10 +11,10 @@ import pytest
 
 from companion.app.report_model import report_screen
 from companion.commands import main
-from companion.engine.dv.attack_facts import odds_attack
-from companion.engine.dv.odds import attack_odds
+from companion.engine.decisive_victory.attack_facts import odds_attack
+from companion.engine.decisive_victory.odds import attack_odds
 from companion.engine.report import after_action_report
-from companion.engine.ruleset import find_ruleset
+from companion.engine.registry import find_ruleset
 from companion.store.store import TinyDBStore
 from random_games import dv_attack_offers, options_game
 
@@ -111,7 +111,7 @@ def test_a_scripted_attack_with_table_dice_has_the_exact_percentiles():
     plain hit: 35/36), its bonus roll missing on 1, 1 (half the 25/36 of a miss), the save failing on 1, 1
     (the Japanese side's), two damage dice 6, 1 (one success of two at 1/2: 1/2); damage dealt 1 point
     and 1 minor against DV-9's exact expectation."""
-    from companion.engine.dv.odds import success_chance
+    from companion.engine.decisive_victory.odds import success_chance
     from dv_for_tests import sample_game
 
     ruleset = find_ruleset("decisive-victory")
@@ -146,8 +146,8 @@ def test_an_air_strike_is_rated_and_its_damage_stands_against_the_strikes_odds()
     """DV-17's dive bomber strike at the table (2, 5 at +5: a hit; save 1, 2 fails; damage 4, 5, 1): the
     attack roll, the save (the target's side) and the damage dice (2 of 3 at 4+) rated; 2 damage points and
     1 minor dealt against `air_odds.strike_odds`."""
-    from companion.engine.dv import air_odds
-    from companion.engine.dv.odds import Armour, damage_dice_odds, save_odds, success_chance
+    from companion.engine.decisive_victory import air_odds
+    from companion.engine.decisive_victory.odds import Armour, damage_dice_odds, save_odds, success_chance
     from test_dv_aircraft import dive_bomber_over_the_cruiser
 
     ruleset = find_ruleset("decisive-victory")

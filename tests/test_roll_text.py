@@ -3,9 +3,9 @@ breach", so the players can check the app against the card."""
 
 from __future__ import annotations
 
-from companion.engine import actions as A
-from companion.engine.combat import shot_pool
-from companion.engine.game import apply
+from companion.engine.quick_start import actions as A
+from companion.engine.quick_start.combat import shot_pool
+from companion.engine.quick_start.game import apply
 
 from random_games import close_battle
 

@@ -1,7 +1,7 @@
 """Issue 11, rules defects: End movement and stacking, Place and `moved`, engines marked mid-move."""
 
-from companion.engine import apply
-from companion.engine.actions import (
+from companion.engine.quick_start import apply
+from companion.engine.quick_start.actions import (
     EndMove, EndMovement, EndTurn, MarkSlot, Place, SetBookkeeping, Step,
 )
 from companion.engine.board import Board

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from companion.engine import game as quick_start_game
+from companion.engine.quick_start import game as quick_start_game
 from companion.engine.kernel import Applied, RefusalKind, Refused
-from companion.engine.turn import to_move
-from companion.engine.warfleet import game as war_fleet_game
+from companion.engine.quick_start.turn import to_move
+from companion.engine.war_fleet import game as war_fleet_game
 
 from random_games import starting_state
 from warfleet_for_tests import table, warship
@@ -83,7 +83,8 @@ import sys  # noqa: E402
 
 import pytest  # noqa: E402
 
-from companion.engine.ruleset import RULESETS, Ruleset, find_ruleset, ruleset_for_format  # noqa: E402
+from companion.engine.ruleset import Ruleset  # noqa: E402
+from companion.engine.registry import RULESETS, find_ruleset, ruleset_for_format  # noqa: E402
 import functools  # noqa: E402
 
 from random_games import dv_attack_offers, options_game, random_log  # noqa: E402
@@ -351,7 +352,7 @@ def test_a_ruleset_hides_nothing_so_every_device_is_sent_the_whole_state(ruleset
 
 def test_a_variant_with_secret_shots_sends_each_only_to_the_side_that_declared_it():
     """Issue 13: a house rule's secret moves are kept from the other side and the shared screen."""
-    from companion.engine.state import Shot
+    from companion.engine.quick_start.state import Shot
 
     def own_shots_only(state, side):
         mine = [s for s in state.shots if side is not None and state.ship(s.attacker).side == side]
@@ -369,7 +370,7 @@ def test_a_variant_with_secret_shots_sends_each_only_to_the_side_that_declared_i
 
 
 def test_the_engine_with_its_rulesets_still_imports_neither_flet_nor_tinydb():
-    code = ("import sys, companion.engine.ruleset as r; r.RULESETS;"
+    code = ("import sys, companion.engine.registry as r; r.RULESETS;"
             "print(sorted(m for m in ('flet', 'tinydb') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -454,7 +455,7 @@ def test_a_record_from_before_rulesets_reads_as_quick_start():
 def test_what_a_device_is_shown_goes_through_its_roles_view():
     """Issue 13: the game frame and the shared screen compute what they show from `Role.sees`."""
     from companion.app.roles import Role
-    from companion.engine.state import Shot
+    from companion.engine.quick_start.state import Shot
 
     def own_shots_only(state, side):
         return state.model_copy(update={"shots": [s for s in state.shots if state.ship(s.attacker).side == side]})

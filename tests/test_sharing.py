@@ -28,7 +28,7 @@ def in_movement(game):
     rng = random.Random(0)
     while game.state.phase != "movement":
         game.act(next_action(game.state, rng))
-    from companion.engine.turn import to_move
+    from companion.engine.quick_start.turn import to_move
     side, ship_type = to_move(game.state)
     return next(s for s in game.state.active_ships if s.side == side and s.card.type == ship_type)
 
@@ -61,7 +61,7 @@ def test_shots_and_rolls_belong_to_the_attackers_side():
                "target": "raven", "target_location": "bow"}
     assert may(FRENCH, declare, state) is None
     assert "Pontbriand is a French ship: only a device holding French can fire its guns" in may(BRITISH, declare, state)
-    from companion.engine.state import Shot
+    from companion.engine.quick_start.state import Shot
     shot = Shot(id=4, attacker="pontbriand", location="bow", slot=1, target="raven", target_location="bow")
     state = state.model_copy(update={"shots": [shot]})
     assert "can roll its shots" in may(BRITISH, {"kind": "resolve_shot", "shot": 4}, state)
@@ -91,7 +91,7 @@ def test_table_actions_are_any_sides_the_screen_none_and_the_whole_table_all():
 
 
 def test_an_action_is_checked_as_data_or_as_a_model():
-    from companion.engine import actions as A
+    from companion.engine.quick_start import actions as A
     state = starting_state(1)
     assert action_side(A.Step(ship="pelletier", step="forward"), state) == "French"
     assert action_side({"kind": "end_turn"}, state) is None
@@ -677,7 +677,7 @@ def test_undo_cannot_fish_for_better_dice():
 
 
 def quick_start_scenario() -> dict:
-    from companion.engine.scenario import scenario_of
+    from companion.engine.quick_start.scenario import scenario_of
 
     return scenario_of(starting_state(1), "Quick-Start").model_dump(mode="json")
 
@@ -742,9 +742,9 @@ def test_the_shared_screen_draws_each_declared_shot_with_its_exact_odds():
 
     from companion.app.screenmodel import screen_model
     from companion.app.viewmodels import percent
-    from companion.engine import actions as A
-    from companion.engine.combat import breach_odds, shot_pool, weapon_hex
-    from companion.engine.game import apply
+    from companion.engine.quick_start import actions as A
+    from companion.engine.quick_start.combat import breach_odds, shot_pool, weapon_hex
+    from companion.engine.quick_start.game import apply
 
     from random_games import close_battle
 

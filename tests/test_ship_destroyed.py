@@ -24,11 +24,11 @@ import pytest
 
 from cards_for_tests import armor, card, crew, engine, gun, location, miss, other, position, ship, tesla
 from companion.commands import main
-from companion.engine.combat import RollerDice, breach_odds, firing_solutions, resolve_breach
+from companion.engine.quick_start.combat import RollerDice, breach_odds, firing_solutions, resolve_breach
 from companion.engine.dice import FACES, Colour, Pool
-from companion.engine.game import apply
+from companion.engine.quick_start.game import apply
 from companion.engine.roller import Roller
-from companion.engine.state import GameState, ShipState, SlotStatus
+from companion.engine.quick_start.state import GameState, ShipState, SlotStatus
 from random_games import next_action, starting_state
 
 SIXTH = Fraction(1, 6)

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from companion.commands import main
-from companion.engine.scenario import load_scenario
+from companion.engine.quick_start.scenario import load_scenario
 from companion.store import TinyDBStore, state_after
 from companion.store.export import GAME_FORMAT
 

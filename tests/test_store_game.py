@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from companion.engine.game import apply
+from companion.engine.quick_start.game import apply
 from companion.engine.roller import Roller
-from companion.engine.state import GameState
+from companion.engine.quick_start.state import GameState
 from companion.store import MemoryStore, TinyDBStore, effective_actions, replay, state_after
 from companion.store.game import CHECKPOINT_EVERY
 

@@ -11,15 +11,15 @@ from fractions import Fraction
 
 import pytest
 
-from companion.engine import actions as A
-from companion.engine.combat import arc_and_range, breach_odds, firing_solution, firing_solutions, struck_locations
+from companion.engine.quick_start import actions as A
+from companion.engine.quick_start.combat import arc_and_range, breach_odds, firing_solution, firing_solutions, struck_locations
 from companion.engine.dice import Colour, Pool, chance_at_least, parse_pool
-from companion.engine.game import apply
+from companion.engine.quick_start.game import apply
 from companion.engine.hexes import Hex
-from companion.engine.quick_start import QUICK_START
-from companion.engine.state import Settings, Shot
-from companion.engine.table_play import crew_dice, who_decides
-from companion.engine.table_rules import TableRules
+from companion.engine.quick_start.ruleset import QUICK_START
+from companion.engine.quick_start.state import Settings, Shot
+from companion.engine.quick_start.table_play import crew_dice, who_decides
+from companion.engine.quick_start.table_rules import TableRules
 from companion.files import load_catalogue
 from companion.store.verify import dice_in
 from cards_for_tests import card, crew, filler, gun, location, position, ship

@@ -15,17 +15,17 @@ import pytest
 
 from companion.engine.dice import parse_pool
 from companion.engine.hexes import Hex
-from companion.engine.table_rules import TableRules
-from companion.engine.warfleet import apply
-from companion.engine.warfleet.actions import (
+from companion.engine.quick_start.table_rules import TableRules
+from companion.engine.war_fleet import apply
+from companion.engine.war_fleet.actions import (
     DeclareAttack, EndCombat, EndMovement, EndTurn, Place, RollAttack, RollInitiative, RollPlacement,
     TableRollFaces,
 )
-from companion.engine.warfleet.arcs import in_firing_arc, on_centre_line
-from companion.engine.warfleet.combat import attack_option, attack_options
-from companion.engine.warfleet.scenario import build_warfleet_state, load_warfleet_scenario
-from companion.engine.warfleet.stats import FOUR_LOCATIONS, SIX_LOCATIONS
-from companion.engine.warfleet.turn import placement_sequence, to_place
+from companion.engine.war_fleet.arcs import in_firing_arc, on_centre_line
+from companion.engine.war_fleet.combat import attack_option, attack_options
+from companion.engine.war_fleet.scenario import build_warfleet_state, load_warfleet_scenario
+from companion.engine.war_fleet.stats import FOUR_LOCATIONS, SIX_LOCATIONS
+from companion.engine.war_fleet.turn import placement_sequence, to_place
 from companion.files import load_catalogue, shipped_fleets_dir
 from warfleet_for_tests import attack, loc, stats, table, warship
 

@@ -1,8 +1,8 @@
 """Combat declarations, end of turn, destroyed ships and the end of the game (rules-notes 6, 8)."""
 
-from companion.engine import apply
-from companion.engine.actions import Concede, DeclareShot, EndTurn, MarkSlot, ResolveShot, TableFaces
-from companion.engine.state import SlotStatus
+from companion.engine.quick_start import apply
+from companion.engine.quick_start.actions import Concede, DeclareShot, EndTurn, MarkSlot, ResolveShot, TableFaces
+from companion.engine.quick_start.state import SlotStatus
 from cards_for_tests import card, filler, gun, location, position, ship
 
 
@@ -52,7 +52,7 @@ def test_end_of_turn_strikes_circled_slots_through():
 def test_keel_broken_ship_fires_this_turn_and_leaves_at_the_end():
     state = duel()
     state = apply(state, MarkSlot(ship="b", location="bow", slot=1, status="destroyed_this_turn")).state
-    from companion.engine.actions import SetKeel
+    from companion.engine.quick_start.actions import SetKeel
     state = apply(state, SetKeel(ship="b")).state
     assert apply(state, DeclareShot(attacker="b", location="bow", slot=1, target="a")).ok
     ended = apply(state, EndTurn()).state
@@ -61,7 +61,7 @@ def test_keel_broken_ship_fires_this_turn_and_leaves_at_the_end():
 
 
 def test_both_sides_destroyed_in_one_turn_is_a_draw():
-    from companion.engine.actions import SetKeel
+    from companion.engine.quick_start.actions import SetKeel
     state = apply(duel(), SetKeel(ship="a")).state
     state = apply(state, SetKeel(ship="b")).state
     ended = apply(state, EndTurn()).state

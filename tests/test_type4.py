@@ -17,7 +17,7 @@ import pytest
 
 from companion.commands import main
 from companion.engine.arcs import in_wedge, wedge_for
-from companion.engine.combat import arc_and_range, firing_solution, struck_locations, weapon_hex
+from companion.engine.quick_start.combat import arc_and_range, firing_solution, struck_locations, weapon_hex
 from companion.engine.footprint import Placement
 from companion.engine.hexes import Hex
 from companion.files import load_catalogue

@@ -7,11 +7,11 @@ import pytest
 
 from companion.engine.arcs import ARC_DEGREES, in_wedge, range_in_wedge, wedge_for
 from companion.engine.hexes import Hex
-from companion.engine.warfleet.arcs import (
+from companion.engine.war_fleet.arcs import (
     TURRET_DEGREES, in_degrees, in_firing_arc, offset_in_degrees, struck_locations, turret_degrees,
     war_fleet_range,
 )
-from companion.engine.warfleet.stats import FOUR_LOCATIONS, SIX_LOCATIONS
+from companion.engine.war_fleet.stats import FOUR_LOCATIONS, SIX_LOCATIONS
 
 O = Hex(0, 0)
 GRID = [Hex(q, r) for q in range(-7, 8) for r in range(-7, 8) if Hex(q, r) != O and Hex(q, r).distance() <= 7]

@@ -9,12 +9,12 @@ from fractions import Fraction
 import pytest
 
 from companion.engine.dice import Colour, Pool, distribution, parse_pool
-from companion.engine.warfleet import apply
-from companion.engine.warfleet.actions import (
+from companion.engine.war_fleet import apply
+from companion.engine.war_fleet.actions import (
     DeclareAttack, EndCombat, RollAttack, Step, TableRollFaces,
 )
-from companion.engine.warfleet.combat import attack_odds, attack_option, attack_options
-from companion.engine.warfleet.dialup import dial_up, ladder_step, smallest_reaching
+from companion.engine.war_fleet.combat import attack_odds, attack_option, attack_options
+from companion.engine.war_fleet.dialup import dial_up, ladder_step, smallest_reaching
 from warfleet_for_tests import attack, loc, stats, table, warship
 
 RED = distribution(Pool([Colour.RED]))

@@ -15,11 +15,11 @@ import sys
 
 import pytest
 
-from companion.engine.warfleet.convert import (
+from companion.engine.war_fleet.convert import (
     convert_card, convert_ranges, crew_bonus, go_mean, location_lost, prioritised_slots, working,
 )
-from companion.engine.warfleet.dialup import top
-from companion.engine.warfleet.stats import load_stats
+from companion.engine.war_fleet.dialup import top
+from companion.engine.war_fleet.stats import load_stats
 from companion.engine.cards import FormatError
 from companion.files import load_catalogue, load_file, shipped_fleets_dir
 from cards_for_tests import armor, card, crew, engine, gun, location, miss, other, tesla

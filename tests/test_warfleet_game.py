@@ -10,16 +10,16 @@ import sys
 import pytest
 
 from companion.engine.cards import FormatError
-from companion.engine.warfleet import apply
-from companion.engine.warfleet.actions import (
+from companion.engine.war_fleet import apply
+from companion.engine.war_fleet.actions import (
     DeclareAttack, EndCombat, EndMove, EndMovement, EndTurn, Pivot, Place, RollAttack, RollInitiative,
     RollPlacement, SetBookkeeping, SetInitiative, Step,
 )
-from companion.engine.warfleet.combat import all_attack_options
-from companion.engine.warfleet.scenario import (
+from companion.engine.war_fleet.combat import all_attack_options
+from companion.engine.war_fleet.scenario import (
     build_warfleet_state, dump_warfleet_scenario, load_warfleet_scenario, scenario_of,
 )
-from companion.engine.warfleet.turn import placement_sequence, to_move, to_place
+from companion.engine.war_fleet.turn import placement_sequence, to_move, to_place
 from companion.files import load_catalogue, load_file, shipped_fleets_dir
 from warfleet_for_tests import attack, loc, stats, table, warship
 
@@ -275,7 +275,7 @@ def test_companion_validate_and_attacks_read_the_scenario():
 
 
 def test_the_war_fleet_engine_is_a_library():
-    code = ("import sys, companion.engine.warfleet, companion.engine.warfleet.pocket;"
+    code = ("import sys, companion.engine.war_fleet, companion.engine.war_fleet.pocket;"
             "print(sorted(m for m in ('flet', 'tinydb') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -7,9 +7,9 @@ import pytest
 
 from companion.app import warfleet_model as M
 from companion.engine.hexes import Hex
-from companion.engine.warfleet import actions as A
-from companion.engine.warfleet.convert import convert_card
-from companion.engine.warfleet.stats import load_stats
+from companion.engine.war_fleet import actions as A
+from companion.engine.war_fleet.convert import convert_card
+from companion.engine.war_fleet.stats import load_stats
 from companion.files import load_catalogue, shipped_fleets_dir
 from companion.store.store import MemoryStore
 

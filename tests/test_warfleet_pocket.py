@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import apply as quick_start_apply
-from companion.engine.actions import DeclareShot, EndMovement, MarkSlot, ResolveShot, RollInitiative, SetKeel
-from companion.engine.combat import firing_solutions
+from companion.engine.quick_start import apply as quick_start_apply
+from companion.engine.quick_start.actions import DeclareShot, EndMovement, MarkSlot, ResolveShot, RollInitiative, SetKeel
+from companion.engine.quick_start.combat import firing_solutions
 from companion.engine.hexes import Hex
 from companion.engine.roller import Roller
-from companion.engine.warfleet import apply
-from companion.engine.warfleet.actions import DeclareAttack, EndCombat, OpenPocket, ResolvePocket
-from companion.engine.warfleet.combat import attack_options
-from companion.engine.warfleet.convert import prioritised_slots
-from companion.engine.warfleet.pocket import MARGIN, PocketError, pocket_battle, pocket_outcome
-from companion.engine.warfleet.scenario import build_warfleet_state
+from companion.engine.war_fleet import apply
+from companion.engine.war_fleet.actions import DeclareAttack, EndCombat, OpenPocket, ResolvePocket
+from companion.engine.war_fleet.combat import attack_options
+from companion.engine.war_fleet.convert import prioritised_slots
+from companion.engine.war_fleet.pocket import MARGIN, PocketError, pocket_battle, pocket_outcome
+from companion.engine.war_fleet.scenario import build_warfleet_state
 from companion.files import load_catalogue, load_file, shipped_fleets_dir
 from warfleet_for_tests import stats, table, warship
 

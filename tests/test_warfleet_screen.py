@@ -5,8 +5,8 @@ roll's dice, the ships lost and each side afloat."""
 from __future__ import annotations
 
 from companion.app.warfleet_screen import dice_in, screen_model
-from companion.engine.warfleet import apply
-from companion.engine.warfleet.actions import DeclareAttack, EndMovement, RollAttack, RollInitiative
+from companion.engine.war_fleet import apply
+from companion.engine.war_fleet.actions import DeclareAttack, EndMovement, RollAttack, RollInitiative
 
 from warfleet_for_tests import attack, loc, stats, table, warship
 

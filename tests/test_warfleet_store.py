@@ -11,7 +11,7 @@ import json
 import pytest
 
 from companion.app import warfleet_model as M
-from companion.engine.warfleet import actions as A
+from companion.engine.war_fleet import actions as A
 from companion.files import load_catalogue, shipped_fleets_dir
 from companion.store import TinyDBStore
 from companion.store.import_warfleet import IMPORTED

@@ -1,13 +1,13 @@
 """Every worked example of the Quick-Start rules (seed 001), one test each."""
 
-from companion.engine import apply
-from companion.engine.actions import DeclareShot, ResolveShot, TableFaces
+from companion.engine.quick_start import apply
+from companion.engine.quick_start.actions import DeclareShot, ResolveShot, TableFaces
 from companion.engine.board import Board
-from companion.engine.combat import arc_and_range, firing_solution, struck_locations, weapon_hex
+from companion.engine.quick_start.combat import arc_and_range, firing_solution, struck_locations, weapon_hex
 from companion.engine.dice import parse_pool
 from companion.engine.footprint import Placement
 from companion.engine.hexes import Hex
-from companion.engine.state import SlotStatus
+from companion.engine.quick_start.state import SlotStatus
 from cards_for_tests import (
     armor, card, crew, engine, filler, gun, location, other, position, ship, tesla,
 )

@@ -10,8 +10,8 @@ from __future__ import annotations
 from companion.engine.board import Board
 from companion.engine.hexes import parse_facing
 from companion.engine.roller import Roller
-from companion.engine.warfleet.state import WarFleetState, WarShip
-from companion.engine.warfleet.stats import WarFleetStats
+from companion.engine.war_fleet.state import WarFleetState, WarShip
+from companion.engine.war_fleet.stats import WarFleetStats
 
 BOARD = Board(columns=30, rows=20)
 

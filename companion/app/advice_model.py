@@ -23,11 +23,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..engine.advice import GunAdvice, Option, advise, side_ships
-from ..engine.combat import Strike, firing_solution
-from ..engine.fire_plan import MAX_EXACT_CARDS, SAMPLES, Z, Figure, FirePlan, PlannedShot, TargetPlan, fire_plan
+from ..engine.quick_start.advice import GunAdvice, Option, advise, side_ships
+from ..engine.quick_start.combat import Strike, firing_solution
+from ..engine.quick_start.fire_plan import MAX_EXACT_CARDS, SAMPLES, Z, Figure, FirePlan, PlannedShot, TargetPlan, fire_plan
 from ..engine.kernel import Refusal
-from ..engine.state import GameState, Shot
+from ..engine.quick_start.state import GameState, Shot
 from .viewmodels import location_name, percent
 
 #: A gun of a ship: (ship, location, slot).

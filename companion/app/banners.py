@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..engine import unit_initiative as H1
+from ..engine.quick_start import unit_initiative as H1
 from ..engine.board import DEPLOYMENT_DEPTH
-from ..engine.state import GameState, ShipState
-from ..engine.table_rules import rules_in_words
-from ..engine.turn import movement_groups, to_move
+from ..engine.quick_start.state import GameState, ShipState
+from ..engine.quick_start.table_rules import rules_in_words
+from ..engine.quick_start.turn import movement_groups, to_move
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.dv import air_odds as O
-from ..engine.dv import air_rules as R
-from ..engine.dv.air_options import FlightOption, flight_options, next_step
-from ..engine.dv.inches import inches_text, parse_inches
-from ..engine.dv.odds import Armour
-from ..engine.dv.state import DVState, Flight
+from ..engine.decisive_victory import air_odds as O
+from ..engine.decisive_victory import air_rules as R
+from ..engine.decisive_victory.air_options import FlightOption, flight_options, next_step
+from ..engine.decisive_victory.inches import inches_text, parse_inches
+from ..engine.decisive_victory.odds import Armour
+from ..engine.decisive_victory.state import DVState, Flight
 from .dv_rolls import faces
 
 TYPES = {"fighter": "Fighters", "dive_bomber": "Dive bombers", "torpedo_bomber": "Torpedo bombers",

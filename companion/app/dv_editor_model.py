@@ -18,10 +18,10 @@ from typing import Any, Callable
 from pydantic import BaseModel, ValidationError
 
 from ..engine.cards import FormatError
-from ..engine.dv.grid import COLUMNS, RECONSTRUCTED as RECONSTRUCTED_GRID, SYSTEMS, HitGrid
-from ..engine.dv.records import SHIP_FORMAT, ShipRecord
+from ..engine.decisive_victory.grid import COLUMNS, RECONSTRUCTED as RECONSTRUCTED_GRID, SYSTEMS, HitGrid
+from ..engine.decisive_victory.records import SHIP_FORMAT, ShipRecord
 from .editor_model import WHOLE_NUMBER_ERRORS, field_words
-from ..engine.dv.table1 import HIGHEST, LOWEST, RECONSTRUCTED as RECONSTRUCTED_TABLE, SuccessTable
+from ..engine.decisive_victory.table1 import HIGHEST, LOWEST, RECONSTRUCTED as RECONSTRUCTED_TABLE, SuccessTable
 
 Path = tuple  # a place in a draft: ("weapons", 1, "fire_control")
 

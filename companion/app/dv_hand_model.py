@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.dv.state import RECONSTRUCTED_GRID, RECONSTRUCTED_TABLE, DVShip, DVState
+from ..engine.decisive_victory.state import RECONSTRUCTED_GRID, RECONSTRUCTED_TABLE, DVShip, DVState
 from .dv_rolls import faces
 
 RUDDER = {"free": "Rudder free", "ahead": "Locked ahead", "port": "Locked to port", "starboard": "Locked to starboard"}

@@ -15,17 +15,17 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Iterable
 
-from ..engine.dv import odds
-from ..engine.dv.batches import best_score, ships_in_play
-from ..engine.dv.command import COST, NAME, effective_status
-from ..engine.dv.game import apply
+from ..engine.decisive_victory import odds
+from ..engine.decisive_victory.batches import best_score, ships_in_play
+from ..engine.decisive_victory.command import COST, NAME, effective_status
+from ..engine.decisive_victory.game import apply
 from ..engine.kernel import Refused
-from ..engine.dv.inches import inches_text, parse_inches
-from ..engine.dv import attack_facts as F
-from ..engine.dv.maintenance import maintenance_left, next_due
-from ..engine.dv.movement import movement_limits
-from ..engine.dv.scenario import build_dv_state, load_dv_scenario
-from ..engine.dv.state import AttackFacts, DVAttack, DVShip, DVState
+from ..engine.decisive_victory.inches import inches_text, parse_inches
+from ..engine.decisive_victory import attack_facts as F
+from ..engine.decisive_victory.maintenance import maintenance_left, next_due
+from ..engine.decisive_victory.movement import movement_limits
+from ..engine.decisive_victory.scenario import build_dv_state, load_dv_scenario
+from ..engine.decisive_victory.state import AttackFacts, DVAttack, DVShip, DVState
 from ..engine.roller import Roller
 
 from .dv_hand_model import tables_words

@@ -19,7 +19,7 @@ from typing import Any, Iterable
 
 from ..engine.board import Board
 from ..engine.cards import Card, FormatError, load_fleet
-from ..engine.state import GameState
+from ..engine.quick_start.state import GameState
 from ..store.library import is_players_card
 from .palettes import faction_of
 from .setup import Pick, SetupError, build_setup, unique_id

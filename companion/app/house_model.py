@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import unit_initiative as H1
+from ..engine.quick_start import unit_initiative as H1
 from ..engine.hexes import facing_name
-from ..engine.quick_start import QUICK_START
-from ..engine.secret_moves import BLANK_BOW
-from ..engine.state import GameState
+from ..engine.quick_start.ruleset import QUICK_START
+from ..engine.quick_start.secret_moves import BLANK_BOW
+from ..engine.quick_start.state import GameState
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import flet as ft
 from ..engine.cards import Card
 from ..engine.names import game_name
 from .roles import RULE_CHECKS_OFF, rule_checks_note
-from ..engine.state import GameState
+from ..engine.quick_start.state import GameState
 from .session import Session, session_from_route
 from .tasks import soon
 from .views import follow

@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..engine.combat import firing_solutions
-from ..engine.location_choice import shot_pool_now, waiting_words
+from ..engine.quick_start.combat import firing_solutions
+from ..engine.quick_start.location_choice import shot_pool_now, waiting_words
 from ..engine.dice import Colour
-from ..engine import unit_initiative as H1
-from ..engine.declared_turns import turn_problem
-from ..engine.movement import legal_steps
-from ..engine.state import GameState, ShipState
+from ..engine.quick_start import unit_initiative as H1
+from ..engine.quick_start.declared_turns import turn_problem
+from ..engine.quick_start.movement import legal_steps
+from ..engine.quick_start.state import GameState, ShipState
 from .viewmodels import PHASE_NAMES, dice_chips, location_name, percent, shot_dice, slot_view
 
 

@@ -19,14 +19,14 @@ from fractions import Fraction
 from typing import Any
 
 from ..engine.hexes import DIRECTIONS, FACING_NAMES, Hex
-from ..engine.reach import Reach, Reached
-from ..engine.reach import reach as quick_start_reach
-from ..engine.reach import ship_after, state_after
-from ..engine.ruleset import ruleset_of_state
-from ..engine.state import GameState
-from ..engine.warfleet.combat import attack_options
-from ..engine.warfleet.reach import reach as war_fleet_reach
-from ..engine.warfleet.state import WarFleetState
+from ..engine.quick_start.reach import Reach, Reached
+from ..engine.quick_start.reach import reach as quick_start_reach
+from ..engine.quick_start.reach import ship_after, state_after
+from ..engine.registry import ruleset_of_state
+from ..engine.quick_start.state import GameState
+from ..engine.war_fleet.combat import attack_options
+from ..engine.war_fleet.reach import reach as war_fleet_reach
+from ..engine.war_fleet.state import WarFleetState
 from .panels import fire_panel
 from .viewmodels import location_name, percent
 

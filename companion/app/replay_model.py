@@ -22,7 +22,8 @@ from typing import Any, Iterable
 
 from ..engine.kernel import Event, Refused
 from ..engine.roller import Roller
-from ..engine.ruleset import Ruleset, find_ruleset
+from ..engine.ruleset import Ruleset
+from ..engine.registry import find_ruleset
 from ..store.game import LogEntry, UndoFold
 from .viewmodels import log_lines
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.quick_start import QUICK_START
+from ..engine.quick_start.ruleset import QUICK_START
 from ..engine.ruleset import Ruleset
-from ..engine.state import GameState
+from ..engine.quick_start.state import GameState
 from ..store.game import LogEntry, undo_stacks
 
 TABLE, SIDE, SCREEN = "table", "side", "screen"

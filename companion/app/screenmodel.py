@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.combat import weapon_hex
-from ..engine.location_choice import shot_strikes
-from ..engine.table_play import LocationRoll
+from ..engine.quick_start.combat import weapon_hex
+from ..engine.quick_start.location_choice import shot_strikes
+from ..engine.quick_start.table_play import LocationRoll
 from ..engine.hexes import Hex
-from ..engine.state import GameState
+from ..engine.quick_start.state import GameState
 from .banners import banner
 from .viewmodels import location_name, log_lines, percent
 

@@ -15,14 +15,14 @@ from dataclasses import dataclass
 
 from ..engine.board import DEPLOYMENT_DEPTH, Board
 from ..engine.cards import Card
-from ..engine.deployment import deployment_problem
+from ..engine.quick_start.deployment import deployment_problem
 from ..engine.footprint import Placement
 from ..engine.hexes import Hex
-from ..engine.house_rules import with_house_rules
-from ..engine.movement import placement_problem
+from ..engine.quick_start.house_rules import with_house_rules
+from ..engine.quick_start.movement import placement_problem
 from ..engine.roller import Roller
-from ..engine.state import GameState, ShipState
-from ..engine.table_rules import HouseRules, TableRules
+from ..engine.quick_start.state import GameState, ShipState
+from ..engine.quick_start.table_rules import HouseRules, TableRules
 
 QUICK_START_SIDES = {
     "British": ("hml-hertfordshire", "hml-raven"),

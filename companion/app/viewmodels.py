@@ -15,11 +15,11 @@ from fractions import Fraction
 
 from ..engine.cards import NO_QUICK_START_RULE
 from ..engine.arcs import range_in_wedge
-from ..engine.table_play import location_wedge
-from ..engine.combat import weapon_hex
+from ..engine.quick_start.table_play import location_wedge
+from ..engine.quick_start.combat import weapon_hex
 from ..engine.dice import Colour, Pool, distribution, parse_pool
 from ..engine.hexes import Hex
-from ..engine.state import GameState, ShipState
+from ..engine.quick_start.state import GameState, ShipState
 from .banners import banner
 from .motion import Hit
 
@@ -307,9 +307,9 @@ def deployment_refusal(state: GameState, ship_id: str, cell: Hex) -> str | None:
 def _deploy_problems(state: GameState, ship: ShipState, cell: Hex):
     """Why the ship may not deploy with its bow on `cell`, for each facing from its own (None
     where it may); lazy, so `None in` stops at the first facing that fits."""
-    from ..engine.deployment import deployment_problem
+    from ..engine.quick_start.deployment import deployment_problem
     from ..engine.footprint import Placement
-    from ..engine.movement import placement_problem
+    from ..engine.quick_start.movement import placement_problem
 
     for turn in range(6):
         placement = Placement(cell, (ship.facing + turn) % 6, ship.card.type, ship.one_hex)

@@ -7,7 +7,7 @@ one sheet, each shot's rows together, with one Resolve.  No flet here: the views
 
 from __future__ import annotations
 
-from ..engine.state import GameState
+from ..engine.quick_start.state import GameState
 
 
 def shots_to_roll(state: GameState, side: str | None) -> tuple[int, ...]:

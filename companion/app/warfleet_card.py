@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.warfleet.convert import convert_card, working
-from ..engine.warfleet.dialup import canonical, dial_up, ladder_step
-from ..engine.warfleet.state import WarFleetState
-from ..engine.warfleet.stats import WarFleetStats
+from ..engine.war_fleet.convert import convert_card, working
+from ..engine.war_fleet.dialup import canonical, dial_up, ladder_step
+from ..engine.war_fleet.state import WarFleetState
+from ..engine.war_fleet.stats import WarFleetStats
 from .viewmodels import location_name
 
 

@@ -21,15 +21,15 @@ from ..engine.cards import Card
 from ..engine.dice import Pool
 from ..engine.hexes import FACING_NAMES, Hex
 from ..engine.roller import Roller
-from ..engine.table_rules import rules_in_words
-from ..engine.warfleet import actions as A
-from ..engine.warfleet.arcs import in_firing_arc
-from ..engine.warfleet.combat import AttackOption, attack_option, attack_options
-from ..engine.warfleet.game import Applied, Refused, apply
-from ..engine.warfleet.pocket import PocketError, pocket_battle, pocket_outcome
-from ..engine.warfleet.scenario import build_warfleet_state, load_warfleet_scenario
-from ..engine.warfleet.state import WarFleetState, WarShip
-from ..engine.warfleet.turn import to_move, to_place
+from ..engine.quick_start.table_rules import rules_in_words
+from ..engine.war_fleet import actions as A
+from ..engine.war_fleet.arcs import in_firing_arc
+from ..engine.war_fleet.combat import AttackOption, attack_option, attack_options
+from ..engine.war_fleet.game import Applied, Refused, apply
+from ..engine.war_fleet.pocket import PocketError, pocket_battle, pocket_outcome
+from ..engine.war_fleet.scenario import build_warfleet_state, load_warfleet_scenario
+from ..engine.war_fleet.state import WarFleetState, WarShip
+from ..engine.war_fleet.turn import to_move, to_place
 from ..store.game import Game
 from .viewmodels import ArcShade, location_name, percent
 from .warfleet_card import converted_card, edited_stats  # noqa: F401  (M.converted_card in the views)

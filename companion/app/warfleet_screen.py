@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..engine.hexes import Hex
-from ..engine.warfleet.state import WarFleetState
-from ..engine.warfleet.turn import to_move
+from ..engine.war_fleet.state import WarFleetState
+from ..engine.war_fleet.turn import to_move
 from .screenmodel import LastRoll, Lost, ScreenModel, ShotLine, SideLine
 from .warfleet_model import banner, declared_rows
 

@@ -108,7 +108,7 @@ def scenario_state(path: str, fleets: list[str], wrong_file: str, ruleset: Any =
     """(ruleset, scenario, state) of a scenario file of any ruleset (the one its format names), or
     of `ruleset` only; FormatError naming the file otherwise (`wrong_file` says what was wanted),
     or naming the ship a card of which is missing; CommandError if it has no ship `attacker`."""
-    from ..engine.ruleset import ruleset_for_format
+    from ..engine.registry import ruleset_for_format
     from ..files import load_catalogue, load_file
 
     loaded = load_file(path)

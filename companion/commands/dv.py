@@ -13,14 +13,14 @@ from fractions import Fraction
 from typing import Any
 
 from ..engine.cards import FormatError
-from ..engine.dv.grid import HitGrid, load_hit_grid
-from ..engine.dv.inches import parse_inches
-from ..engine.dv.odds import (
+from ..engine.decisive_victory.grid import HitGrid, load_hit_grid
+from ..engine.decisive_victory.inches import parse_inches
+from ..engine.decisive_victory.odds import (
     GRID, TABLE_1, SuccessTable, Weapon, attack_from, attack_odds, box_name, clamp_modifier, save_is_rolled, save_odds, success_chance,
     successful_totals,
 )
 from .common import CommandError, SubParsers, command, json_out, percent
-from ..engine.dv.table1 import load_success_table
+from ..engine.decisive_victory.table1 import load_success_table
 
 
 @command

@@ -11,8 +11,8 @@ from pydantic import BaseModel
 from ..engine.cards import Card, Fleet, FormatError
 from ..engine.dice import distribution, parse_pool
 from ..engine.roller import Roller, roll_pool
-from ..engine.ruleset import ruleset_for_format
-from ..engine.scenario import Scenario, two_sides
+from ..engine.registry import ruleset_for_format
+from ..engine.quick_start.scenario import Scenario, two_sides
 from ..files import load_catalogue, load_file, read_json
 from .common import (Arguments, SubParsers, command, fleet_option, json_out, one_line, percent,
                      plain_message, warn)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from ..engine.board import Board
 from ..engine.hexes import facing_name
 from ..engine.kernel import Refusal
-from ..engine.reach import Action, Reach, reach as quick_start_reach
-from ..engine.warfleet.reach import reach as war_fleet_reach
-from ..engine.warfleet.state import WarFleetState
+from ..engine.quick_start.reach import Action, Reach, reach as quick_start_reach
+from ..engine.war_fleet.reach import reach as war_fleet_reach
+from ..engine.war_fleet.state import WarFleetState
 from .common import Arguments, CommandError, SubParsers, command, fleet_option, json_out, scenario_state
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..engine.advice import GunAdvice, advise, best_shots, side_ships
-from ..engine.fire_plan import Figure, FirePlan, fire_plan
-from ..engine.quick_start import QUICK_START
-from ..engine.state import GameState
+from ..engine.quick_start.advice import GunAdvice, advise, best_shots, side_ships
+from ..engine.quick_start.fire_plan import Figure, FirePlan, fire_plan
+from ..engine.quick_start.ruleset import QUICK_START
+from ..engine.quick_start.state import GameState
 from .common import (Arguments, CommandError, SubParsers, command, fleet_option, json_out, percent,
                      scenario_state)
 

@@ -20,7 +20,7 @@ from typing import Any
 from ..engine.kernel import Refused
 from ..engine.cards import FormatError
 from ..engine.names import game_name
-from ..engine.scenario import two_sides
+from ..engine.quick_start.scenario import two_sides
 from ..engine.roller import Roller
 from ..files import parse_json
 from .common import (Arguments, CommandError, SubParsers, command, data_option, fleet_option, game_command,

@@ -67,8 +67,8 @@ def _print_dv(args: Arguments) -> int:
     grid file for the ships without their own grid (default: the reconstructed grid, marked)."""
     from .. import dv_printing
     from ..dv_files import is_dv_data, load_dv_file, ship_records
-    from ..engine.dv.grid import RECONSTRUCTED, HitGrid
-    from ..engine.dv.records import ShipFleet, ShipRecord
+    from ..engine.decisive_victory.grid import RECONSTRUCTED, HitGrid
+    from ..engine.decisive_victory.records import ShipFleet, ShipRecord
     from ..files import read_json
 
     ships: list[ShipRecord] = []

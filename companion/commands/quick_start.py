@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..engine.combat import firing_solutions
-from ..engine.quick_start import QUICK_START
+from ..engine.quick_start.combat import firing_solutions
+from ..engine.quick_start.ruleset import QUICK_START
 from .common import Arguments, SubParsers, command, fleet_option, json_out, percent, scenario_state
 
 

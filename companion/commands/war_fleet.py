@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Sequence
 
 from ..engine.cards import Card, Fleet
-from ..engine.warfleet.combat import AttackOption, all_attack_options, attack_options
-from ..engine.warfleet.convert import convert_card, working
-from ..engine.warfleet.ruleset import WAR_FLEET
-from ..engine.warfleet.state import WarFleetState
+from ..engine.war_fleet.combat import AttackOption, all_attack_options, attack_options
+from ..engine.war_fleet.convert import convert_card, working
+from ..engine.war_fleet.ruleset import WAR_FLEET
+from ..engine.war_fleet.state import WarFleetState
 from ..files import load_catalogue, load_file
 from .common import (Arguments, CommandError, SubParsers, command, fleet_option, json_out, percent,
                      scenario_state)

@@ -375,7 +375,7 @@ def _plain(error: ErrorDetails) -> str:
 
 def _unknown_rule(loc: tuple[int | str, ...]) -> str | None:
     """An unknown key of a scenario's house_rules or table_rules, with the rules there are."""
-    from .table_rules import HouseRules, TableRules
+    from .quick_start.table_rules import HouseRules, TableRules
 
     rules: dict[str, type[BaseModel]] = {"house_rules": HouseRules, "table_rules": TableRules}
     known = rules.get(str(loc[-2])) if len(loc) > 1 else None

@@ -24,11 +24,11 @@ from typing import Any, Iterable
 
 from ..dv_files import load_dv_file
 from ..engine.cards import FormatError
-from ..engine.dv.grid import HitGrid
-from ..engine.dv.records import FLEET_FORMAT, ShipFleet, ShipRecord
-from ..engine.dv.scenario import DVScenario, build_dv_state
-from ..engine.dv.state import DVState
-from ..engine.dv.table1 import SuccessTable
+from ..engine.decisive_victory.grid import HitGrid
+from ..engine.decisive_victory.records import FLEET_FORMAT, ShipFleet, ShipRecord
+from ..engine.decisive_victory.scenario import DVScenario, build_dv_state
+from ..engine.decisive_victory.state import DVState
+from ..engine.decisive_victory.table1 import SuccessTable
 from ..engine.roller import Roller
 from .atomic import StoreError, write_atomic, write_lock
 

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..engine.cards import FormatError, format_error
 from ..engine.roller import Roller
-from ..engine.ruleset import find_ruleset
+from ..engine.registry import find_ruleset
 from ..files import check_nesting_and_numbers
 from ..messages import one_line
 from .game import Game, LogEntry, state_after

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
 from ..engine.kernel import Applied, Event, Refused, RefusalKind
-from ..engine.ruleset import Ruleset, ruleset_of_state
+from ..engine.ruleset import Ruleset
+from ..engine.registry import ruleset_of_state
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.kernel import Refused
-from ..engine.ruleset import find_ruleset
+from ..engine.registry import find_ruleset
 from .atomic import SaveFileError, read_document, set_aside_bad_file, short_reason, write_lock
 from .game import LogEntry
 from .repository import SAFE_ID, GameRecord, Repository

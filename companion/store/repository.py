@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from contextlib import AbstractContextManager
 from typing import Any, Sequence
 
-from ..engine.ruleset import find_ruleset
+from ..engine.registry import find_ruleset
 from .atomic import StoreError
 from .game import GameState, LogEntry, counts_after
 

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 from pydantic import BaseModel, ValidationError
 from tinydb import TinyDB
 
-from ..engine.state import GameState
+from ..engine.quick_start.state import GameState
 from .atomic import AtomicJSONStorage, FileLock, SaveFileError, StoreError, short_reason, sync_folder
 from .game import LogEntry
 from .repository import GameRecord

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.roller import Roller
-from ..engine.ruleset import Ruleset, find_ruleset, ruleset_of_state
-from ..engine.state import GameState
+from ..engine.ruleset import Ruleset
+from ..engine.registry import find_ruleset, ruleset_of_state
+from ..engine.quick_start.state import GameState
 from .atomic import StoreError
 from .export import game_document, read_game_document
 from .game import Game, GameSummary, LogEntry, summary_of

@@ -33,8 +33,8 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..engine.ruleset import find_ruleset
-from ..engine.state import GameState
+from ..engine.registry import find_ruleset
+from ..engine.quick_start.state import GameState
 from .atomic import (FileLock, SaveFileError, StoreError, remove_temporary_files, set_aside, set_aside_bad_file,
                      sync_folder)
 from .game import LogEntry, done_lengths

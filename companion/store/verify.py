@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.kernel import Refused
-from ..engine.ruleset import find_ruleset
+from ..engine.registry import find_ruleset
 from .game import counts_after
 from .repository import StoredGame
 

@@ -87,7 +87,7 @@ def make_games(data: Path, dice: str = "3") -> dict[str, str]:
     from companion.app.dv_model import sample_game
     from companion.app.setup import build_setup, played_by, quick_start_picks
     from companion.app.warfleet_model import twenty_against_twenty
-    from companion.engine.table_rules import HouseRules, TableRules
+    from companion.engine.quick_start.table_rules import HouseRules, TableRules
     from companion.files import load_catalogue, shipped_fleets_dir
     from companion.store.store import open_store
 

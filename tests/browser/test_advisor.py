@@ -25,8 +25,8 @@ def fire_phase():
     """The Quick-Start battle at its first fire phase, the Raven two hexes on and turned to port."""
     from companion.app import banners
     from companion.app.setup import build_setup, quick_start_picks
-    from companion.engine import actions as A
-    from companion.engine.game import apply
+    from companion.engine.quick_start import actions as A
+    from companion.engine.quick_start.game import apply
     from companion.files import load_catalogue
 
     def act(state, action):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine.ruleset import find_ruleset
+from companion.engine.registry import find_ruleset
 from companion.store.store import TinyDBStore
 
 from random_games import dv_attack_offers, options_game

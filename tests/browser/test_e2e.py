@@ -52,8 +52,8 @@ class Expected:
 def play_in_engine() -> Expected:
     from companion.app import banners, panels, viewmodels as vm
     from companion.app.setup import build_setup, quick_start_picks
-    from companion.engine import actions as A
-    from companion.engine.game import apply
+    from companion.engine.quick_start import actions as A
+    from companion.engine.quick_start.game import apply
     from companion.files import load_catalogue
 
     def act(state, action):

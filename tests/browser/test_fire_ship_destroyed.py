@@ -13,9 +13,9 @@ import pytest
 
 from cards_for_tests import position, ship
 from companion.engine.board import Board
-from companion.engine.combat import firing_solutions
+from companion.engine.quick_start.combat import firing_solutions
 from companion.engine.roller import Roller
-from companion.engine.state import SlotStatus
+from companion.engine.quick_start.state import SlotStatus
 from companion.files import load_catalogue
 from companion.store import TinyDBStore
 

@@ -25,9 +25,9 @@ def in_engine():
     """The same fleets through the model and the engine: totals, move order, the Leviathan's shot."""
     from companion.app import banners, panels, viewmodels as vm
     from companion.app.fleet_builder import FleetBuilder
-    from companion.engine import actions as A
+    from companion.engine.quick_start import actions as A
     from companion.engine.board import Board
-    from companion.engine.game import apply
+    from companion.engine.quick_start.game import apply
     from companion.store.library import load_shipped
 
     cards = {c.id: c for fleet in load_shipped().fleets for c in fleet.ships}

@@ -13,9 +13,9 @@ import pytest
 
 from cards_for_tests import position, ship
 from companion.engine.board import Board
-from companion.engine.house_rules import with_house_rules
+from companion.engine.quick_start.house_rules import with_house_rules
 from companion.engine.roller import Roller
-from companion.engine.table_rules import HouseRules
+from companion.engine.quick_start.table_rules import HouseRules
 from companion.files import load_catalogue
 from companion.store import TinyDBStore
 

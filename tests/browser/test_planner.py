@@ -32,8 +32,8 @@ def plan_in_engine():
     from companion.app import banners
     from companion.app.planner_model import plan_view
     from companion.app.setup import build_setup, quick_start_picks
-    from companion.engine import actions as A
-    from companion.engine.game import apply
+    from companion.engine.quick_start import actions as A
+    from companion.engine.quick_start.game import apply
     from companion.files import load_catalogue
 
     state = build_setup(quick_start_picks(), load_catalogue(), seed=SEED)

@@ -384,7 +384,7 @@ def test_load_a_scenario_refuses_a_device_and_a_huge_board_in_plain_words(server
     """Issue 11.7: `/dev/zero` took the server to 2.7 GB; a pasted 999 x 999 board left it unanswering."""
     import json
 
-    from companion.engine.scenario import scenario_of
+    from companion.engine.quick_start.scenario import scenario_of
 
     from random_games import starting_state
 

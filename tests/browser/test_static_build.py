@@ -93,8 +93,8 @@ def open_static(page, url: str | None = None) -> None:
 def fire_in_engine(moved):
     """After the planned move, the other ships end theirs; the first shot the fire panel offers the Raven."""
     from companion.app import banners, panels
-    from companion.engine import actions as A
-    from companion.engine.game import apply
+    from companion.engine.quick_start import actions as A
+    from companion.engine.quick_start.game import apply
 
     state, after = moved, []
     while state.phase == "movement":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import actions as A
+from companion.engine.quick_start import actions as A
 from companion.store.store import open_store
 
 from random_games import close_battle

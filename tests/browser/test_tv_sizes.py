@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import actions as A
-from companion.engine.warfleet.actions import DeclareAttack, EndMovement, RollAttack, RollInitiative
+from companion.engine.quick_start import actions as A
+from companion.engine.war_fleet.actions import DeclareAttack, EndMovement, RollAttack, RollInitiative
 from companion.store.store import open_store
 
 from dv_for_tests import sample_game as dv_in_phase

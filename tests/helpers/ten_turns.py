@@ -16,8 +16,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from companion.engine.movement import take_step
-from companion.engine.quick_start import QUICK_START
+from companion.engine.quick_start.movement import take_step
+from companion.engine.quick_start.ruleset import QUICK_START
 
 QUICK_START_SCENARIO = {
     "format": "leviathans-scenario/1", "ruleset": "quick-start", "name": "Report: ten turns",

@@ -12,7 +12,7 @@ import asyncio
 
 import flet as ft
 
-from ...engine import actions as A
+from ...engine.quick_start import actions as A
 from ..advice_model import (AdvisorView, Choices, GunAdviceView, OptionView, PlanCache, PlanShotView, PlanView,
                             TargetPlanView, advisor_view, toggled)
 from ..viewmodels import percent as pct

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import flet as ft
 
 from ...engine.cards import Card, FormatError
-from ...engine.state import GameState, ShipState
+from ...engine.quick_start.state import GameState, ShipState
 from ...files import parse_json
 from ...printing import render
 from ...store.library import (

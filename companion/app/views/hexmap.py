@@ -20,7 +20,7 @@ import flet as ft
 import flet.canvas as cv
 
 from ...engine.hexes import Hex
-from ...engine.state import GameState, ShipState
+from ...engine.quick_start.state import GameState, ShipState
 from ..client_calls import ask
 from ..geometry import HexLayout
 from ..motion import Moved

@@ -7,7 +7,7 @@ import asyncio
 
 import flet as ft
 
-from ...engine.ruleset import RULESETS
+from ...engine.registry import RULESETS
 from ..session import Session
 from ..theme import DISPLAY_FONT
 from ..tasks import soon

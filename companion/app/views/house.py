@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from ...engine import actions as A
+from ...engine.quick_start import actions as A
 from .widgets import inner, muted, tag
 
 

@@ -9,8 +9,8 @@ import flet as ft
 
 from ...engine.cards import FormatError
 from ...engine.roller import Roller
-from ...engine.scenario import build_state, load_scenario, two_sides
-from ...engine.state import GameState
+from ...engine.quick_start.scenario import build_state, load_scenario, two_sides
+from ...engine.quick_start.state import GameState
 from ...files import MAX_FILE_BYTES, parse_json, read_text
 from ..session import Session
 from ..readings import ReadingsMissing, rule_readings_text

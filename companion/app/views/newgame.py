@@ -20,7 +20,7 @@ from ...store.library import slug
 from ..client_calls import ask
 from ..fleet_builder import FleetBuilder, card_line, classes, factions, find
 from ..session import Session
-from ...engine.table_rules import QUICK_START_TABLE_RULES
+from ...engine.quick_start.table_rules import QUICK_START_TABLE_RULES
 from ..setup import QUICK_START_SIDES, SetupError, build_setup, played_by, quick_start_picks
 from ..tasks import soon
 from .fleets import _picker, deliver

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from ...engine.table_rules import HOUSE_RULE_WORDS, TABLE_RULE_WORDS, HouseRules, TableRules
+from ...engine.quick_start.table_rules import HOUSE_RULE_WORDS, TABLE_RULE_WORDS, HouseRules, TableRules
 from .widgets import heading, muted, section, tag
 
 

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from ...engine import actions as A
-from ...engine import unit_initiative as H1
-from ...engine.combat import firing_solution
+from ...engine.quick_start import actions as A
+from ...engine.quick_start import unit_initiative as H1
+from ...engine.quick_start.combat import firing_solution
 from ...engine.hexes import Hex
-from ...engine.state import GameState
+from ...engine.quick_start.state import GameState
 from ..house_model import HouseMoves, house_moves, initiative_chances
 from ..session import Session
 from ..tasks import soon

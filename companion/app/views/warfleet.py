@@ -15,8 +15,8 @@ import flet as ft
 
 from ...engine.hexes import Hex
 from ...engine.kernel import Refused
-from ...engine.warfleet.actions import SetStats
-from ...engine.warfleet.turn import to_move
+from ...engine.war_fleet.actions import SetStats
+from ...engine.war_fleet.turn import to_move
 from .. import warfleet_model as M
 from ..session import Session
 from ..theme import DICE

@@ -8,7 +8,7 @@ import time
 
 import flet as ft
 
-from ...engine.table_rules import WAR_FLEET_TABLE_RULES, TableRules
+from ...engine.quick_start.table_rules import WAR_FLEET_TABLE_RULES, TableRules
 from ...files import shipped_fleets_dir
 from ...store.game import Game
 from .. import warfleet_model as M

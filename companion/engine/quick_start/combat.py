@@ -18,12 +18,12 @@ from functools import lru_cache
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from .arcs import offset_in_arc, ship_range
-from .dice import Colour, Pool, counts, parse_pool
-from .footprint import HEX_COUNT, LOCATION_HEX
-from .hexes import Hex
-from .roller import DiceSource, DieRoll, RollerDice as RollerDice, TableDice as TableDice
-from .cards import GunSlot, RangeBand
+from ..arcs import offset_in_arc, ship_range
+from ..dice import Colour, Pool, counts, parse_pool
+from ..footprint import HEX_COUNT, LOCATION_HEX
+from ..hexes import Hex
+from ..roller import DiceSource, DieRoll, RollerDice as RollerDice, TableDice as TableDice
+from ..cards import GunSlot, RangeBand
 from .state import FiringBand, GameState, ShipState, ShotOutcome, ShotResult, SlotStatus
 from .table_play import DEFAULT_RULES, Chooser, LocationRoll, crew_dice, location_wedge, who_decides, whole_sides
 from .table_rules import TableRules

@@ -11,23 +11,23 @@ from functools import partial
 from typing import Any, Callable
 
 from . import actions as A
-from . import common as C
+from .. import common as C
 from . import declared_turns as H3
 from . import secret_moves as SM
 from . import unit_initiative as UI
-from .cards import GunSlot
+from ..cards import GunSlot
 from .combat import TABLE_NEEDS, firing_solution, keel_modifier, resolve_breach, shot_pool
 from .deployment import deployment_problem
-from .footprint import Placement
+from ..footprint import Placement
 from .house_rules import set_house_rules
-from .kernel import Applied, Refusal, RefusalKind, Refused, Work, dispatch
+from ..kernel import Applied, Refusal, RefusalKind, Refused, Work, dispatch
 from .location_choice import choose_location, declared_location, location_roll_words, settle_location, waiting_words
-from .hexes import PositionError, facing_name, parse_facing
+from ..hexes import PositionError, facing_name, parse_facing
 from .movement import (
     MoveRefused, ends_in_half_hexes, placement_problem, reset_for_turn, stacking_problem,
     step_problem, take_step,
 )
-from .roller import NeedDice
+from ..roller import NeedDice
 from .state import GameState, InitiativeRoll, ShipState, Shot, ShotResult, SlotStatus
 from .turn import INITIATIVE_DICE, game_end, harden_damage, initiative_winner, to_move
 

@@ -37,9 +37,9 @@ from fractions import Fraction
 from typing import Any
 
 from .combat import BreachWays, Strike, breach_ways, fate, firing_solution
-from .dice import Colour, Pool
-from .kernel import Refusal
-from .roller import Roller, face_index
+from ..dice import Colour, Pool
+from ..kernel import Refusal
+from ..roller import Roller, face_index
 from .state import GameState, ShipState, SlotStatus
 
 #: More tallies than this held for one target after a shot: the figures are sampled.

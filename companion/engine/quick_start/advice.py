@@ -33,7 +33,7 @@ from typing import Any
 
 from .combat import FiringSolution, Odds, firing_solutions
 from .fire_plan import FirePlan, PlannedShot, fire_plan
-from .roller import Roller
+from ..roller import Roller
 from .state import GameState
 from .table_play import Chooser, LocationRoll
 

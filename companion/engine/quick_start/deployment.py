@@ -3,8 +3,8 @@ edge with the entire ship on the map, the two sides on opposite sides."""
 
 from __future__ import annotations
 
-from .board import DEPLOYMENT_DEPTH, deployment_edges
-from .footprint import Placement
+from ..board import DEPLOYMENT_DEPTH, deployment_edges
+from ..footprint import Placement
 from .state import GameState, ShipState
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator
 
 from . import actions as A
-from .kernel import Refusal, Work
+from ..kernel import Refusal, Work
 from .state import GameState, ShipState
 
 #: The game's may-move check (game.py `_movement_rule`, which H1/H2 route), handed in by game.py.

@@ -45,9 +45,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, Sequence
 
-from .arcs import wedge_for
-from .cards import CrewSlot
-from .dice import Pool, mean
+from ..arcs import wedge_for
+from ..cards import CrewSlot
+from ..dice import Pool, mean
 from .state import ShipState
 from .table_rules import TableRules
 

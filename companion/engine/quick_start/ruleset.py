@@ -14,10 +14,13 @@ from typing import Any, Iterator, Mapping
 from pydantic import TypeAdapter
 
 from . import actions as A
-from . import declared_turns, quick_start_report, secret_moves, unit_initiative
+from . import declared_turns
+from . import report as quick_start_report
+from . import secret_moves
+from . import unit_initiative
 from .combat import firing_solutions
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
-from .ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
+from ..ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
 from .scenario import SCENARIO_FORMAT, build_state, dump_scenario, load_scenario, scenario_of
 from .state import GameState, ShipState, position_problem
 

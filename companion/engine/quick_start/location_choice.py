@@ -17,11 +17,11 @@ as it is.
 
 from __future__ import annotations
 
-from . import common as C
+from .. import common as C
 from .combat import Strike, breach_odds, shot_pool
-from .dice import Colour, Pool
-from .kernel import Refusal, Work
-from .roller import DieRoll
+from ..dice import Colour, Pool
+from ..kernel import Refusal, Work
+from ..roller import DieRoll
 from .actions import ChooseLocation, TableFaces
 from .state import GameState, ShipState, Shot
 from .table_play import Chooser, who_decides

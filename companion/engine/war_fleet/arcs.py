@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from ..arcs import CORNERS, _cross, in_wedge, offset_in_wedge, wedge_for
 from ..hexes import Hex
-from ..table_rules import TableRules
+from ..quick_start.table_rules import TableRules
 
 #: Turret arcs in degrees clockwise from the ship's facing: the location's own
 #: arc and both neighbouring arcs, side turrets clipped at the centre line

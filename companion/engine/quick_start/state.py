@@ -13,13 +13,13 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .board import Board
-from .common import InitiativeRoll as InitiativeRoll, Ships
-from .cards import ArmorSlot, Card, CrewSlot, EngineSlot, GunSlot, TeslaCoilSlot
-from .dice import Pool
-from .footprint import Placement
-from .hexes import Hex, facing_name
-from .roller import DieRoll, Roller
+from ..board import Board
+from ..common import InitiativeRoll as InitiativeRoll, Ships
+from ..cards import ArmorSlot, Card, CrewSlot, EngineSlot, GunSlot, TeslaCoilSlot
+from ..dice import Pool
+from ..footprint import Placement
+from ..hexes import Hex, facing_name
+from ..roller import DieRoll, Roller
 from .table_rules import HouseRules, TableRules
 
 

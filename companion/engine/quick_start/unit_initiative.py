@@ -18,10 +18,10 @@ from itertools import groupby
 from typing import Any
 
 from . import actions as A
-from . import common as C
-from .dice import Colour, table_face
-from .kernel import Refusal, RefusalKind, Work
-from .roller import DieRoll, RollerDice, check_face
+from .. import common as C
+from ..dice import Colour, table_face
+from ..kernel import Refusal, RefusalKind, Work
+from ..roller import DieRoll, RollerDice, check_face
 from .state import GameState, ShipState, UnitInitiative
 from .turn import may_move_now as by_type
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from . import common as C
-from .dice import parse_pool
+from .. import common as C
+from ..dice import parse_pool
 from .state import GameState, InitiativeRoll, ShipState, SlotStatus
 
 INITIATIVE_DICE = parse_pool("2DRed")

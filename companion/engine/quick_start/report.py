@@ -17,8 +17,8 @@ from fractions import Fraction
 from typing import Any
 
 from .combat import breach_odds, shot_pool
-from .kernel import Event
-from .report_damage import RollMark, ShotMark, dice_mark, event_result, initiative_marks, kept
+from ..kernel import Event
+from ..report_damage import RollMark, ShotMark, dice_mark, event_result, initiative_marks, kept
 from .state import GameState, ShipState
 
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from ..cards import FormatError, Sources, Whole
 from ..names import GameName, ShipName, SideName
 from ..roller import Roller
-from ..state import check_ship_count
+from ..quick_start.state import check_ship_count
 from .grid import HitGrid
 from .records import COMMAND_SCORE, FlightRecord, Rank, ShipRecord
 from .state import (RULESET, Base, Conditions, DVShip, DVState, Flight, Plot, Rudder, SpeedMode, Stage, Table,

@@ -10,11 +10,11 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .cards import Facing, Whole
+from ..cards import Facing, Whole
 from .table_rules import HouseRules
-from .common import Concede as Concede, EndMove as EndMove, EndMovement as EndMovement, EndTurn as EndTurn
-from .common import Flag as Flag, SetBookkeeping as SetBookkeeping, SetInitiative as SetInitiative
-from .common import Step as Step, _Action as _Action
+from ..common import Concede as Concede, EndMove as EndMove, EndMovement as EndMovement, EndTurn as EndTurn
+from ..common import Flag as Flag, SetBookkeeping as SetBookkeeping, SetInitiative as SetInitiative
+from ..common import Step as Step, _Action as _Action
 
 
 class RollInitiative(_Action):

@@ -11,7 +11,7 @@ carried by its `Placement`), so combat, movement and deployment read it there:
 from __future__ import annotations
 
 from . import actions as A
-from .kernel import RefusalKind, Work
+from ..kernel import RefusalKind, Work
 from .state import GameState, position_problem
 from .table_rules import HouseRules
 

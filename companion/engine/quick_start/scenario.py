@@ -11,12 +11,12 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from .board import Board
-from .cards import Card, Facing, FormatError, validated
-from .footprint import Placement
-from .hexes import Hex, PositionError, facing_name, parse_facing
-from .names import GameName, SideName
-from .roller import Roller
+from ..board import Board
+from ..cards import Card, Facing, FormatError, validated
+from ..footprint import Placement
+from ..hexes import Hex, PositionError, facing_name, parse_facing
+from ..names import GameName, SideName
+from ..roller import Roller
 from .state import GameState, Settings, ShipState, SlotStatus, check_ship_count
 from .table_rules import HouseRules, TableRules
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from .. import common as C
-from ..table_rules import TableRules
+from ..quick_start.table_rules import TableRules
 from .state import InitiativeRoll, WarFleetState, WarShip
 
 _class = attrgetter("ship_class")  # the rank movement goes by

@@ -38,7 +38,7 @@ from ..cards import Card
 from ..footprint import Placement
 from ..hexes import Hex
 from ..roller import Roller
-from ..state import GameState, ShipState, SlotStatus
+from ..quick_start.state import GameState, ShipState, SlotStatus
 from .convert import SCALE, location_lost, prioritised_slots
 from .state import ShipOutcome, WarFleetState, WarShip
 

@@ -33,10 +33,10 @@ from typing import Any, Callable, Hashable, Iterable, Iterator, TypeVar
 
 from . import actions as A
 from . import declared_turns as H3
-from .board import MAX_SIDE, Board
-from .footprint import Placement
-from .hexes import Hex, facing_name
-from .kernel import Refusal, Work
+from ..board import MAX_SIDE, Board
+from ..footprint import Placement
+from ..hexes import Hex, facing_name
+from ..kernel import Refusal, Work
 from .movement import TURNS, MoveRefused, StepKind, step_problem, take_step
 from .state import GameState, ShipState
 

@@ -19,10 +19,10 @@ from ..board import Board
 from ..cards import Card, Facing, FormatError, PoolText, validated
 from ..hexes import PositionError, facing_name, parse_facing
 from ..names import GameName, ShipName, SideName
-from ..table_rules import TableRules
+from ..quick_start.table_rules import TableRules
 from ..roller import Roller
-from ..scenario import card_for
-from ..state import check_ship_count
+from ..quick_start.scenario import card_for
+from ..quick_start.state import check_ship_count
 from .convert import convert_card
 from .state import RULESET, Phase, Settings, WarFleetState, WarShip
 from .stats import WarFleetStats

@@ -21,7 +21,7 @@ from ..cards import Card, Whole
 from ..common import InitiativeRoll as InitiativeRoll, Ships
 from ..hexes import Hex, facing_name
 from ..roller import DieRoll, Roller
-from ..table_rules import TableRules
+from ..quick_start.table_rules import TableRules
 from .stats import REAR, LocationStats, WarFleetStats
 
 @lru_cache(maxsize=65536)

@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from ..roller import DiceSource
 from ..dice import Colour, Pool
-from ..table_rules import TableRules
+from ..quick_start.table_rules import TableRules
 from .arcs import in_firing_arc, range_problem, struck_locations, war_fleet_range
 from .dialup import canonical, dial_up, top
 from .odds import AttackOdds, attack_odds

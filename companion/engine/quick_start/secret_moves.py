@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from . import actions as A
-from .board import Board
-from .footprint import Placement
-from .hexes import Hex, facing_name, parse_facing
-from .kernel import Refusal, RefusalKind, Work
+from ..board import Board
+from ..footprint import Placement
+from ..hexes import Hex, facing_name, parse_facing
+from ..kernel import Refusal, RefusalKind, Work
 from .state import GameState, SealedMove, ShipState
 from .unit_initiative import group_to_move, in_use, may_move_now, names, needs_records, settle
 

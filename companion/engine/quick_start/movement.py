@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .board import Board
-from .footprint import Placement
+from ..board import Board
+from ..footprint import Placement
 from .state import GameState, ShipState
 
 StepKind = Literal["forward", "port", "starboard"]

@@ -19,7 +19,7 @@ from typing import Hashable, Iterator
 
 from ..hexes import DIRECTIONS, Hex
 from ..kernel import Refusal
-from ..reach import Action, Moves, Position, Reach, Reached, cheapest_positions, search
+from ..quick_start.reach import Action, Moves, Position, Reach, Reached, cheapest_positions, search
 from .state import WarFleetState, WarShip
 from .turn import pivot_problem, step_problem
 
