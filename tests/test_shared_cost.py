@@ -43,3 +43,36 @@ def test_a_resize_of_the_page_is_not_followed_by_an_update_of_the_whole_page():
     asyncio.run(events())
     assert seen == [("resize", False), ("click", True), ("route_change", True), ("resize", True), ("resize", False)]
     assert context.auto_update_enabled()  # Flet's process-wide default untouched
+
+
+def test_the_benchmarks_readers_stop_when_told_even_where_a_cancel_would_be_lost():
+    """bench_shared hung in 2 runs of 4: its readers were cancelled, and Python 3.11's `wait_for` can
+    lose a cancel that comes with a message (python/cpython#86296).  They stop on an event now."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from bench_shared import read
+
+    class Deaf:
+        """A client whose read loses every cancel, as `wait_for` did when a message came with it."""
+
+        async def pump(self, until, timeout: float) -> bool:
+            try:
+                await asyncio.sleep(0.01)
+            except asyncio.CancelledError:
+                pass
+            return until(self)
+
+    async def go() -> bool:
+        stop = asyncio.Event()
+        reader = asyncio.create_task(read(Deaf(), stop))
+        await asyncio.sleep(0.05)
+        reader.cancel()  # lost
+        await asyncio.sleep(0.05)
+        lost = not reader.done()
+        stop.set()
+        await asyncio.wait_for(reader, 5)
+        return lost
+
+    assert asyncio.run(go())
