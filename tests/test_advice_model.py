@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from cards_for_tests import card, location, other, position, ship
 from cards_for_tests import gun as cards_gun
-from companion.app.advice_model import (PlanCache, advisor_view, choose, figure_text, plan_view, slots_text,
+from companion.app.rulesets.quick_start.advice_model import (PlanCache, advisor_view, choose, figure_text, plan_view, slots_text,
                                         toggled)
 from companion.engine.quick_start.fire_plan import Figure, PlannedShot, fire_plan
 from companion.engine.quick_start.state import Shot, ShotResult

@@ -57,9 +57,9 @@ def test_view_models_import_no_flet():
     from pathlib import Path
 
     app = Path(vm.__file__).parent
-    for module in ("viewmodels.py", "panels.py", "advice_model.py", "session.py", "geometry.py", "setup.py",
-                   "roles.py", "devices.py",
-                   "card_draft.py", "card_compare.py", "warfleet_card.py"):
+    for module in ("viewmodels.py", "panels.py", "rulesets/quick_start/advice_model.py", "session.py", "geometry.py",
+                   "setup.py", "roles.py", "devices.py",
+                   "card_draft.py", "card_compare.py", "rulesets/war_fleet/card.py"):
         tree = ast.parse((app / module).read_text())
         imported = {n.names[0].name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)}
         imported |= {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0}

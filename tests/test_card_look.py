@@ -70,8 +70,8 @@ def test_the_go_and_stop_dice_are_explained_once():
 
 def test_a_war_fleet_ship_with_its_rear_destroyed_reads_mp_0_of_its_cards():
     """Seed 004 "MP": rear destroyed, MP 0; the card's MP stays in view (issue 18)."""
-    from companion.app import warfleet_model as M
-    from companion.app.warfleet_card import converted_card
+    from companion.app.rulesets.war_fleet import model as M
+    from companion.app.rulesets.war_fleet.card import converted_card
     from companion.files import load_catalogue, shipped_fleets_dir
 
     state = M.twenty_against_twenty(load_catalogue(), shipped_fleets_dir(), seed="model")

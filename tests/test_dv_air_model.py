@@ -10,16 +10,16 @@ from fractions import Fraction
 
 import pytest
 
-from companion.app import dv_air_model as A
-from companion.app import dv_hand_model as H
-from companion.app import dv_model as M
+from companion.app.rulesets.decisive_victory import air_model as A
+from companion.app.rulesets.decisive_victory import hand_model as H
+from companion.app.rulesets.decisive_victory import model as M
 from companion.engine.decisive_victory import air_odds as O
 from companion.engine.decisive_victory.aircraft import flight_options
 from companion.engine.decisive_victory.game import apply
 from companion.engine.decisive_victory.odds import Armour
 from companion.engine.decisive_victory.state import RECONSTRUCTED_GRID, RECONSTRUCTED_TABLE
 from companion.files import shipped_fleets_dir
-from companion.store.dv_group import group_files
+from companion.app.rulesets.decisive_victory.group import group_files
 
 
 def carrier(seed: str = "air-model"):

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.dv_editor_model import (DVEditor, GridDraft, ShipDraft, TableDraft, parse_band, parse_dice)
-from companion.dv_files import load_dv_file, shipped_records
+from companion.app.rulesets.decisive_victory.editor_model import (DVEditor, GridDraft, ShipDraft, TableDraft, parse_band, parse_dice)
+from companion.app.rulesets.decisive_victory.files import load_dv_file, shipped_records
 from companion.engine.cards import FormatError
 from companion.engine.decisive_victory.grid import RECONSTRUCTED as GRID
 from companion.engine.decisive_victory.odds import success_chance
 from companion.engine.decisive_victory.scenario import load_dv_scenario
 from companion.engine.decisive_victory.table1 import RECONSTRUCTED as TABLE_1
-from companion.store.dv_group import GroupFiles, build_group_game, group_files
+from companion.app.rulesets.decisive_victory.group import GroupFiles, build_group_game, group_files
 
 SAMPLE = Path(__file__).resolve().parent.parent / "fleets" / "decisive-victory" / "sample.json"
 

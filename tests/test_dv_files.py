@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.commands import main
-from companion.dv_files import SCHEMAS, load_dv_data, ship_records
+from companion.app.rulesets.decisive_victory.files import SCHEMAS, load_dv_data, ship_records
 from companion.engine import migrations
 from companion.engine.cards import FormatError
 from companion.engine.decisive_victory.grid import RECONSTRUCTED as GRID
@@ -152,7 +152,7 @@ def test_a_registered_step_upgrades_an_older_ship_and_the_ships_in_a_fleet(monke
 
 
 def test_every_dv_format_has_a_version_and_a_loader():
-    from companion.dv_files import LOADERS
+    from companion.app.rulesets.decisive_victory.files import LOADERS
 
     assert set(DV_VERSIONS) == set(LOADERS)
     assert migrations.dv_family_of({"format": "decisive-victory-hit-grid/1"}) == "decisive-victory-hit-grid"

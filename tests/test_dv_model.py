@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from companion.app import dv_model as M
+from companion.app.rulesets.decisive_victory import model as M
 from companion.engine.decisive_victory.state import AttackFacts, DVAttack
 from companion.engine.kernel import Event
 from companion.files import shipped_fleets_dir

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.commands import main
-from companion.dv_printing import record_section, render_records
+from companion.app.rulesets.decisive_victory.printing import record_section, render_records
 from companion.engine.decisive_victory.grid import RECONSTRUCTED as GRID, load_hit_grid
 from companion.engine.decisive_victory.records import load_ship
 

@@ -371,7 +371,7 @@ def test_the_end_movement_dialog_names_the_ships_that_must_still_move_and_offers
     """Issue 28.1: "End movement?" said the ships not moved "stay where they are", then the rules
     refused it; it now names each full-speed ship short of its least move, with the inches still
     owed (§7.2, [R-15]), and offers that move or half speed instead of the refused step."""
-    from companion.app.dv_model import end_movement_step
+    from companion.app.rulesets.decisive_victory.model import end_movement_step
 
     state = in_movement()
     for ship in ("ijn-mihon", "ijn-kaze", "ijn-nami"):

@@ -2,7 +2,7 @@
 house-rule moves as the rules offer them, and what a device shows of a sealed record."""
 
 from companion.app.banners import banner, house_banner
-from companion.app.house_model import house_moves
+from companion.app.rulesets.quick_start.house_model import house_moves
 from companion.engine.quick_start.ruleset import QUICK_START
 
 from test_house_unit_initiative import TIE_STAYS, act, record, roll, step, table
@@ -44,7 +44,7 @@ def test_each_move_offered_is_one_the_rules_accept_now():
 
 
 def test_before_movement_a_ship_shows_its_chance_to_move_before_each_enemy():
-    from companion.app.house_model import initiative_chances
+    from companion.app.rulesets.quick_start.house_model import initiative_chances
 
     words = initiative_chances(table(), "raven")  # Type 1 (+0) against Type 2 (+3) and Type 1
     # two decimals, as house-rules.md 4.10 shows them (issue 25 part 8: was 22.5%)

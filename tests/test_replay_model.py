@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.app import warfleet_model as M
+from companion.app.rulesets.war_fleet import model as M
 from companion.app.replay_model import fork, fork_name, replay_of, rolls_of
 from companion.engine.kernel import Event
 from companion.engine.quick_start.ruleset import QUICK_START

@@ -469,7 +469,7 @@ def test_a_war_fleet_battle_is_shared_by_sides_checked_on_the_server():
     """Issue 13: War Fleet gets the same roles as Quick-Start, decided through its ruleset: a side
     moves and fires its own ships only, the table's steps are anyone's, the shared screen changes
     nothing, and every device hears each change."""
-    from companion.app import warfleet_model as M
+    from companion.app.rulesets.war_fleet import model as M
     from companion.engine.kernel import RefusalKind
     from companion.files import load_catalogue, shipped_fleets_dir
 

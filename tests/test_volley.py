@@ -3,7 +3,7 @@ and the taps a shot takes from the fire tab."""
 
 from __future__ import annotations
 
-from companion.app.volley import shots_to_roll, taps_per_shot
+from companion.app.rulesets.quick_start.volley import shots_to_roll, taps_per_shot
 from companion.engine.quick_start import actions as A
 from companion.engine.quick_start.game import apply
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.app import warfleet_model as M
+from companion.app.rulesets.war_fleet import model as M
 from companion.engine.hexes import Hex
 from companion.engine.war_fleet import actions as A
 from companion.engine.war_fleet.convert import convert_card

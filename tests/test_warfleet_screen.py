@@ -4,7 +4,7 @@ roll's dice, the ships lost and each side afloat."""
 
 from __future__ import annotations
 
-from companion.app.warfleet_screen import dice_in, screen_model
+from companion.app.rulesets.war_fleet.screen_model import dice_in, screen_model
 from companion.engine.war_fleet import apply
 from companion.engine.war_fleet.actions import DeclareAttack, EndMovement, RollAttack, RollInitiative
 

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from companion.app import warfleet_model as M
+from companion.app.rulesets.war_fleet import model as M
 from companion.engine.war_fleet import actions as A
 from companion.files import load_catalogue, shipped_fleets_dir
 from companion.store import TinyDBStore

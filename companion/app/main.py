@@ -111,7 +111,9 @@ class App:
             await self.table.follow_session()
             return
         self._leave_game()
-        from .views import dice, dv_editor, editor, fleets, home, info, join, newgame, replay, report, screen, warfleet_start
+        from .views import dice, editor, fleets, home, info, join, newgame, replay, report, screen
+        from .rulesets.decisive_victory import editor as dv_editor
+        from .rulesets.war_fleet import start as warfleet_start
         from .views.frame import GameFrame
 
         assert self.device is not None  # `start` identified it before showing anything
@@ -314,9 +316,9 @@ class App:
 
 def body_for(ruleset_id: str):
     """The body of a game's frame (views/frame.py) for its ruleset; a Quick-Start variant's is Quick-Start's."""
-    from .views.table import QuickStartBody
-    from .views.dv import DecisiveVictoryBody
-    from .views.warfleet import WarFleetBody
+    from .rulesets.quick_start.table import QuickStartBody
+    from .rulesets.decisive_victory.body import DecisiveVictoryBody
+    from .rulesets.war_fleet.body import WarFleetBody
 
     return {"war-fleet": WarFleetBody, "decisive-victory": DecisiveVictoryBody}.get(ruleset_id, QuickStartBody)
 

@@ -69,7 +69,7 @@ def _check_loaded(loaded: Card | Fleet | Scenario, path: str, fleets: list[str])
 def _check_dv(path: str, fleets: list[str]) -> str | None:
     """A Decisive Victory file's one line (spec decisive-victory.md §17), or None for another format;
     a scenario naming ship ids finds them in the DV ship and fleet files given by --fleet."""
-    from ..dv_files import DVScenario, build_dv_state, describe, is_dv_data, load_dv_file, ship_records
+    from ..app.rulesets.decisive_victory.files import DVScenario, build_dv_state, describe, is_dv_data, load_dv_file, ship_records
 
     if not is_dv_data(read_json(path)):
         return None
@@ -89,7 +89,7 @@ def _check_dv(path: str, fleets: list[str]) -> str | None:
 
 @command
 def schema(sub: SubParsers) -> None:
-    from ..dv_files import SCHEMAS
+    from ..app.rulesets.decisive_victory.files import SCHEMAS
 
     p = sub.add_parser("schema", help="print the JSON Schema of a file format",
                        description="The JSON Schema of a file format: Leviathans cards, fleets and scenarios; "
@@ -100,7 +100,7 @@ def schema(sub: SubParsers) -> None:
 
 
 def run_schema(args: Arguments) -> int:
-    from ..dv_files import SCHEMAS
+    from ..app.rulesets.decisive_victory.files import SCHEMAS
 
     models: dict[str, type[BaseModel]] = {"card": Card, "fleet": Fleet, "scenario": Scenario, **SCHEMAS}
     json_out(models[args.kind].model_json_schema(by_alias=True))

@@ -30,7 +30,7 @@ def print_cards(sub: SubParsers) -> None:
 
 
 def run_print(args: Arguments) -> int:
-    from ..dv_files import is_dv_data
+    from ..app.rulesets.decisive_victory.files import is_dv_data
     from ..files import read_json
 
     if any(is_dv_data(read_json(path)) for path in args.files):
@@ -65,8 +65,8 @@ def run_print(args: Arguments) -> int:
 def _print_dv(args: Arguments) -> int:
     """Decisive Victory ship records (spec decisive-victory.md 17.1): ship and fleet files, and a hit
     grid file for the ships without their own grid (default: the reconstructed grid, marked)."""
-    from .. import dv_printing
-    from ..dv_files import is_dv_data, load_dv_file, ship_records
+    from ..app.rulesets.decisive_victory import printing as dv_printing
+    from ..app.rulesets.decisive_victory.files import is_dv_data, load_dv_file, ship_records
     from ..engine.decisive_victory.grid import RECONSTRUCTED, HitGrid
     from ..engine.decisive_victory.records import ShipFleet, ShipRecord
     from ..files import read_json

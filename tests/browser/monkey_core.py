@@ -84,9 +84,9 @@ def new_seed() -> int:
 
 def make_games(data: Path, dice: str = "3") -> dict[str, str]:
     """One saved game of each ruleset in a fresh data folder (before the server starts): {ruleset: id}."""
-    from companion.app.dv_model import sample_game
+    from companion.app.rulesets.decisive_victory.model import sample_game
     from companion.app.setup import build_setup, played_by, quick_start_picks
-    from companion.app.warfleet_model import twenty_against_twenty
+    from companion.app.rulesets.war_fleet.model import twenty_against_twenty
     from companion.engine.quick_start.table_rules import HouseRules, TableRules
     from companion.files import load_catalogue, shipped_fleets_dir
     from companion.store.store import open_store

@@ -92,7 +92,7 @@ def wait_words(page, ident: str, words: str, timeout: float = 30) -> str:
 
 
 def expected(state):
-    from companion.app.advice_model import advisor_view
+    from companion.app.rulesets.quick_start.advice_model import advisor_view
 
     ship = advisor_view(state, RAVEN, "ship")
     side = advisor_view(state, RAVEN, "side")
@@ -157,8 +157,8 @@ def test_a_sampled_plan_states_its_error_then_the_full_plan_follows(tmp_path, br
     """Twelve guns of a side at one target (test_advice_model.two_batteries): the first plan
     samples QUICK_RUNS runs and says so with its error; the full plan (exact: 1586 merged cards),
     worked out in the background, replaces it."""
-    from companion.app.advice_model import PlanCache, advisor_view
-    from companion.app.views.advisor import QUICK_RUNS
+    from companion.app.rulesets.quick_start.advice_model import PlanCache, advisor_view
+    from companion.app.rulesets.quick_start.advisor import QUICK_RUNS
     from test_advice_model import two_batteries
 
     state = two_batteries()

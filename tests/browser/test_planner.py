@@ -163,7 +163,7 @@ def wf_server(tmp_path):
 
 
 def test_war_fleet_plan_move_there_and_undo(wf_server, browser):
-    from companion.app import warfleet_model as M
+    from companion.app.rulesets.war_fleet import model as M
     from companion.app.planner_model import plan_view
     from companion.files import load_catalogue, shipped_fleets_dir
 

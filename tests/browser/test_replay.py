@@ -112,7 +112,7 @@ def test_the_replay_opens_from_the_game_menu(server, browser, tmp_path):
 def _war_fleet_and_dv_games(data) -> tuple[str, str]:
     """A War Fleet battle with its initiative rolled and the Leviathan moved, and Decisive Victory's
     sample with a few of its first possible actions taken, stored in the server's data folder."""
-    from companion.app import warfleet_model as M
+    from companion.app.rulesets.war_fleet import model as M
     from companion.engine.registry import find_ruleset
     from companion.engine.war_fleet import actions as A
     from companion.files import load_catalogue, shipped_fleets_dir

@@ -28,7 +28,7 @@ def roll_result(page) -> str:
 
 def saved_games(server) -> list:
     """The War Fleet games in the server's data folder, read as another process would (a restart)."""
-    from companion.app import warfleet_model as M
+    from companion.app.rulesets.war_fleet import model as M
     from companion.store import TinyDBStore
 
     store = TinyDBStore(server.data)
@@ -114,7 +114,7 @@ def test_home_lists_war_fleet_games_and_a_new_battle_starts_beside_them(server, 
 
 
 def test_a_damaged_war_fleet_file_is_named_on_home_and_the_other_game_still_opens(tmp_path, browser):
-    from companion.app import warfleet_model as M
+    from companion.app.rulesets.war_fleet import model as M
     from companion.files import load_catalogue, shipped_fleets_dir
     from companion.store import TinyDBStore
     from companion.store.segments import GAME_FILE

@@ -12,8 +12,8 @@ from ..session import Session
 from ..theme import DISPLAY_FONT
 from ..tasks import soon
 from ..viewmodels import PHASE_NAMES, game_rows
-from ..dv_model import PHASES as DV_PHASES, RULESET as DV
-from ..warfleet_model import PHASES, WAR_FLEET
+from ..rulesets.decisive_victory.model import PHASES as DV_PHASES, RULESET as DV
+from ..rulesets.war_fleet.model import PHASES, WAR_FLEET
 from . import share
 from .frame import on
 from .settings import theme_button
@@ -74,7 +74,7 @@ def build(app) -> ft.Control:
         await start_quick_start(app)
 
     async def start_dv(e):
-        from .dv import start_sample
+        from ..rulesets.decisive_victory.body import start_sample
 
         await start_sample(app)
 

@@ -300,7 +300,7 @@ class NewGameView:
         return board
 
     async def _decisive_victory(self, e) -> None:
-        from .dv import start_sample
+        from ..rulesets.decisive_victory.body import start_sample
 
         await start_sample(self.app)
 

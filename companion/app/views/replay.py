@@ -232,8 +232,8 @@ class ReplayView:
             await self._draw_dv(state)
             return
         if ruleset == "war-fleet":
-            from .. import warfleet_model as M
-            from .warfleet_tokens import draw_tokens
+            from ..rulesets.war_fleet import model as M
+            from ..rulesets.war_fleet.tokens import draw_tokens
 
             draw_tokens(self.drawn, self.app.theme_name, state, self.selected)
             banner = M.banner(state)
@@ -291,8 +291,8 @@ class ReplayView:
         return out
 
     async def _draw_dv(self, state) -> None:
-        from .. import dv_model as M
-        from .dv_ship import ship_card
+        from ..rulesets.decisive_victory import model as M
+        from ..rulesets.decisive_victory.ship import ship_card
 
         banner = M.banner(state)
         self.where.value, self.whose.value = banner.title, banner.detail
