@@ -18,6 +18,8 @@ import logging
 import os
 import sys
 
+from ..app.prints import PRINT_DIALOG
+
 log = logging.getLogger(__name__)
 
 #: Whether this Python runs inside a browser page (Pyodide), not on a computer.
@@ -27,6 +29,11 @@ DATA_FOLDER = "/leviathans-data"
 #: One line for the sharing screens of the static build.
 NO_SHARED_TABLE = ("Playing on several devices needs companion web on a computer: export a game "
                    "to a file (the game's menu) and import it there (Load a scenario) to go on together.")
+
+if IN_BROWSER:  # Pyodide's modules exist only inside the browser
+    import js
+    import pyodide_js
+    from pyodide.ffi import create_once_callable, to_js
 
 _started = False
 
@@ -51,8 +58,6 @@ class _Persister:
             self.again = True
             return
         self.running, self.again = True, False
-        from pyodide.ffi import create_once_callable
-
         self.fs.syncfs(False, create_once_callable(self._done))
 
     def _done(self, error=None) -> None:
@@ -72,9 +77,6 @@ async def mount_data_folder(path: str = DATA_FOLDER) -> str:
     global PERSISTER
     if PERSISTER is not None:  # mounted by an earlier session of this page
         return path
-    import pyodide_js
-    from pyodide.ffi import create_once_callable, to_js
-    import js
 
     fs = pyodide_js.FS
     os.makedirs(path, exist_ok=True)
@@ -98,10 +100,6 @@ async def mount_data_folder(path: str = DATA_FOLDER) -> str:
 def print_page_address(html: str) -> str:
     """The print page as a `blob:` address of this page's origin (there is no server to keep it at
     `/print/<token>`), its print dialog opening by itself as `companion`'s does (app/prints.py)."""
-    import js
-    from pyodide.ffi import to_js
-
-    from ..app.prints import PRINT_DIALOG
 
     page = html.replace("</body>", f"{PRINT_DIALOG}\n</body>", 1)
     options = to_js({"type": "text/html"}, dict_converter=js.Object.fromEntries)
@@ -116,23 +114,3 @@ def switch_on() -> None:
     _started = True
     asyncio.to_thread = _inline
     logging.basicConfig(level=logging.WARNING)
-
-
-async def browser_main(page) -> None:
-    """Flet's `main` in the browser: the switches, the store in IndexedDB, then the same app."""
-    switch_on()
-    from ..app.main import create_app
-    from ..store import open_store
-
-    folder = await mount_data_folder()
-    store = open_store(folder)
-    await create_app(store, seed=_seed())(page)
-
-
-def _seed() -> str | None:
-    """The dice seed a test build carries (`companion build-web --seed`), else none: real dice."""
-    try:
-        with open("seed.txt", encoding="utf-8") as f:
-            return f.read().strip() or None
-    except OSError:
-        return None

@@ -14,7 +14,7 @@ from ..setup import new_seed
 from ..tasks import soon
 from ..viewmodels import dice_view
 from .frame import on
-from .home import centred, page_width
+from .pages import centred, page_width
 from .widgets import chips, faces, heading, icon_button, muted, settle, tag, tumble, tumbling
 
 PRESETS = ("DBlue & DBlack", "DYellow & DGreen & 2DRed", "2DRed", "DRed & DBlue & DBlack", "D6")

@@ -22,7 +22,7 @@ from ..editor_model import CardEditor, Path
 from ..session import Session
 from ..viewmodels import dice_chips, location_name
 from .frame import on
-from .home import centred, host_only
+from .pages import centred, host_only, may_edit_cards
 from ..theme import DICE
 from .widgets import heading, inner, muted, tag
 
@@ -38,8 +38,6 @@ async def open_editor(app, editor: CardEditor) -> None:
 
 
 def build(app) -> ft.Control:
-    from .fleets import may_edit_cards
-
     refused = host_only(app, "Card editor", may_edit_cards(app))  # the card library is the host's (issue 11)
     if refused:
         return refused

@@ -13,9 +13,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import weakref
 from urllib.parse import urljoin
-from typing import Any, Sequence
+from typing import Sequence
 
 import flet as ft
 
@@ -26,6 +25,7 @@ from ...printing import render
 from ...store.library import (
     Catalogue, based_on, catalogue_of, export_document, export_file_name, is_players_card, library_for, slug,
 )
+from ...web.browser import IN_BROWSER, print_page_address
 from .. import prints
 from ..client_calls import ask
 from ..editor_model import CardEditor
@@ -34,42 +34,16 @@ from ..tasks import soon
 from ..viewmodels import card_view
 from .editor import open_editor
 from .frame import on
-from .home import centred, host_only
+from .pages import centred, deliver, host_only, may_edit_cards, picker
 from .shipcard import ShipCard
 from .widgets import heading, icon_button, inner, muted, tag
 
 UNVERIFIED = "unverified: check against your printed card"
 
-_PICKERS: "weakref.WeakKeyDictionary[Any, ft.FilePicker]" = weakref.WeakKeyDictionary()
-
-
-def _picker(app) -> ft.FilePicker:
-    """One file picker per browser session (a Flet service, kept alive here)."""
-    if app not in _PICKERS:
-        _PICKERS[app] = ft.FilePicker()
-    return _PICKERS[app]
-
-
-async def deliver(app, file_name: str, data: bytes, what: str) -> tuple[str, bool]:
-    """A download in the browser; a save dialog in the desktop window.  (What happened, failed?)"""
-    async def saved() -> bool:
-        await _picker(app).save_file(dialog_title=f"Save the {what}", file_name=file_name, src_bytes=data)
-        return True
-
-    if not await ask(f"save {file_name}", saved, wait=None, default=False):  # the browser or the window refused
-        return f"Could not save {file_name}: the browser did not take the file.", True
-    return f"{file_name}: the {what} is downloaded (or saved where you chose).", False
-
 
 def build(app) -> ft.Control:
     refused = host_only(app, "Fleets", may_edit_cards(app))  # the card library is the host's (issue 11)
     return refused or FleetsView(app).control
-
-
-def may_edit_cards(app) -> str | None:
-    """Why this device may not change the ship cards (only the host does), or None."""
-    sharing, device = getattr(app, "sharing", None), getattr(app, "device", None)
-    return sharing.may_edit_cards(device) if sharing is not None and device is not None else None
 
 
 def summary_line(card: Card) -> str:
@@ -229,8 +203,6 @@ class FleetsView:
         page = await asyncio.to_thread(render, cards, title)
         if self.app.page.web:
             # the server as this browser reaches it (page.url is its websocket: ws://host:port)
-            from ...web.browser import IN_BROWSER, print_page_address
-
             address = (print_page_address(page) if IN_BROWSER  # the static web build: no server to keep it
                        else urljoin((self.app.page.url or "").replace("ws", "http", 1), prints.keep(page)))
             async def opened() -> bool:
@@ -289,7 +261,7 @@ class FleetsView:
             await import_text(text, "pasted text")
 
         async def from_file(_):
-            files = await ask("pick a card or fleet file", lambda: _picker(self.app).pick_files(
+            files = await ask("pick a card or fleet file", lambda: picker(self.app).pick_files(
                 dialog_title="Choose a card or fleet file", file_type=ft.FilePickerFileType.CUSTOM,
                 allowed_extensions=["json"], with_data=True), wait=None)  # the player takes their time
             if not files:

@@ -16,7 +16,7 @@ import flet as ft
 from ...engine.cards import FormatError
 from ...files import MAX_EXPORT_BYTES, parse_json
 from ..session import Session
-from .fleets import _picker, deliver
+from .pages import deliver, may_start, picker
 from .widgets import tag
 
 
@@ -52,14 +52,12 @@ def import_button(app, say) -> ft.Control:
     refusal goes to `say(text)` (the file named, what is wrong)."""
 
     async def choose(e) -> None:
-        from .home import may_start
-
         refused = may_start(app)  # decided on the server from the device it holds, as Load and play
         if refused:
             say(refused)
             return
-        files = await _picker(app).pick_files(dialog_title="Choose a game file (leviathans-game/1)",
-                                              file_type=ft.FilePickerFileType.CUSTOM,
+        files = await picker(app).pick_files(dialog_title="Choose a game file (leviathans-game/1)",
+                                             file_type=ft.FilePickerFileType.CUSTOM,
                                               allowed_extensions=["json"], with_data=True)
         if not files:
             return

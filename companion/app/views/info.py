@@ -18,7 +18,7 @@ from ..tasks import soon
 from ..viewmodels import ReadingSection, rule_readings
 from .frame import on
 from .game_files import import_button
-from .home import centred, host_only, may_start
+from .pages import centred, host_only, may_start
 from .widgets import heading, icon_button, inner, muted, pill, section, tag
 
 

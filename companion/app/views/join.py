@@ -15,17 +15,19 @@ import flet as ft
 
 from ..client_calls import ask
 from ..roles import SCREEN, SIDE, TABLE, Role
+from ..server import observed_address
 from ..session import Session
-from ..tasks import run_soon, session_of
+from ..tasks import run_soon
 from ..palettes import ink_on
 from ..theme import side_colour
 from .frame import on
-from .widgets import TOUCH, airship, icon_button, mounted, muted, tag
+from .pages import follow, stop_following  # noqa: F401  stop_following: main closes a session with it
+from .share import devices_dialog, rename_dialog
+from .widgets import TOUCH, airship, icon_button, muted, tag
 
 log = logging.getLogger(__name__)
 
 TOKEN_KEY = "leviathans.device"
-FOLLOWING = "_following"  # the app's attribute holding the stops of its `follow` listeners
 
 
 async def identify(app):
@@ -33,8 +35,6 @@ async def identify(app):
     Where it is comes from the server's own view of the connection (`server.observed_address`:
     the socket's peer), read before anything is asked of the browser; never from what the browser
     says of itself (`page.client_ip`, `page.web`), which it can rewrite at will."""
-    from ..server import observed_address
-
     page = app.page
     address = observed_address(page)
     prefs = ft.SharedPreferences()
@@ -59,50 +59,6 @@ async def remember_token(token: str, prefs: ft.SharedPreferences | None = None) 
     """Keep the device's token in the browser (a new one: its first visit, or after the host forgot
     the device and it came back with the PIN or the host's tap), through `prefs` if the session has one."""
     await ask("keep this device's token", lambda: (prefs or ft.SharedPreferences()).set(TOKEN_KEY, token))
-
-
-def follow(app, control: ft.Control, changed, source=None) -> None:
-    """Call `changed()` on the page's loop after every change to the devices (or to `source`, a
-    table), while `control` is on screen; it stops listening once the control has gone, or once the
-    session has (`stop_following`, when the session closes; at the next change heard after Flet let
-    the session go): a device that left is not kept by the hub, nor told of every change."""
-    def heard(*_) -> None:
-        if session_of(app.page) is None:  # the session is gone: nothing to draw on, ever
-            stop()
-            return
-        run_soon(app.page, update)
-
-    async def update() -> None:
-        if not mounted(control):
-            stop()
-            return
-        try:
-            await changed()
-        except RuntimeError:  # no longer on screen
-            stop()
-
-    stop = _listening(app, (source or app.sharing).subscribe(heard))
-
-
-def _listening(app, unsubscribe):
-    """`unsubscribe`, kept among the session's listeners (`stop_following`) until it is called."""
-    stops = getattr(app, FOLLOWING, None)
-    if stops is None:
-        stops = set()
-        setattr(app, FOLLOWING, stops)
-
-    def stop() -> None:
-        unsubscribe()
-        stops.discard(stop)
-
-    stops.add(stop)
-    return stop
-
-
-def stop_following(app) -> None:
-    """The session closed: every listener `follow` registered for it is unregistered."""
-    for stop in list(getattr(app, FOLLOWING, None) or ()):
-        stop()
 
 
 def words(role: Role | None) -> str:
@@ -236,7 +192,6 @@ def _role_card(ident: str, icon, colour: str | None, title: str, lines: list[str
 def role_screen(app, game) -> ft.Control:
     """Pick what this device does in a game: a side, the shared screen (the host: the whole table too);
     name this device."""
-    from .share import rename_dialog
 
     state = game.state
     seats = app.sharing.seats(game.id)
@@ -305,7 +260,6 @@ def role_bar(app, game) -> ft.Control:
         app._set_screen(role_screen(app, game))
 
     async def devices(e) -> None:
-        from .share import devices_dialog
         app.page.show_dialog(devices_dialog(app, game))
 
     controls: list[ft.Control] = [

@@ -14,7 +14,7 @@ from ..report_model import Bar, ReportScreen, Series, report_screen
 from ..session import Session
 from ..tasks import soon
 from .frame import on
-from .home import centred
+from .pages import centred
 from .widgets import heading, icon_button, muted, section, tag
 
 WHOLE = "all"

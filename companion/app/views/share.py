@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import flet as ft
 
+from ...web.browser import IN_BROWSER, NO_SHARED_TABLE
 from ..devices import NAME_LIMIT
 from ..qr import qr_png
 from ..roles import SCREEN, SIDE, TABLE, Role
+from .pages import follow
 from .widgets import heading, muted, tag
 
 
@@ -17,8 +19,6 @@ def home_section(app) -> list[ft.Control]:
     device = getattr(app, "device", None)
     if sharing is None or device is None or not device.host:
         return []
-    from ...web.browser import IN_BROWSER, NO_SHARED_TABLE
-
     if IN_BROWSER:  # the static web build (issue 29): no server, so no shared table
         return [tag("join-browser", muted(NO_SHARED_TABLE, 13))]
     if not sharing.address:
@@ -79,8 +79,6 @@ def home_section(app) -> list[ft.Control]:
         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
     )), asking], spacing=10, tight=True)
     fill()
-    from .join import follow
-
     follow(app, card, changed)
     return [card]
 
@@ -233,8 +231,6 @@ def devices_dialog(app, game) -> ft.AlertDialog:
         rows.update()
 
     fill()
-    from .join import follow
-
     follow(app, rows, heard, app.sharing.table(game))
     return ft.AlertDialog(
         title=ft.Text("Devices at this game"),

@@ -9,16 +9,22 @@ server checks each for this device's side and the rules answer in their own word
 
 from __future__ import annotations
 
+import asyncio
+import json
+import time
+
 import flet as ft
 
+from ....files import shipped_fleets_dir
 from . import model as M
+from ...session import Session
 from ...theme import side_colour
 from .air import AirPanel
 from .attack import AttackPanel
 from .hand import HandControls
-from .screen import DVScreenView
 from .ship import ship_card, ship_line
 from ...views.frame import on
+from ...views.pages import deliver, may_start
 from ...views.widgets import TOUCH, icon_button, muted, tag
 
 TABS = (("ship", ft.Icons.DIRECTIONS_BOAT_OUTLINED, ft.Icons.DIRECTIONS_BOAT, "Ships"),
@@ -66,7 +72,6 @@ class DecisiveVictoryBody:
 
     PREFIX = "dv-"
     SHARED_SCREEN = True
-    SCREEN_VIEW = DVScreenView  # the shared screen: views/dv_screen.py
 
     def __init__(self, frame):
         self.frame, self.app, self.game = frame, frame.app, frame.game
@@ -346,11 +351,6 @@ class DecisiveVictoryBody:
 
     async def _export(self) -> None:
         """The whole game (its log and dice commitment) as the store's game document, downloaded."""
-        import asyncio
-        import json
-
-        from ...views.fleets import deliver
-
         document = await asyncio.to_thread(self.app.store.export_game, self.game.id)
         data = json.dumps(document, indent=2, ensure_ascii=False).encode("utf-8")
         text, failed = await deliver(self.app, f"{self.game.id}.json", data, "game file")
@@ -370,13 +370,6 @@ async def start_sample(app, scenario: str | None = None) -> None:
     """New game: a shipped Decisive Victory scenario (fleets/decisive-victory/: the sample or the
     carrier strike), picked in a dialog, stored like any game with the group's own hit grid and
     Table 1 when it saved them; only the host starts games."""
-    import asyncio
-    import time
-
-    from ....files import shipped_fleets_dir
-    from ...session import Session
-    from ...views.home import may_start
-
     refused = may_start(app)
     if refused:
         await app.navigate(Session(message=refused))

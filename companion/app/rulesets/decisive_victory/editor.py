@@ -20,7 +20,7 @@ from .group import group_files
 from .editor_model import (ARCS, ARMORS, CLASSES, FLIGHT_TYPES, KINDS, MODIFIERS, SYSTEM_CHOICES, DVEditor,
                                Draft, Path)
 from ...session import Session
-from ...views.home import centred, host_only
+from ...views.pages import centred, host_only, may_edit_cards
 from ...views.widgets import heading, inner, muted, tag
 
 _EDITORS: "weakref.WeakKeyDictionary[Any, DVEditor]" = weakref.WeakKeyDictionary()
@@ -28,8 +28,6 @@ TABS = {"ships": "Ships", "grid": "Hit grid", "table": "Table 1"}
 
 
 def build(app) -> ft.Control:
-    from ...views.fleets import may_edit_cards
-
     refused = host_only(app, "Decisive Victory records", may_edit_cards(app))  # the host's, as the card library
     if refused:
         return refused

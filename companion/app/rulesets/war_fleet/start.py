@@ -15,7 +15,7 @@ from . import model as M
 from ...session import Session
 from ...tasks import soon
 from ...views.frame import on
-from ...views.home import centred, host_only, may_start
+from ...views.pages import centred, host_only, may_start
 from ...views.rules_choice import RulesChoice
 from ...views.widgets import icon_button, muted, tag
 
