@@ -6,6 +6,7 @@ from companion.engine.quick_start import game as quick_start_game
 from companion.engine.kernel import Applied, RefusalKind, Refused
 from companion.engine.quick_start.turn import to_move
 from companion.engine.war_fleet import game as war_fleet_game
+from companion.engine.quick_start.ruleset import QUICK_START
 
 from random_games import starting_state
 from warfleet_for_tests import table, warship
@@ -66,12 +67,12 @@ def test_shared_play_refuses_an_action_kind_no_side_and_not_the_table_owns():
     from companion.app.roles import Role, may
 
     state = starting_state()
-    problem = may(Role.holding("British"), {"kind": "bribe_the_umpire", "side": "French"}, state)
+    problem = may(Role.holding("British"), {"kind": "bribe_the_umpire", "side": "French"}, state, QUICK_START)
     assert problem and "bribe_the_umpire" in problem
-    assert may(Role.holding("British"), {"kind": "roll_initiative"}, state) is None
-    assert may(Role.holding("British"), {"kind": "step", "ship": "raven", "step": "forward"}, state) is None
-    assert "French" in may(Role.holding("British"), {"kind": "step", "ship": "pelletier", "step": "forward"}, state)
-    assert may(Role.table(), {"kind": "bribe_the_umpire"}, state) is None  # the whole table: the game says no
+    assert may(Role.holding("British"), {"kind": "roll_initiative"}, state, QUICK_START) is None
+    assert may(Role.holding("British"), {"kind": "step", "ship": "raven", "step": "forward"}, state, QUICK_START) is None
+    assert "French" in may(Role.holding("British"), {"kind": "step", "ship": "pelletier", "step": "forward"}, state, QUICK_START)
+    assert may(Role.table(), {"kind": "bribe_the_umpire"}, state, QUICK_START) is None  # the whole table: the game says no
 
 
 # --- conformance: every registered ruleset ------------------------------------------------------

@@ -9,6 +9,7 @@ import pytest
 
 from companion.app.devices import PinGate, device_kind, is_local, new_pin
 from companion.app.roles import Role, action_side, may
+from companion.engine.quick_start.ruleset import QUICK_START
 from companion.app.sharing import Sharing
 from companion.engine.roller import Roller
 from companion.store import MemoryStore
@@ -47,55 +48,55 @@ class Clock:
 def test_a_side_moves_only_its_own_ships():
     state = starting_state(1)
     step = {"kind": "step", "ship": "raven", "step": "forward"}
-    assert may(BRITISH, step, state) is None
-    refusal = may(FRENCH, step, state)
+    assert may(BRITISH, step, state, QUICK_START) is None
+    refusal = may(FRENCH, step, state, QUICK_START)
     assert refusal == ("HML Raven is a British ship: only a device holding British can move. "
                        "This device holds French.")
     for kind in ("end_move", "place"):
-        assert "only a device holding British can move" in may(FRENCH, {"kind": kind, "ship": "raven"}, state)
+        assert "only a device holding British can move" in may(FRENCH, {"kind": kind, "ship": "raven"}, state, QUICK_START)
 
 
 def test_shots_and_rolls_belong_to_the_attackers_side():
     state = starting_state(1)
     declare = {"kind": "declare_shot", "attacker": "pontbriand", "location": "bow", "slot": 1,
                "target": "raven", "target_location": "bow"}
-    assert may(FRENCH, declare, state) is None
-    assert "Pontbriand is a French ship: only a device holding French can fire its guns" in may(BRITISH, declare, state)
+    assert may(FRENCH, declare, state, QUICK_START) is None
+    assert "Pontbriand is a French ship: only a device holding French can fire its guns" in may(BRITISH, declare, state, QUICK_START)
     from companion.engine.quick_start.state import Shot
     shot = Shot(id=4, attacker="pontbriand", location="bow", slot=1, target="raven", target_location="bow")
     state = state.model_copy(update={"shots": [shot]})
-    assert "can roll its shots" in may(BRITISH, {"kind": "resolve_shot", "shot": 4}, state)
-    assert "can cancel its shots" in may(BRITISH, {"kind": "cancel_shot", "shot": 4}, state)
-    assert may(FRENCH, {"kind": "resolve_shot", "shot": 4}, state) is None
+    assert "can roll its shots" in may(BRITISH, {"kind": "resolve_shot", "shot": 4}, state, QUICK_START)
+    assert "can cancel its shots" in may(BRITISH, {"kind": "cancel_shot", "shot": 4}, state, QUICK_START)
+    assert may(FRENCH, {"kind": "resolve_shot", "shot": 4}, state, QUICK_START) is None
 
 
 def test_marks_on_a_card_belong_to_the_ships_side_and_concede_to_its_own():
     state = starting_state(1)
     mark = {"kind": "mark_slot", "ship": "raven", "location": "bow", "slot": 1, "status": "destroyed"}
-    assert "can mark its ship card" in may(FRENCH, mark, state)
-    assert may(BRITISH, {"kind": "set_keel", "ship": "raven"}, state) is None
-    assert may(FRENCH, {"kind": "concede", "side": "British"}, state) == (
+    assert "can mark its ship card" in may(FRENCH, mark, state, QUICK_START)
+    assert may(BRITISH, {"kind": "set_keel", "ship": "raven"}, state, QUICK_START) is None
+    assert may(FRENCH, {"kind": "concede", "side": "British"}, state, QUICK_START) == (
         "Only a device holding British can concede for British; this device holds French.")
-    assert may(FRENCH, {"kind": "concede", "side": "French"}, state) is None
+    assert may(FRENCH, {"kind": "concede", "side": "French"}, state, QUICK_START) is None
 
 
 def test_table_actions_are_any_sides_the_screen_none_and_the_whole_table_all():
     state = starting_state(1)
     for kind in ("roll_initiative", "start_game", "end_movement", "end_turn"):
-        assert may(BRITISH, {"kind": kind}, state) is None
-        assert may(FRENCH, {"kind": kind}, state) is None
-        assert may(SCREEN, {"kind": kind}, state).startswith("This is the shared screen")
-        assert may(TABLE, {"kind": kind}, state) is None
-    assert may(TABLE, {"kind": "step", "ship": "pontbriand", "step": "forward"}, state) is None
-    assert may(None, {"kind": "end_turn"}, state).startswith("This device has not joined")
+        assert may(BRITISH, {"kind": kind}, state, QUICK_START) is None
+        assert may(FRENCH, {"kind": kind}, state, QUICK_START) is None
+        assert may(SCREEN, {"kind": kind}, state, QUICK_START).startswith("This is the shared screen")
+        assert may(TABLE, {"kind": kind}, state, QUICK_START) is None
+    assert may(TABLE, {"kind": "step", "ship": "pontbriand", "step": "forward"}, state, QUICK_START) is None
+    assert may(None, {"kind": "end_turn"}, state, QUICK_START).startswith("This device has not joined")
 
 
 def test_an_action_is_checked_as_data_or_as_a_model():
     from companion.engine.quick_start import actions as A
     state = starting_state(1)
-    assert action_side(A.Step(ship="pelletier", step="forward"), state) == "French"
-    assert action_side({"kind": "end_turn"}, state) is None
-    assert action_side({"kind": "resolve_shot", "shot": 99}, state) is None  # no such shot: the game refuses it
+    assert action_side(A.Step(ship="pelletier", step="forward"), state, QUICK_START) == "French"
+    assert action_side({"kind": "end_turn"}, state, QUICK_START) is None
+    assert action_side({"kind": "resolve_shot", "shot": 99}, state, QUICK_START) is None  # no such shot: the game refuses it
 
 
 def test_roles_have_stable_string_ids():

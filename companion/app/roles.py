@@ -12,9 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.quick_start.ruleset import QUICK_START
-from ..engine.ruleset import Ruleset
-from ..engine.quick_start.state import GameState
+from ..engine.ruleset import AnyRuleset, GameStateLike
 from ..store.game import LogEntry, undo_stacks
 
 TABLE, SIDE, SCREEN = "table", "side", "screen"
@@ -66,7 +64,7 @@ class Role:
     def read_only(self) -> bool:
         return self.kind == SCREEN
 
-    def sees(self, ruleset: Ruleset, state: Any) -> Any:
+    def sees(self, ruleset: AnyRuleset, state: Any) -> Any:
         """What this device is shown of `state`: the whole table sees everything, a side or the
         shared screen only what the ruleset lets it (`Ruleset.view_for`: hidden information)."""
         return state if self.kind == TABLE else ruleset.view_for(state, self.side)
@@ -76,7 +74,7 @@ def action_data(action) -> dict[str, Any]:
     return action if isinstance(action, dict) else action.model_dump(mode="json")
 
 
-def action_side(action, state: GameState, ruleset: Ruleset = QUICK_START) -> str | None:
+def action_side(action, state: GameStateLike, ruleset: AnyRuleset) -> str | None:
     """The side an action belongs to, or None for a table action, a shot no longer in play or an unknown kind."""
     data = action_data(action)
     if data.get("kind") not in ruleset.side_of:
@@ -84,7 +82,7 @@ def action_side(action, state: GameState, ruleset: Ruleset = QUICK_START) -> str
     return ruleset.side(data, state)
 
 
-def _subject(data: dict[str, Any], state: Any, side: str) -> str:
+def _subject(data: dict[str, Any], state: Any, side: str, ruleset: AnyRuleset) -> str:
     """'HML Raven is a British ship' / 'shot 3 is a British shot': what the action touches."""
     kind = data.get("kind")
     ship = data.get("attacker") if kind in ("declare_shot", "declare_attack") else data.get("ship")
@@ -93,11 +91,11 @@ def _subject(data: dict[str, Any], state: Any, side: str) -> str:
         ship = shot.attacker if shot else None
     if isinstance(ship, str) and state.has_ship(ship):
         found = state.ship(ship)
-        return f"{found.card.name if hasattr(found, 'card') else found.name} is a {side} ship"
+        return f"{ruleset.ship_name(found)} is a {side} ship"
     return f"that belongs to {side}"
 
 
-def may(role: Role | None, action, state: GameState, ruleset: Ruleset = QUICK_START) -> str | None:
+def may(role: Role | None, action, state: GameStateLike, ruleset: AnyRuleset) -> str | None:
     """Why `role` may not take `action` now, in plain words; None if it may.
 
     Only who may act is decided here; whether the rules allow the action is
@@ -124,7 +122,7 @@ def may(role: Role | None, action, state: GameState, ruleset: Ruleset = QUICK_ST
     if kind == "concede":
         return f"Only a device holding {side} can concede for {side}; this device holds {role.side}."
     verb = _VERBS.get(str(kind), "act for it")  # kind is a key of side_of here: a str
-    return f"{_subject(data, state, side)}: only a device holding {side} can {verb}. This device holds {role.side}."
+    return f"{_subject(data, state, side, ruleset)}: only a device holding {side} can {verb}. This device holds {role.side}."
 
 
 #: Actions only the host's own browser takes, whatever role a device holds (issue 25 part 8): the
@@ -157,21 +155,21 @@ def rule_checks_note(before: Any, after: Any) -> str | None:
     return RULE_CHECKS_OFF if now else RULE_CHECKS_ON
 
 
-def may_undo(role: Role | None, entries: list[LogEntry], state: GameState,
-             ruleset: Ruleset = QUICK_START) -> str | None:
+def may_undo(role: Role | None, entries: list[LogEntry], state: GameStateLike,
+             ruleset: AnyRuleset) -> str | None:
     """You may undo what you may do: the last action in effect must be one `role` could take."""
     return _may_change(role, undo_stacks(entries)[0], state, ruleset, "Not undone.")
 
 
-def may_redo(role: Role | None, entries: list[LogEntry], state: GameState,
-             ruleset: Ruleset = QUICK_START) -> str | None:
+def may_redo(role: Role | None, entries: list[LogEntry], state: GameStateLike,
+             ruleset: AnyRuleset) -> str | None:
     """The same for redo: the last action undone must be one `role` could take."""
     return _may_change(role, undo_stacks(entries)[1], state, ruleset, "Not redone.")
 
 
-def _may_change(role: Role | None, stack: list, state: GameState, ruleset: Ruleset, prefix: str) -> str | None:
+def _may_change(role: Role | None, stack: list, state: GameStateLike, ruleset: AnyRuleset, prefix: str) -> str | None:
     if role is not None and role.kind == SCREEN:
-        return may(role, {}, state)
+        return may(role, {}, state, ruleset)
     if not stack:
         return None  # nothing to undo or redo: the game says so
     problem = may(role, stack[-1], state, ruleset)

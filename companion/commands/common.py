@@ -19,7 +19,7 @@ from ..engine.hexes import PositionError
 from ..messages import one_line as one_line  # the command modules take it from here
 
 if TYPE_CHECKING:
-    from ..engine.ruleset import Ruleset
+    from ..engine.ruleset import AnyRuleset
 
 
 class SubParsers(Protocol):
@@ -104,7 +104,7 @@ def plain_message(exc: BaseException) -> str:
 
 
 def scenario_state(path: str, fleets: list[str], wrong_file: str, ruleset: Any = None, roller: Any = None,
-                   attacker: str | None = None) -> tuple[Ruleset, Any, Any]:
+                   attacker: str | None = None) -> tuple[AnyRuleset, Any, Any]:
     """(ruleset, scenario, state) of a scenario file of any ruleset (the one its format names), or
     of `ruleset` only; FormatError naming the file otherwise (`wrong_file` says what was wanted),
     or naming the ship a card of which is missing; CommandError if it has no ship `attacker`."""

@@ -16,11 +16,47 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Callable, Generic, Mapping, TypeVar
+from typing import Any, Callable, Generic, Mapping, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-S = TypeVar("S", bound=BaseModel)
+from .roller import Roller
+
+
+class SettingsLike(Protocol):
+    """What the kernel reads of a game's settings: whether the rule checks are off."""
+
+    @property
+    def bookkeeping(self) -> bool: ...
+
+
+class GameStateLike(Protocol):
+    """What the kernel and the shared code (store, shared play, roles) read of any ruleset's state.
+
+    Every ruleset's state (a frozen pydantic model with the `Ships` mixin) has
+    these; nothing else of a state is read outside its ruleset's package.
+    """
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def result(self) -> str | None: ...
+
+    @property
+    def settings(self) -> SettingsLike: ...
+
+    @property
+    def roller(self) -> Roller: ...
+
+    def ship(self, ship_id: str) -> Any: ...
+
+    def has_ship(self, ship_id: str) -> bool: ...
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Any: ...
+
+
+S = TypeVar("S", bound=GameStateLike)
 
 
 class RefusalKind(StrEnum):
@@ -82,22 +118,22 @@ class Work(Generic[S]):
         """A rule objection: refuse, or in bookkeeping mode record a warning."""
         if not problem:
             return
-        if self.state.settings.bookkeeping:  # type: ignore[attr-defined]
+        if self.state.settings.bookkeeping:
             self.event("warning", f"Rule check off: {problem}")
         else:
             raise Refusal(problem, kind)
 
     def ship(self, ship_id: str) -> Any:
-        if not self.state.has_ship(ship_id):  # type: ignore[attr-defined]
+        if not self.state.has_ship(ship_id):
             raise Refusal(f"there is no ship '{ship_id}' in this game")
-        return self.state.ship(ship_id)  # type: ignore[attr-defined]
+        return self.state.ship(ship_id)
 
     def update(self, **changes: Any) -> None:
         self.state = self.state.model_copy(update=changes)
 
     def phase(self, *phases: str, doing: str) -> None:
         """`doing` is allowed only in one of `phases`: a rule objection otherwise."""
-        now = self.state.phase  # type: ignore[attr-defined]
+        now = self.state.phase
         if now not in phases:
             self.rule(f"{doing} in the {' or '.join(phases)} phase (now: {now})", RefusalKind.PHASE)
 
@@ -125,11 +161,12 @@ def dispatch(
         action = parse(action)
     except Refusal as refusal:
         return Refused(str(refusal), refusal.kind)
-    handler = handlers.get(getattr(action, "kind", None))  # type: ignore[arg-type]
+    kind = getattr(action, "kind", None)
+    handler = handlers.get(kind) if isinstance(kind, str) else None
     if handler is None:
         return Refused(f"not an action: {action!r}", RefusalKind.MALFORMED)
-    if state.phase == "over" and action.kind not in after_over:  # type: ignore[attr-defined]
-        return Refused(f"the game is over: {state.result}", RefusalKind.GAME_OVER)  # type: ignore[attr-defined]
+    if state.phase == "over" and kind not in after_over:
+        return Refused(f"the game is over: {state.result}", RefusalKind.GAME_OVER)
     work = Work(state)
     try:
         handler(work, action)

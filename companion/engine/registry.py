@@ -15,32 +15,33 @@ from typing import Any, Mapping
 
 from .decisive_victory.ruleset import DECISIVE_VICTORY
 from .quick_start.ruleset import QUICK_START
-from .ruleset import Ruleset
+from .ruleset import AnyRuleset, Ruleset
 from .war_fleet.ruleset import WAR_FLEET
 
 #: the entry point group a plug-in's ruleset is registered under
 ENTRY_POINTS = "companion.rulesets"
 
 
-def _plugged_in() -> list[Ruleset]:
+def _plugged_in() -> list[AnyRuleset]:
     """The rulesets other packages register under `ENTRY_POINTS`."""
     found = [point.load() for point in entry_points(group=ENTRY_POINTS)]
     return [ruleset for ruleset in found if isinstance(ruleset, Ruleset)]
 
 
 #: every ruleset by id, built in first, then the plugged in
-RULESETS: Mapping[str, Ruleset] = MappingProxyType(
-    {ruleset.id: ruleset for ruleset in (QUICK_START, WAR_FLEET, DECISIVE_VICTORY, *_plugged_in())})
+_BUILT_IN: tuple[AnyRuleset, ...] = (QUICK_START, WAR_FLEET, DECISIVE_VICTORY)
+RULESETS: Mapping[str, AnyRuleset] = MappingProxyType(
+    {ruleset.id: ruleset for ruleset in (*_BUILT_IN, *_plugged_in())})
 
 
-def find_ruleset(ruleset_id: str) -> Ruleset:
+def find_ruleset(ruleset_id: str) -> AnyRuleset:
     """The ruleset with this id; ValueError naming the known ids."""
     if ruleset_id not in RULESETS:
         raise ValueError(f"no ruleset {ruleset_id!r}: the known rulesets are {', '.join(RULESETS)}")
     return RULESETS[ruleset_id]
 
 
-def ruleset_of_state(state: Any) -> Ruleset:
+def ruleset_of_state(state: Any) -> AnyRuleset:
     """The ruleset whose state type `state` is (a store's new game names its rules by its state)."""
     for ruleset in RULESETS.values():
         if type(state) is ruleset.state_type:
@@ -48,7 +49,7 @@ def ruleset_of_state(state: Any) -> Ruleset:
     raise ValueError(f"no ruleset plays a {type(state).__name__}")
 
 
-def ruleset_for_format(tag: Any) -> Ruleset | None:
+def ruleset_for_format(tag: Any) -> AnyRuleset | None:
     """The ruleset whose scenario format is `tag` (any version: `leviathans-scenario/2` too), or None."""
     if not isinstance(tag, str) or "/" not in tag:
         return None

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .kernel import Event, Refused
 from .report_damage import ReportWords, RollMark, ShotMark, percentile
-from .ruleset import Ruleset
+from .ruleset import AnyRuleset
 
 __all__ = ["RollMark", "ShotMark", "ReportWords", "TurnLuck", "GunShots", "ShipsLost", "SideReport", "Report",
            "percentile", "after_action_report"]
@@ -112,7 +112,7 @@ class _Tally:
         self.turns: list[int] = []
 
 
-def after_action_report(ruleset: Ruleset, initial: Any, actions: Iterable[Any], turn: int | None = None) -> Report:
+def after_action_report(ruleset: AnyRuleset, initial: Any, actions: Iterable[Any], turn: int | None = None) -> Report:
     """The report of a game from its start and its actions in effect (a store's `effective_actions`);
     `turn`: of that turn alone (its rolls, shots and losses; the luck line's running mean still
     counts the turns before it). Raises ValueError if the log does not replay."""
@@ -136,7 +136,7 @@ def after_action_report(ruleset: Ruleset, initial: Any, actions: Iterable[Any], 
                   words=ruleset.report_words or ReportWords())
 
 
-def _gather(tally: _Tally, ruleset: Ruleset, state: Any, action: Any, after: Any, events: list[Event]) -> None:
+def _gather(tally: _Tally, ruleset: AnyRuleset, state: Any, action: Any, after: Any, events: list[Event]) -> None:
     turn = int(state.turn)
     if not tally.turns or tally.turns[-1] != turn:
         tally.turns.append(turn)

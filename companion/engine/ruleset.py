@@ -15,11 +15,19 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
 from pydantic import TypeAdapter
 
-from .kernel import Applied, Event, Handler, Refusal, Refused, dispatch
+from .hexes import Hex
+from .kernel import Applied, Event, GameStateLike, Handler, Refusal, Refused, SettingsLike, dispatch
+
+__all__ = ["AnyRuleset", "GameStateLike", "SettingsLike", "Ruleset", "Option", "PlanReach", "PlanTrail"]
+
+#: a ruleset's state: a frozen pydantic model with what the kernel reads (`GameStateLike`)
+S = TypeVar("S", bound=GameStateLike)
+#: a ruleset's action union (the parsed action objects)
+A = TypeVar("A")
 
 if TYPE_CHECKING:
     from .report_damage import ReportWords, RollMark, ShotMark
@@ -38,6 +46,13 @@ ExpectedDamage = Callable[[Any, Any, Sequence[Event]], "ShotMark | None"]
 #: (state before, state after, events) -> the ids of the ships the action took out of the game.
 ShipsLost = Callable[[Any, Any, Sequence[Event]], Iterable[str]]
 
+# The movement planner's capabilities (app/planner_model.py asks each ruleset; None: no planner):
+#: (state, ship id) -> every end position of the ship this turn (a `quick_start.reach.Reach`; Refusal
+#: in plain words for a ship out of play)
+PlanReach = Callable[[Any, str], Any]
+#: (state, ship id, path of actions) -> the bow hex and facing after each action, the start first
+PlanTrail = Callable[[Any, str, Sequence[Mapping[str, Any]]], "tuple[tuple[Hex, int], ...]"]
+
 
 @dataclass(frozen=True)
 class Option:
@@ -52,14 +67,14 @@ class Option:
 
 
 @dataclass(frozen=True)
-class Ruleset:
-    """One game system (or a variant of one)."""
+class Ruleset(Generic[S, A]):
+    """One game system (or a variant of one), generic in its state `S` and its action union `A`."""
 
     id: str
     name: str
-    state_type: type[Any]  # a pydantic model class (its model_validate reads a saved state)
-    actions: TypeAdapter[Any]
-    parse: Callable[[Any], Any]  # data -> action object; raises kernel.Refusal (MALFORMED)
+    state_type: type[S]  # a pydantic model class (its model_validate reads a saved state)
+    actions: TypeAdapter[A]
+    parse: Callable[[Any], A]  # data -> action object; raises kernel.Refusal (MALFORMED)
     handlers: Mapping[str, Handler]
     after_over: frozenset[str]
     table_actions: frozenset[str]
@@ -67,16 +82,16 @@ class Ruleset:
     phases: Mapping[str, str]
     scenario_format: str
     load_scenario: Callable[[Any], Any]
-    build_state: Callable[..., Any]  # (scenario, catalogue, roller) -> state
-    describe: Callable[[Any], str] = lambda state: ""  # a game's position in one line (validate, games)
+    build_state: Callable[..., S]  # (scenario, catalogue, roller) -> state
+    describe: Callable[[S], str] = lambda state: ""  # a game's position in one line (validate, games)
     candidates: Candidates = lambda state, side: ()
     rule_errors: tuple[type[Exception], ...] = ()
-    state_problem: Callable[[Any], "str | None"] = lambda state: None  # an impossible position, in words
-    save_scenario: Callable[[Any, str], dict[str, Any]] | None = None  # (state, name) -> a scenario file's data
+    state_problem: Callable[[S], "str | None"] = lambda state: None  # an impossible position, in words
+    save_scenario: Callable[[S, str], dict[str, Any]] | None = None  # (state, name) -> a scenario file's data
     readings: str = ""
     variant_of: str | None = field(default=None)
     #: (state, side or None) -> the state with what that side may not see taken out (`view_for`)
-    view: Callable[[Any, "str | None"], Any] = lambda state, side: state
+    view: Callable[[S, "str | None"], S] = lambda state, side: state
     #: the after-action report's capabilities (engine/report_damage.py): rolls rated, damage against
     #: expected, ships lost, a ship's name as the players know it, and the report's words
     rated_rolls: RatedRolls = lambda state, action, events: ()
@@ -84,10 +99,14 @@ class Ruleset:
     ships_lost: ShipsLost = lambda before, after, events: ()
     ship_name: Callable[[Any], str] = lambda ship: str(ship.id)
     report_words: "ReportWords | None" = None  # None: Quick-Start's (slots and keels)
+    #: the movement planner (issue 17): every end position of a ship, and the path drawn on the map;
+    #: None: this ruleset has no planner (the app offers none, `companion reach` says so)
+    reach: PlanReach | None = None
+    trail: PlanTrail | None = None
 
     # --- actions ------------------------------------------------------------------
 
-    def parse_action(self, data: Any) -> Any:
+    def parse_action(self, data: Any) -> A:
         """The action object for data from a log, a file or a screen; ValueError saying what and where."""
         try:
             return self.parse(data)
@@ -101,7 +120,7 @@ class Ruleset:
         data: dict[str, Any] = self.actions.dump_python(action, mode="json")
         return data
 
-    def side(self, action: Any, state: Any) -> str | None:
+    def side(self, action: Any, state: S) -> str | None:
         """The side `action` belongs to; None for a table action or a thing no longer in play.
 
         KeyError for a kind this ruleset assigns neither to a side nor to the
@@ -115,12 +134,12 @@ class Ruleset:
 
     # --- the rules ----------------------------------------------------------------
 
-    def apply(self, state: Any, action: Any) -> Applied[Any] | Refused:
+    def apply(self, state: S, action: Any) -> Applied[S] | Refused:
         """One action through the kernel: `Applied(state, events)` or `Refused(reason, kind)`."""
         return dispatch(self.handlers, state, action, parse=self.parse, after_over=self.after_over,
                         rule_errors=self.rule_errors)
 
-    def replay(self, state: Any, actions: Iterable[Any]) -> Any:
+    def replay(self, state: S, actions: Iterable[Any]) -> S:
         """The state after `actions` (a log of accepted actions); ValueError naming the first refused."""
         for number, action in enumerate(actions, 1):
             outcome = self.apply(state, action)
@@ -129,7 +148,7 @@ class Ruleset:
             state = outcome.state
         return state
 
-    def options(self, state: Any, side: str | None = None) -> list[Option]:
+    def options(self, state: S, side: str | None = None) -> list[Option]:
         """The actions `side` (every side when None) could take now, each with the engine's reason if not.
 
         Each candidate is tried through `apply` on the state as it is, so the
@@ -138,10 +157,10 @@ class Ruleset:
         options = []
         for action in self.candidates(state, side):
             outcome = self.apply(state, action)
-            options.append(Option(action, None if outcome.ok else outcome.reason))  # type: ignore[union-attr]
+            options.append(Option(action, outcome.reason if isinstance(outcome, Refused) else None))
         return options
 
-    def view_for(self, state: Any, side: str | None) -> Any:
+    def view_for(self, state: S, side: str | None) -> S:
         """What a device holding `side` (None: the shared screen, a spectator) may be sent of `state`.
 
         Hidden information (a house rule's secret moves) is taken out by the
@@ -153,9 +172,13 @@ class Ruleset:
 
     # --- variants -----------------------------------------------------------------
 
-    def variant(self, id: str, name: str, **changes: Any) -> "Ruleset":
+    def variant(self, id: str, name: str, **changes: Any) -> "Ruleset[S, A]":
         """The same ruleset with some parts changed (handlers, table actions, side_of, ...)."""
         return dataclasses.replace(self, id=id, name=name, variant_of=self.id, **changes)
+
+
+#: a ruleset whose state and action types the caller does not know (the registry, the store, shared play)
+AnyRuleset = Ruleset[Any, Any]
 
 
 # --- who owns an action: the pieces every ruleset's `side_of` is built from ------------------------

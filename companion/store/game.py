@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
 from ..engine.kernel import Applied, Event, Refused, RefusalKind
-from ..engine.ruleset import Ruleset
+from ..engine.ruleset import AnyRuleset
 from ..engine.registry import ruleset_of_state
 
 log = logging.getLogger(__name__)
@@ -123,7 +123,7 @@ def done_lengths(entries: Iterable[LogEntry]) -> list[int]:
     return lengths
 
 
-def replay(initial: GameState, actions: list[dict[str, Any]], ruleset: Ruleset | None = None) -> GameState:
+def replay(initial: GameState, actions: list[dict[str, Any]], ruleset: AnyRuleset | None = None) -> GameState:
     """Fold the ruleset's `apply` over logged actions. A logged action was applied once, so it applies again."""
     ruleset = ruleset or ruleset_of_state(initial)
     state = initial
@@ -136,7 +136,7 @@ def replay(initial: GameState, actions: list[dict[str, Any]], ruleset: Ruleset |
 
 
 def state_after(initial: GameState, entries: list[LogEntry], count: int | None = None,
-                ruleset: Ruleset | None = None) -> GameState:
+                ruleset: AnyRuleset | None = None) -> GameState:
     """The state the players saw after the first `count` log entries (all by default)."""
     chosen = entries if count is None else entries[:count]
     return replay(initial, effective_actions(chosen), ruleset)
@@ -152,7 +152,7 @@ class Game:
     def __init__(self, game_id: str, name: str, initial: GameState,
                  entries: list[LogEntry] | None = None, sink: LogSink | None = None,
                  state: GameState | None = None, snapshots: dict[int, GameState] | None = None,
-                 created: float | None = None, ruleset: Ruleset | None = None):
+                 created: float | None = None, ruleset: AnyRuleset | None = None):
         self.id = game_id
         self.ruleset = ruleset or ruleset_of_state(initial)
         self.name = name

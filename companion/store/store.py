@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.roller import Roller
-from ..engine.ruleset import Ruleset
+from ..engine.ruleset import AnyRuleset
 from ..engine.registry import find_ruleset, ruleset_of_state
 from ..engine.quick_start.state import GameState
 from .atomic import StoreError
@@ -55,7 +55,7 @@ class Store:
     # --- games ------------------------------------------------------------------
 
     def new_game(self, initial: Any, name: str = "", *, roller: Roller | None = None,
-                 ruleset: Ruleset | None = None) -> Game:
+                 ruleset: AnyRuleset | None = None) -> Game:
         """A new game from a starting state (of any ruleset: by default the one that plays its
         state type; a house-rules variant is passed as `ruleset`), with its dice roller.
 

@@ -114,7 +114,7 @@ def _save(state: DVState, name: str) -> dict[str, Any]:
     return dump_dv_scenario(scenario_of(state, name=name))
 
 
-DECISIVE_VICTORY = Ruleset(
+DECISIVE_VICTORY: Ruleset[DVState, game.DVAction] = Ruleset(
     id=RULESET,
     name="Decisive Victory",
     state_type=DVState,

@@ -87,7 +87,7 @@ def candidates(state: GameState, side: str | None) -> Iterator[dict[str, Any]]:
     yield from declared_turns.candidates(state, side)
 
 
-QUICK_START = Ruleset(
+QUICK_START: Ruleset[GameState, A.Action] = Ruleset(
     id="quick-start",
     name="Quick-Start",
     state_type=GameState,

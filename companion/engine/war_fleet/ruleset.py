@@ -64,7 +64,7 @@ candidates = turn_candidates({"setup": "roll_placement", "initiative": "roll_ini
                              "attack")
 
 
-WAR_FLEET = Ruleset(
+WAR_FLEET: Ruleset[WarFleetState, A.WarFleetAction] = Ruleset(
     id=RULESET,
     name="War Fleet",
     state_type=WarFleetState,
