@@ -123,6 +123,7 @@ class Phase:
     """What the devices saw in one phase: seconds per tap, None for a tap not in effect in time."""
 
     cpu: float = 0.0  # the server's CPU seconds a second of the phase
+    client: float = 0.0  # the measuring process's (its devices' reading and answering, the timing)
     first: list[float] = field(default_factory=list)  # Undo/Redo: first frame back
     everyone: list[float | None] = field(default_factory=list)  # Undo/Redo: reached all
     ships: list[float | None] = field(default_factory=list)  # a player's ship tap in effect
@@ -158,9 +159,10 @@ async def read(client: Client, stop: asyncio.Event) -> None:
         await client.pump(lambda c: stop.is_set(), 1.0)
 
 
-def pushed(device: Device, since: int, ship: str) -> bool:
+def pushed(device: Device, since: int, end: int, ship: str) -> bool:
+    """Whether the address bar's `?ship=` of `ship` came in messages `since` to `end`."""
     wanted = f"ship={ship}"
-    return any(action == INVOKE and wanted in str(body) for action, body in device.client.messages[since:])
+    return any(action == INVOKE and wanted in str(body) for action, body in device.client.messages[since:end])
 
 
 async def select_ships(device: Device, rng: random.Random, phase: Phase) -> None:
@@ -174,10 +176,12 @@ async def select_ships(device: Device, rng: random.Random, phase: Phase) -> None
         await device.client.ws.send(frame(EVENT, {"target": device.control(f"ship-{ship}"), "name": "click",
                                                   "data": None}))
         took = None
-        while time.perf_counter() - started < EFFECT_LIMIT:
-            if pushed(device, since, ship):
+        while time.perf_counter() - started < EFFECT_LIMIT:  # each message looked at once: the
+            end = len(device.client.messages)  # measuring process must not be what is measured
+            if pushed(device, since, end, ship):
                 took = time.perf_counter() - started
                 break
+            since = end
             await asyncio.sleep(0.005)
         phase.ships.append(took)
         device.ship = ship
@@ -332,16 +336,17 @@ async def _measure(served: Served, game: str, count: int, plan: Plan) -> Result:
     memory["open"] = rss_kb(served)
     await tap(devices, "roll-initiative", 60)
     rng = random.Random(count)
-    cpu, wall = cpu_seconds(served), time.perf_counter()
+    cpu, wall, own = cpu_seconds(served), time.perf_counter(), time.process_time()
     normal = await play(devices, rng, plan.taps, 60)
     normal.cpu = (cpu_seconds(served) - cpu) / (time.perf_counter() - wall)
+    normal.client = (time.process_time() - own) / (time.perf_counter() - wall)
 
     flooder.stdin.write(b"go\n")
     await flooder.stdin.drain()
     flooded = Phase()
     players = [asyncio.create_task(select_ships(d, rng, flooded)) for d in devices[1:]]
     undoing = asyncio.create_task(undo_redo(devices, rng, flooded, 10 ** 6, EFFECT_LIMIT))
-    cpu, wall = cpu_seconds(served), time.perf_counter()
+    cpu, wall, own = cpu_seconds(served), time.perf_counter(), time.process_time()
     try:  # "sent N K": the flood is over
         said = (await asyncio.wait_for(flooder.stdout.readline(), plan.flood_seconds + 120)).decode().split()
     except TimeoutError:
@@ -351,6 +356,7 @@ async def _measure(served: Served, game: str, count: int, plan: Plan) -> Result:
         raise RuntimeError("the flooding device stopped before the end of its flood")
     sent, cuts = int(said[1]), int(said[2])
     flooded.cpu = (cpu_seconds(served) - cpu) / (time.perf_counter() - wall)
+    flooded.client = (time.process_time() - own) / (time.perf_counter() - wall)
     for task in players + [undoing]:
         task.cancel()
     await asyncio.gather(*players, undoing, return_exceptions=True)
@@ -436,7 +442,7 @@ def row(count: int, phase: Phase, label: str) -> str:
     ships, took = in_effect(phase.ships)
     return (f"| {count} | {label} | {ms(_median(phase.first))} / {ms(_p95(phase.first))} | "
             f"{ms(_median(everyone))} / {ms(_p95(everyone))} ({reached}) | "
-            f"{ms(_median(ships))} / {ms(_p95(ships))} ({took}) | {phase.cpu:.2f} |")
+            f"{ms(_median(ships))} / {ms(_p95(ships))} ({took}) | {phase.cpu:.2f} | {phase.client:.2f} |")
 
 
 def main() -> int:
@@ -464,8 +470,8 @@ def main() -> int:
           f"raw websocket clients; flood: {plan.flood_rate:,} events/s for {plan.flood_seconds:.0f} s from one device; "
           f"load average {load} on {os.cpu_count()} cores at the start, niceness {os.getpriority(os.PRIO_PROCESS, 0)}")
     print("| devices | phase | Undo/Redo: first frame back | reached all | another player's ship tap "
-          "| server CPU s/s |")
-    print("| --- | --- | --- | --- | --- | --- |")
+          "| server CPU s/s | measuring CPU s/s |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     results = {}
     for count in plan.devices:
         r = results[count] = asyncio.run(measure(count, plan))
