@@ -9,6 +9,8 @@ from fractions import Fraction
 import pytest
 
 from companion.app import planner_model as P
+from companion.app.rulesets.quick_start.planner_guns import guns_from as quick_start_guns
+from companion.app.rulesets.war_fleet.planner_guns import guns_from as war_fleet_guns
 from companion.app.panels import fire_panel
 from companion.engine.quick_start import apply
 from companion.engine.hexes import Hex
@@ -75,7 +77,7 @@ def test_moved_and_not_moved_to_the_same_facing_are_both_offered_apart():
 
 def test_the_guns_from_the_end_position_are_the_fire_panels_on_the_moved_game():
     state = herts_and_pontbriand()
-    view = P.plan_view(state, "s", Hex.at(17, 8))
+    view = P.plan_view(state, "s", Hex.at(17, 8), guns=quick_start_guns)
     assert view.steps == ("forward", "forward") and view.problem is None
     there = state_after(state, "s", reach(state, "s").path_to((Hex.at(17, 8), 0)))
     expected = [(g, t) for g in fire_panel(there, "s") for t in g.targets if t.strikes]
@@ -120,7 +122,7 @@ def test_war_fleet_plan_map_view_and_move_there():
     shown = P.plan_map(state, "a")
     assert [b.label for b in shown.bands] == ["0 MP", "1 MP", "2 MP", "3 MP"]
     assert shown.costs[Hex.at(10, 7)] == 3  # a War Fleet ship may end sharing a hex
-    view = P.plan_view(state, "a", Hex.at(10, 8))
+    view = P.plan_view(state, "a", Hex.at(10, 8), guns=war_fleet_guns)
     assert view.steps == ("forward", "forward") and view.problem is None
     assert view.trail[-1] == (Hex.at(10, 8), 0)
     assert [t.name for g in view.guns for t in g.targets] == ["b"]

@@ -5,7 +5,7 @@ new browser session.  Handlers are async; engine and store work runs in a
 worker thread (`asyncio.to_thread`) so one session's tap never freezes
 another's.  Every change to a game goes through `Game.act`, and the game's
 listeners refresh every session showing it.  A game shows in `views.frame.GameFrame` with its
-ruleset's body (`body_for`), or on the shared screen.
+ruleset's body, or on the shared screen (its `GameScreens`, app/rulesets/registry.py).
 """
 
 from __future__ import annotations
@@ -111,9 +111,8 @@ class App:
             await self.table.follow_session()
             return
         self._leave_game()
-        from .views import dice, editor, fleets, home, info, join, newgame, replay, report, screen
-        from .rulesets.decisive_victory import editor as dv_editor
-        from .rulesets.war_fleet import start as warfleet_start
+        from .views import dice, editor, fleets, home, info, join, replay, report
+        from .rulesets.registry import route, screens_for
         from .views.frame import GameFrame
 
         assert self.device is not None  # `start` identified it before showing anything
@@ -134,9 +133,15 @@ class App:
                 self._set_screen(join.role_screen(self, game))
                 return
             self.role = role
-            body = body_for(game.ruleset.id)
+            try:
+                screens = screens_for(game.ruleset)
+            except ValueError as problem:  # rules the store plays but this app has no screens for
+                self.session = Session(message=f"'{game.name}' cannot be shown here: {problem}.")
+                self._set_screen(home.build(self))
+                return
+            body = screens.body
             if role.read_only and body.SHARED_SCREEN:
-                shared = self.table = getattr(body, "SCREEN_VIEW", screen.ScreenView)(self, game)  # its own TV view
+                shared = self.table = screens.screen_view(self, game)  # its own TV view
                 self._set_screen(shared.control)
                 await shared.refresh(force=True)
             else:  # the ruleset's body in the one frame, under the role bar, drawn before its first paint
@@ -146,14 +151,12 @@ class App:
                     self._set_screen(join.framed(self, game, table.control))
             return
         builders = {
-            "home": home.build, "new": newgame.build, "dice": dice.build,
+            "home": home.build, "dice": dice.build,
             "fleets": fleets.build, "editor": editor.build, "rules": info.build_rules, "load": info.build_load,
-            "warfleet": warfleet_start.build,
-            "dv-editor": dv_editor.build,
             "report": report.build,
             "replay": replay.build,
         }
-        self._set_screen(builders.get(session.screen, home.build)(self))
+        self._set_screen((builders.get(session.screen) or route(session.screen) or home.build)(self))
 
     def _set_screen(self, control: ft.Control) -> None:
         self.body.content = control
@@ -312,15 +315,6 @@ class App:
     def dark(self) -> bool:
         """Whether the palette is dark (the dark and the high-contrast palettes)."""
         return PALETTES[self.theme_name].dark
-
-
-def body_for(ruleset_id: str):
-    """The body of a game's frame (views/frame.py) for its ruleset; a Quick-Start variant's is Quick-Start's."""
-    from .rulesets.quick_start.table import QuickStartBody
-    from .rulesets.decisive_victory.body import DecisiveVictoryBody
-    from .rulesets.war_fleet.body import WarFleetBody
-
-    return {"war-fleet": WarFleetBody, "decisive-victory": DecisiveVictoryBody}.get(ruleset_id, QuickStartBody)
 
 
 def create_app(store, catalogue: Callable[[], dict[str, Card]] | None = None, seed: str | None = None,

@@ -4,31 +4,25 @@ Issue 17: "select a ship and see every end position it can reach this turn,
 shaded on the map by the MP it costs (facing shown on tap) ... Tapping an end
 position shows the path and, for each gun, which enemies would then be in arc
 and range with the odds; 'Move there' applies the path's steps as one undoable
-action."  Everything here is read from the engine: the end positions and paths
-from `reach` (engine/reach.py, engine/warfleet/reach.py), the guns from the
-ship placed where the path leaves it (Quick-Start: `state_after` and the fire
-panel's `firing_solutions` odds; War Fleet: `attack_options`), and whether
-"Move there" may be taken now from `apply` of the `move_along` action itself.
-Both rulesets alike: the view draws these rows and sends `PlanView.action`.
+action."  Everything here is read from the game's ruleset, never by asking
+which one it is: the end positions and paths from its `reach` capability
+(None: no planner), the path on the map from its `trail`, the guns from the
+ship placed where the path leaves it by the `guns` its own table hands over
+(app/rulesets/<id>/planner_guns.py), and whether "Move there" may be taken now
+from `apply` of the `move_along` action itself.  The view draws these rows
+and sends `PlanView.action`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
-from ..engine.hexes import DIRECTIONS, FACING_NAMES, Hex
+from ..engine.hexes import FACING_NAMES, Hex
+from ..engine.kernel import Refused, Refusal
 from ..engine.quick_start.reach import Reach, Reached
-from ..engine.quick_start.reach import reach as quick_start_reach
-from ..engine.quick_start.reach import ship_after, state_after
 from ..engine.registry import ruleset_of_state
-from ..engine.quick_start.state import GameState
-from ..engine.war_fleet.combat import attack_options
-from ..engine.war_fleet.reach import reach as war_fleet_reach
-from ..engine.war_fleet.state import WarFleetState
-from .panels import fire_panel
-from .viewmodels import location_name, percent
 
 #: How many cost bands the map shades besides "stays" (0 MP): the MP left split evenly.
 BANDS = 3
@@ -89,6 +83,11 @@ class GunShots:
     targets: tuple[TargetShot, ...]
 
 
+#: (state, ship id, the end position reached) -> each gun's targets from there: each ruleset's own
+#: (app/rulesets/<id>/planner_guns.py), handed to the planner by its table
+GunsFrom = Callable[[Any, str, Reached], tuple[GunShots, ...]]
+
+
 @dataclass(frozen=True)
 class PlanView:
     """The tapped end position: its facings, the chosen one's path and guns, and "Move there"."""
@@ -112,12 +111,14 @@ class PlanView:
 # --- the reach and the map's shades ------------------------------------------------------------
 
 
-def plan_reach(state: GameState | WarFleetState, ship_id: str) -> Reach:
-    """Every end position of the ship this turn, by its game's rules (Refusal in plain words for a
-    ship out of play)."""
-    if isinstance(state, WarFleetState):
-        return war_fleet_reach(state, ship_id)
-    return quick_start_reach(state, ship_id)
+def plan_reach(state: Any, ship_id: str) -> Reach:
+    """Every end position of the ship this turn, by its game's rules (its ruleset's `reach`);
+    Refusal in plain words for a ship out of play or a ruleset with no planner."""
+    ruleset = ruleset_of_state(state)
+    if ruleset.reach is None:
+        raise Refusal(f"{ruleset.name} has no movement planner")
+    found: Reach = ruleset.reach(state, ship_id)
+    return found
 
 
 def cost_bands(mp_left: int) -> tuple[CostBand, ...]:
@@ -136,7 +137,7 @@ def band_of(cost: int, bands: tuple[CostBand, ...]) -> int:
     return next(b.index for b in bands if b.low <= cost <= b.high)
 
 
-def plan_map(state: GameState | WarFleetState, ship_id: str, found: Reach | None = None) -> PlanMap:
+def plan_map(state: Any, ship_id: str, found: Reach | None = None) -> PlanMap:
     """The map's shading: each reachable bow hex by its cheapest MP, in bands (issue 17)."""
     found = found or plan_reach(state, ship_id)
     costs = found.costs()
@@ -164,11 +165,12 @@ def facings_at(found: Reach, cell: Hex) -> tuple[FacingChoice, ...]:
     return tuple(choices)
 
 
-def plan_view(state: GameState | WarFleetState, ship_id: str, cell: Hex, choice: str | None = None,
-              found: Reach | None = None) -> PlanView | None:
+def plan_view(state: Any, ship_id: str, cell: Hex, choice: str | None = None,
+              found: Reach | None = None, guns: GunsFrom | None = None) -> PlanView | None:
     """The tapped end position (None when the ship cannot end there): its facings, the chosen one
-    (`choice`, an ident; else the cheapest), its path, each gun's targets from there, and the
-    `move_along` action with apply's reason when it cannot be taken now."""
+    (`choice`, an ident; else the cheapest), its path, each gun's targets from there (`guns`, the
+    ruleset's own: its table passes them; none when not given), and the `move_along` action with
+    apply's reason when it cannot be taken now."""
     found = found or plan_reach(state, ship_id)
     choices = facings_at(found, cell)
     if not choices:
@@ -179,15 +181,15 @@ def plan_view(state: GameState | WarFleetState, ship_id: str, cell: Hex, choice:
     path = [dict(a) for a in reached.path]
     action: dict[str, Any] = {"kind": "move_along", "ship": ship_id, "steps": path} if path else {}
     problem = _move_problem(state, action) if path else "the ship already stands here, so there is no move to make"
-    ship = state.ship(ship_id)
-    name = ship.card.name if isinstance(state, GameState) else ship.name  # type: ignore[union-attr]
+    name = ruleset_of_state(state).ship_name(state.ship(ship_id))
+    shots = guns(state, ship_id, reached) if guns is not None else ()
     return PlanView(ship_id, name, state.board.label(cell), choices, chosen, tuple(_step_words(a) for a in path),
-                    trail(state, ship_id, reached), guns_from(state, ship_id, reached), action, problem)
+                    trail(state, ship_id, reached), shots, action, problem)
 
 
-def _move_problem(state: GameState | WarFleetState, action: dict[str, Any]) -> str | None:
+def _move_problem(state: Any, action: dict[str, Any]) -> str | None:
     outcome = ruleset_of_state(state).apply(state, action)
-    return None if outcome.ok else outcome.reason  # type: ignore[union-attr]
+    return outcome.reason if isinstance(outcome, Refused) else None
 
 
 def _step_words(action: dict[str, Any]) -> str:
@@ -201,72 +203,10 @@ def _step_words(action: dict[str, Any]) -> str:
     return kind.replace("_", " ")
 
 
-def trail(state: GameState | WarFleetState, ship_id: str, reached: Reached) -> tuple[tuple[Hex, int], ...]:
+def trail(state: Any, ship_id: str, reached: Reached) -> tuple[tuple[Hex, int], ...]:
     """Where the bow stands and faces after each action of the path, the start first (the path
-    drawn on the map)."""
-    ship = state.ship(ship_id)
-    if isinstance(state, GameState):
-        points = [ship_after(state, ship_id, reached.path[:n]) for n in range(len(reached.path) + 1)]
-        return tuple((s.bow, s.facing) for s in points)
-    cell, facing = ship.hex, ship.facing  # type: ignore[union-attr]
-    out = [(cell, facing)]
-    for action in reached.path:
-        if action["kind"] == "pivot":
-            facing = int(action["facing"]) if str(action["facing"]).isdigit() else FACING_NAMES.index(action["facing"])
-        elif action["step"] == "forward":
-            dq, dr = DIRECTIONS[facing]
-            cell = Hex(cell.q + dq, cell.r + dr)
-        else:
-            facing = (facing + (1 if action["step"] == "starboard" else -1)) % 6
-        out.append((cell, facing))
-    return tuple(out)
-
-
-# --- the guns from the end position ---------------------------------------------------------------
-
-
-def guns_from(state: GameState | WarFleetState, ship_id: str, reached: Reached) -> tuple[GunShots, ...]:
-    """For each gun, the enemies it would have in arc and range from the end position, with the
-    exact odds: the fire panel's (Quick-Start) or the attack options' (War Fleet), read on the game
-    with the ship placed there; guns with no such enemy are left out."""
-    if isinstance(state, WarFleetState):
-        return _war_fleet_guns(state, ship_id, reached)
-    after = state_after(state, ship_id, reached.path)
-    guns = []
-    for gun in fire_panel(after, ship_id):
-        targets = tuple(sorted((_quick_start_target(t) for t in gun.targets if t.strikes),
-                               key=lambda t: (-t.best, t.name)))
-        if targets:
-            guns.append(GunShots(f"{location_name(gun.location)} {gun.slot}: {gun.name} ({gun.bands})", targets))
-    return tuple(guns)
-
-
-def _quick_start_target(target: Any) -> TargetShot:
-    lines = [f"{s.name}: damage {s.damage_text}, keel {s.keel_text}, ship destroyed {s.ship_destroyed_text}"
-             for s in target.strikes]
-    exact = [f"{s.name}: damage {s.damage}, keel {s.keel}, ship destroyed {s.ship_destroyed}" for s in target.strikes]
-    best = max(s.damage for s in target.strikes)
-    return TargetShot(target.target, target.name, target.summary, "; ".join(lines), "; ".join(exact), best)
-
-
-def _war_fleet_guns(state: WarFleetState, ship_id: str, reached: Reached) -> tuple[GunShots, ...]:
-    ship = state.ship(ship_id)
-    moved = ship.at(reached.position.bow, reached.position.facing, mp_spent=ship.mp_spent + reached.mp_cost)
-    after = state.with_ship(moved).model_copy(update={"attacks": []})
-    by_gun: dict[str, list[TargetShot]] = {}
-    names: dict[str, str] = {}
-    for option in attack_options(after, ship_id, brackets=False):
-        if not option.strikes:
-            continue
-        location = option.locations[0]
-        names[location] = f"{location_name(location)}: {option.name}"
-        target = after.ship(option.target)
-        lines = [f"{location_name(s.location)} destroyed {percent(s.odds.location_destroyed)}, "
-                 f"casualty {percent(s.odds.casualty)}" for s in option.strikes]
-        exact = [f"{location_name(s.location)}: {s.odds.location_destroyed} / {s.odds.casualty}" for s in option.strikes]
-        bands = "/".join(sorted(set(option.bands.values())))
-        by_gun.setdefault(location, []).append(TargetShot(
-            option.target, target.name, f"range {option.range}, {bands}", "; ".join(lines), "; ".join(exact),
-            max(s.odds.casualty for s in option.strikes)))
-    return tuple(GunShots(names[loc], tuple(sorted(shots, key=lambda t: (-t.best, t.name))))
-                 for loc, shots in by_gun.items())
+    drawn on the map): the ruleset's own `trail`."""
+    ruleset = ruleset_of_state(state)
+    if ruleset.trail is None:
+        raise Refusal(f"{ruleset.name} has no movement planner")
+    return ruleset.trail(state, ship_id, reached.path)

@@ -5,16 +5,14 @@ from __future__ import annotations
 from ..engine.board import Board
 from ..engine.hexes import facing_name
 from ..engine.kernel import Refusal
-from ..engine.quick_start.reach import Action, Reach, reach as quick_start_reach
-from ..engine.war_fleet.reach import reach as war_fleet_reach
-from ..engine.war_fleet.state import WarFleetState
+from ..engine.quick_start.reach import Action, Reach
 from .common import Arguments, CommandError, SubParsers, command, fleet_option, json_out, scenario_state
 
 
 @command
 def reach(sub: SubParsers) -> None:
     p = sub.add_parser("reach", help="every end position a ship can reach this turn, with its cheapest MP")
-    p.add_argument("scenario", metavar="SCENARIO", help="a Quick-Start or War Fleet scenario file")
+    p.add_argument("scenario", metavar="SCENARIO", help="a scenario file of a ruleset with a movement planner")
     p.add_argument("--ship", required=True, metavar="SHIP", help="the id of the ship that moves")
     fleet_option(p)
     p.add_argument("--json", action="store_true",
@@ -23,15 +21,13 @@ def reach(sub: SubParsers) -> None:
 
 
 def run_reach(args: Arguments) -> int:
-    _, _, state = scenario_state(args.scenario, args.fleet, "is not a Quick-Start or War Fleet scenario",
-                                 attacker=args.ship)
+    ruleset, _, state = scenario_state(args.scenario, args.fleet, "is not a scenario of a ruleset the planner knows",
+                                       attacker=args.ship)
+    if ruleset.reach is None:
+        raise CommandError(f"{args.scenario}: {ruleset.name} has no movement planner")
     try:
-        if isinstance(state, WarFleetState):
-            found, name = war_fleet_reach(state, args.ship), state.ship(args.ship).name
-        elif getattr(state, "ruleset", None) == "quick-start":
-            found, name = quick_start_reach(state, args.ship), state.ship(args.ship).card.name
-        else:
-            raise CommandError(f"{args.scenario}: the movement planner knows Quick-Start and War Fleet scenarios")
+        found: Reach = ruleset.reach(state, args.ship)
+        name = ruleset.ship_name(state.ship(args.ship))
     except Refusal as refusal:
         raise CommandError(f"{args.scenario}: {refusal}") from None
     if args.json:

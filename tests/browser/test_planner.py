@@ -31,6 +31,7 @@ def plan_in_engine():
     """The position when the Raven is to move, the ships before it, and the planner's view of END."""
     from companion.app import banners
     from companion.app.planner_model import plan_view
+    from companion.app.rulesets.quick_start.planner_guns import guns_from
     from companion.app.setup import build_setup, quick_start_picks
     from companion.engine.quick_start import actions as A
     from companion.engine.quick_start.game import apply
@@ -44,7 +45,7 @@ def plan_in_engine():
         before.append(banners.banner(state).next_ships[0])
         state = apply(state, A.EndMove(ship=before[-1])).state
     cell = state.board.parse(END)
-    view = plan_view(state, RAVEN, cell, f"plan-face-{FACING}")
+    view = plan_view(state, RAVEN, cell, f"plan-face-{FACING}", guns=guns_from)
     assert view is not None and view.guns and view.problem is None
     moved = apply(state, view.action)
     assert moved.ok

@@ -18,7 +18,7 @@ import flet.canvas as cv
 
 from ...engine.hexes import Hex
 from ...engine.kernel import Refusal
-from ..planner_model import PlanMap, PlanView, plan_map, plan_reach, plan_view
+from ..planner_model import GunsFrom, PlanMap, PlanView, plan_map, plan_reach, plan_view
 from .frame import on
 from .hexmap import HexFills, HexMap, HexOutlines, fill_paint, stroke_paint
 from .widgets import TOUCH, heading, inner, muted, put, tag
@@ -34,8 +34,9 @@ class Planner:
     changed controls; `panel` the panel's."""
 
     def __init__(self, hexmap: HexMap, act: Callable[[Any], Awaitable[Any]], refresh: Callable[[], Awaitable[None]],
-                 prefix: str = ""):
+                 prefix: str = "", guns: GunsFrom | None = None):
         self.map, self.act, self.refresh, self.prefix = hexmap, act, refresh, prefix
+        self.guns = guns  # each gun's targets from the end position: the ruleset's own (planner_guns.py)
         self.on = False
         self.ship: str | None = None
         self.cell: Hex | None = None
@@ -74,7 +75,7 @@ class Planner:
             cache = self._cache = (state, ship_id, found)
         found = cache[2]
         shown = plan_map(state, ship_id, found)
-        view = plan_view(state, ship_id, self.cell, self.choice, found) if self.cell is not None else None
+        view = plan_view(state, ship_id, self.cell, self.choice, found, self.guns) if self.cell is not None else None
         return shown, view
 
     # --- handlers ---------------------------------------------------------------------------------

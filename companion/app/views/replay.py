@@ -27,7 +27,9 @@ from ..tasks import soon
 from ..theme import CIRCLED, side_colour
 from .frame import on
 from .hexmap import HexMap
-from .screen import draw_shots_on_canvas, fitted_size, ships_view
+from ..rulesets import ReplayDrawer
+from ..rulesets.registry import screens_for
+from .screen import fitted_size, ships_view
 from .widgets import die_face, icon_button, mounted, muted, tag
 
 log = logging.getLogger(__name__)
@@ -137,9 +139,9 @@ class ReplayView:
             spacing=8, tight=True), padding=14, border_radius=14, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
 
     def _layout(self) -> None:
-        replay, page = self.loaded, self.app.page
+        page = self.app.page
         width, height = page.width or 1280, page.height or 800
-        has_map = replay.ruleset.id != "decisive-victory"
+        has_map = self.drawer.has_map
         if has_map:
             map_w = width - SIDE - 36 if self.wide else width - 16
             map_h = height - 170 if self.wide else min(height * 0.5, map_w * 0.8)
@@ -151,8 +153,8 @@ class ReplayView:
                 self._card("replay-changes", "What changed", self.changes),
                 self._card("replay-lost", "Ships lost", self.lost),
                 self._card("replay-ships", "Ships as they were", self.ships)]
-        if not has_map:
-            side.insert(0, muted("Decisive Victory is played on an open table: no map, the ships' cards as they were.", 14))
+        if self.drawer.note:
+            side.insert(0, muted(self.drawer.note, 14))
         column = ft.Column(side, spacing=10, scroll=ft.ScrollMode.AUTO, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
         body: ft.Control
         if self.wide and has_map:
@@ -174,9 +176,8 @@ class ReplayView:
         cells = list({c for n in range(0, replay.last + 1, max(1, replay.last // 60)) for c in cells_of(replay.state(n))})
         size, left, top = ships_view(first.board, cells, width, height) if cells else (
             fitted_size(first.board, width, height), 0.0, 0.0)
-        self.war_fleet = replay.ruleset.id == "war-fleet"
         self.map = HexMap(first, getattr(self.app, "theme_name", self.app.dark), self._tapped, size=size,
-                          ring=not self.war_fleet)  # the palette (a bool, dark, before palettes)
+                          ring=self.drawer.ring)  # the palette (a bool, dark, before palettes)
         self.map.name_size = max(16.0, round(size * 0.4))
         if size < 14:
             self.map.labels.visible = False
@@ -225,80 +226,33 @@ class ReplayView:
         if mounted(self.control):
             self.control.update()
 
+    @property
+    def drawer(self) -> ReplayDrawer:
+        """The replayed game's ruleset's way of drawing a position (app/rulesets/<id>/replay.py)."""
+        return screens_for(self.loaded.ruleset).replay
+
     async def _draw(self, state) -> None:
         """The map, the ships lost and the ship cards of the position shown."""
-        ruleset = self.loaded.ruleset.id
-        if ruleset == "decisive-victory":
-            await self._draw_dv(state)
-            return
-        if ruleset == "war-fleet":
-            from ..rulesets.war_fleet import model as M
-            from ..rulesets.war_fleet.tokens import draw_tokens
+        await self.drawer.draw(self, state)
 
-            draw_tokens(self.drawn, self.app.theme_name, state, self.selected)
-            banner = M.banner(state)
-            self.where.value, self.whose.value = banner.title, banner.detail
-            self.lost.controls = self._lost_lines([(s.name, s.side, "lost" if s.lost else "casualty" if s.casualty else "removed")
-                                                   for s in state.ships if s.lost or s.casualty or s.removed])
-            self.ships.controls = self._war_fleet_ships(state)
-        else:
-            from ..screenmodel import screen_model
-
-            model = await asyncio.to_thread(screen_model, state, (), self.number)
-            self.drawn.show_ships(state, self.selected)
-            draw_shots_on_canvas(self.drawn, model.shots, lambda side: self._colour(state.sides, side))  # gun to target, odds
-            self.where.value, self.whose.value = model.headline, model.whose
-            self.lost.controls = self._lost_lines([(l.name, l.side, l.why) for l in model.lost])
-            self.ships.controls = self._quick_start_ships(state)
-
-    def _colour(self, sides, side: str) -> str:
+    def colour(self, sides, side: str) -> str:
         """A side's colour in the palette chosen on this device (as the table's)."""
         return side_colour(sides, side, getattr(self.app, "theme_name", self.app.dark))
 
-    def _lost_lines(self, rows) -> list[ft.Control]:
+    def lost_lines(self, rows) -> list[ft.Control]:
+        """The ships lost, one line each: (name, side, why)."""
         state = self.model_state
         return [ft.Row([ft.Icon(ft.Icons.DANGEROUS, color=CIRCLED, size=20),
                         ft.Text(f"{name} ({side}): {why}", size=self.word_size - 4, expand=True,
-                                color=self._colour(state.sides, side))], spacing=6) for name, side, why in rows] or [
+                                color=self.colour(state.sides, side))], spacing=6) for name, side, why in rows] or [
             muted("None yet.", 15)]
 
-    def _ship_chips(self, ships) -> ft.Control:
+    def ship_chips(self, ships) -> ft.Control:
+        """A chip per (ship, name) to pick the ship whose card is shown."""
         state = self.model_state
         return ft.Row([tag(f"replay-ship-{s.id}", ft.Chip(
-            label=ft.Text(name, color=self._colour(state.sides, s.side)), selected=s.id == self.selected,
+            label=ft.Text(name, color=self.colour(state.sides, s.side)), selected=s.id == self.selected,
             on_click=on(self._select, s.id))) for s, name in ships], wrap=True, spacing=6, run_spacing=6)
-
-    def _quick_start_ships(self, state) -> list[ft.Control]:
-        from ..viewmodels import card_view
-        from .shipcard import ShipCard
-
-        if self.selected is None or not state.has_ship(self.selected):
-            self.selected = state.ships[0].id if state.ships else None
-        chips = self._ship_chips([(s, s.card.name) for s in state.ships])
-        card = [tag("replay-card", ShipCard().show(card_view(state, self.selected)))] if self.selected else []
-        return [chips, *card]
-
-    def _war_fleet_ships(self, state) -> list[ft.Control]:
-        """Each side's ships in one line each: where, and what is lost (the War Fleet cards' state)."""
-        out: list[ft.Control] = []
-        for side in state.sides:
-            out.append(ft.Text(side, size=16, weight=ft.FontWeight.BOLD, color=self._colour(state.sides, side)))
-            for ship in (s for s in state.ships if s.side == side):
-                hurt = ", ".join(loc.replace("_", " ") for loc in ship.destroyed)
-                words = f"{ship.name}: {ship.describe_position(state.board)}" + (f" · lost {hurt}" if hurt else "") \
-                    + (" · casualty" if ship.casualty else "")
-                out.append(tag(f"replay-wf-{ship.id}", ft.Text(words, size=13)))
-        return out
-
-    async def _draw_dv(self, state) -> None:
-        from ..rulesets.decisive_victory import model as M
-        from ..rulesets.decisive_victory.ship import ship_card
-
-        banner = M.banner(state)
-        self.where.value, self.whose.value = banner.title, banner.detail
-        rows = M.ship_rows(state)
-        self.lost.controls = self._lost_lines([(r.name, r.side, r.removed) for r in rows if r.removed])
-        self.ships.controls = [ship_card(r, 30) for r in rows]
 
     # --- taps --------------------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 from itertools import count
-from typing import Any, Callable, Hashable, Iterable, Iterator, TypeVar
+from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from . import actions as A
 from . import declared_turns as H3
@@ -235,6 +235,14 @@ def state_after(state: GameState, ship_id: str, path: Iterable[Action]) -> GameS
     ship_id)` is what each of its guns could then do, with the odds (the "Move there" preview)."""
     moved: GameState = state.with_ship(ship_after(state, ship_id, path))
     return moved
+
+
+def trail(state: GameState, ship_id: str, path: Sequence[Mapping[str, Any]]) -> tuple[tuple[Hex, int], ...]:
+    """Where the bow stands and faces after each action of a path, the start first (the path the
+    planner draws on the map): `ship_after` of each prefix."""
+    actions = [dict(action) for action in path]
+    points = [ship_after(state, ship_id, actions[:n]) for n in range(len(actions) + 1)]
+    return tuple((ship.bow, ship.facing) for ship in points)
 
 
 def _same(node: Mover) -> Hashable:

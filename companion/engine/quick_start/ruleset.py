@@ -15,6 +15,7 @@ from pydantic import TypeAdapter
 
 from . import actions as A
 from . import declared_turns
+from . import reach as planner
 from . import report as quick_start_report
 from . import secret_moves
 from . import unit_initiative
@@ -112,4 +113,6 @@ QUICK_START: Ruleset[GameState, A.Action] = Ruleset(
     expected_damage=quick_start_report.expected_damage,
     ships_lost=quick_start_report.ships_lost,
     ship_name=quick_start_report.ship_name,
+    reach=planner.reach,
+    trail=planner.trail,
 )

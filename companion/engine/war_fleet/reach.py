@@ -15,9 +15,9 @@ The rules are the engine's own: `turn.step_problem` before every step and
 
 from __future__ import annotations
 
-from typing import Hashable, Iterator
+from typing import Any, Hashable, Iterator, Mapping, Sequence
 
-from ..hexes import DIRECTIONS, Hex
+from ..hexes import DIRECTIONS, FACING_NAMES, Hex
 from ..kernel import Refusal
 from ..quick_start.reach import Action, Moves, Position, Reach, Reached, cheapest_positions, search
 from .state import WarFleetState, WarShip
@@ -43,6 +43,25 @@ def reach(state: WarFleetState, ship_id: str) -> Reach:
     found = [Reached(Position(Hex(q, r), facing, moved), cost, path)
              for (q, r, facing, moved), cost, path in search(start, _same, _moves(state, ship, start), budget)]
     return Reach(ship.id, budget, cheapest_positions(found))
+
+
+def trail(state: WarFleetState, ship_id: str, path: Sequence[Mapping[str, Any]]) -> tuple[tuple[Hex, int], ...]:
+    """Where the bow stands and faces after each action of a path (a step or the pivot), the start
+    first (the path the planner draws on the map)."""
+    ship = state.ship(ship_id)
+    cell, facing = ship.hex, ship.facing
+    out = [(cell, facing)]
+    for action in path:
+        if action["kind"] == "pivot":
+            face = action["facing"]
+            facing = int(face) if str(face).isdigit() else FACING_NAMES.index(face)
+        elif action["step"] == "forward":
+            dq, dr = DIRECTIONS[facing]
+            cell = Hex(cell.q + dq, cell.r + dr)
+        else:
+            facing = (facing + TURNS[action["step"]]) % 6
+        out.append((cell, facing))
+    return tuple(out)
 
 
 def _same(node: Mover) -> Hashable:

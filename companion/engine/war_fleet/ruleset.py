@@ -16,7 +16,7 @@ from typing import Any, Iterator
 from pydantic import TypeAdapter
 
 from ..ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
-from . import actions as A, report
+from . import actions as A, reach as planner, report
 from .combat import attack_options
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
 from .scenario import (
@@ -87,4 +87,6 @@ WAR_FLEET: Ruleset[WarFleetState, A.WarFleetAction] = Ruleset(
     expected_damage=report.expected_damage,
     ships_lost=report.ships_lost,
     ship_name=report.ship_name,
+    reach=planner.reach,
+    trail=planner.trail,
 )

@@ -1,4 +1,4 @@
-"""New game: the Quick-Start set-up in one tap, or two fleets built from the cards, and board size.
+"""Quick-Start's new game (`/new`): the Quick-Start set-up in one tap, or two fleets built from the cards, and board size.
 
 The fleets are a `FleetBuilder` (fleet_builder.py, no flet): this view only draws it.  The card
 picker lists at most `SHOWN` cards (filter by faction, class and name first), so 150 cards stay
@@ -13,21 +13,21 @@ import time
 
 import flet as ft
 
-from ...engine.board import MAX_SIDE, Board
-from ...engine.cards import Card, FormatError
-from ...files import parse_json
-from ...store.library import slug
-from ..client_calls import ask
-from ..fleet_builder import FleetBuilder, card_line, classes, factions, find
-from ..session import Session
-from ...engine.quick_start.table_rules import QUICK_START_TABLE_RULES
-from ..setup import QUICK_START_SIDES, SetupError, build_setup, played_by, quick_start_picks
-from ..tasks import soon
-from .fleets import _picker, deliver
-from .frame import on
-from .home import centred, host_only, may_start
-from .rules_choice import RulesChoice
-from .widgets import heading, icon_button, muted, tag
+from ....engine.board import MAX_SIDE, Board
+from ....engine.cards import Card, FormatError
+from ....files import parse_json
+from ....store.library import slug
+from ...client_calls import ask
+from ...fleet_builder import FleetBuilder, card_line, classes, factions, find
+from ...session import Session
+from ....engine.quick_start.table_rules import QUICK_START_TABLE_RULES
+from ...setup import QUICK_START_SIDES, SetupError, build_setup, played_by, quick_start_picks
+from ...tasks import soon
+from ...views.pages import deliver, picker
+from ...views.frame import on
+from ...views.pages import centred, host_only, may_start
+from ...views.rules_choice import RulesChoice
+from ...views.widgets import heading, icon_button, muted, tag
 
 
 async def start_quick_start(app, board: Board | None = None, rules: RulesChoice | None = None) -> None:
@@ -99,9 +99,6 @@ class NewGameView:
             tag("quick-start-setup", ft.FilledButton(
                 content="Quick-Start set-up: Hertfordshire & Raven vs Pontbriand & Pelletier",
                 icon=ft.Icons.BOLT, on_click=self._quick, height=56)),
-            tag("dv-sample-setup", ft.OutlinedButton(
-                content="Decisive Victory (seed 003): the sample scenario", icon=ft.Icons.ANCHOR,
-                on_click=self._decisive_victory, height=48)),
             heading("Board"),
             ft.Row([self.columns, ft.Text("×"), self.rows,
                     muted("33 × 19 is two Quick-Start maps, long sides together", 12)], wrap=True),
@@ -267,7 +264,7 @@ class NewGameView:
         self._say(*await deliver(self.app, f"{slug(side.name or 'fleet')}-fleet.json", data, "fleet"))
 
     async def _load_fleet(self, index: int) -> None:
-        files = await ask("pick a fleet file", lambda: _picker(self.app).pick_files(
+        files = await ask("pick a fleet file", lambda: picker(self.app).pick_files(
             dialog_title="Choose a fleet file", file_type=ft.FilePickerFileType.CUSTOM,
             allowed_extensions=["json"], with_data=True), wait=None)  # the player takes their time
         if not files:
@@ -298,11 +295,6 @@ class NewGameView:
             self._say("The board needs at least 11 rows: two deployment zones of four hexes and room between.")
             return None
         return board
-
-    async def _decisive_victory(self, e) -> None:
-        from ..rulesets.decisive_victory.body import start_sample
-
-        await start_sample(self.app)
 
     async def _quick(self, e) -> None:
         board = self._board()

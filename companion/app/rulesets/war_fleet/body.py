@@ -23,7 +23,7 @@ from ...theme import DICE
 from ...views.frame import on
 from ...views.hexmap import HexMap
 from ...views.planner import Planner
-from .screen import WarFleetScreenView
+from .planner_guns import guns_from
 from .start import new_battle
 from .tokens import draw_tokens
 from ...views.widgets import TOUCH, heading, icon_button, muted, pill, tag
@@ -59,7 +59,6 @@ class WarFleetBody:
 
     PREFIX = "wf-"
     SHARED_SCREEN = True  # the shared screen is War Fleet's TV layout (issue 28), not this body read only
-    SCREEN_VIEW = WarFleetScreenView
 
     def __init__(self, frame):
         self.frame, self.app, self.game = frame, frame.app, frame.game
@@ -69,7 +68,8 @@ class WarFleetBody:
         self.reach = 2  # hexes around the selected ship that make its pocket
         self.map = HexMap(self.game.state, self.app.theme_name, self.tapped, ring=False)
         self.map.fleet = tuple(s.hex for s in self.game.state.active_ships if s.placed)
-        self.planner = Planner(self.map, self.frame.act, lambda: self.frame.refresh(force=True), prefix="wf-")
+        self.planner = Planner(self.map, self.frame.act, lambda: self.frame.refresh(force=True), prefix="wf-",
+                               guns=guns_from)
         self._plan: tuple = (None, None)
 
     @property
