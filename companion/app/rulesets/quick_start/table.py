@@ -33,9 +33,11 @@ from .house import unit_initiative_dialog
 from .log import log_control
 from .move import MoveControls
 from ...views.planner import Planner
+from .planner_guns import guns_from
 from ...views.settings import open_theme_dialog
 from ...views.shipcard import ShipCard
 from ...views.widgets import TOUCH, Kept, inner, muted, put, sent, tag
+from ...views.game_files import export_game
 
 
 @dataclass
@@ -115,7 +117,7 @@ class QuickStartBody:
         self.advisor = AdvisorPanel(self)
         self.map = HexMap(self.game.state, self.app.theme_name, self.map_tapped, motion=True)
         self.map.focus = self._selected_hex(self.game.state)
-        self.planner = Planner(self.map, self.frame.act, lambda: self.frame.refresh(force=True))
+        self.planner = Planner(self.map, self.frame.act, lambda: self.frame.refresh(force=True), guns=guns_from)
         self.bookkeeping = ft.PopupMenuItem(content="Rule checks off (bookkeeping)", checked=False,
                                             on_click=self._toggle_bookkeeping, height=48)
         # the side panel's pieces, kept on screen and changed in place
@@ -178,8 +180,6 @@ class QuickStartBody:
 
     async def _export(self) -> None:
         """The game as a `leviathans-game/1` file, downloaded (views/game_files.py)."""
-        from ...views.game_files import export_game
-
         text, failed = await export_game(self.app, self.game.id)
         self.frame.message(text, info=not failed)
         await self.frame.refresh(force=True)
