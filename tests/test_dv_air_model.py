@@ -1,5 +1,5 @@
-"""The Decisive Victory aircraft screen model (app/dv_air_model.py) on the shipped carrier strike
-(fleets/decisive-victory/carrier-strike.json), the by-hand model (app/dv_hand_model.py), and the
+"""The Decisive Victory aircraft screen model (app/rulesets/decisive_victory/air_model.py) on the shipped carrier strike
+(fleets/decisive-victory/carrier-strike.json), the by-hand model (app/rulesets/decisive_victory/hand_model.py), and the
 group's own grid and Table 1 in a new game (spec decisive-victory.md §12, §16, §18): each stage's
 options are actions the engine takes, their odds are air_odds' exactly, and what the table typed
 goes in the spec's shapes."""
@@ -199,7 +199,7 @@ def test_table_dice_for_aircraft_in_the_spec_shape():
 
 
 class MemoryStore:
-    """A store without a folder: the group's files kept in memory (store/dv_group.group_files)."""
+    """A store without a folder: the group's files kept in memory (decisive_victory/group.group_files)."""
 
 
 def test_a_saved_group_table_and_grid_change_a_new_games_odds():

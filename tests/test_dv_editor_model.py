@@ -1,5 +1,5 @@
-"""The Decisive Victory editor's model (app/dv_editor_model.py) and the group's own files
-(store/dv_group.py): every field of a ship record, the grid and Table 1 editable, problems in plain
+"""The Decisive Victory editor's model (app/rulesets/decisive_victory/editor_model.py) and the group's own files
+(app/rulesets/decisive_victory/group.py): every field of a ship record, the grid and Table 1 editable, problems in plain
 words per field, saving to the data folder, and a new game playing the group's grid and Table 1
 (spec decisive-victory.md §3, §10.1, §2.2, §17, §18)."""
 

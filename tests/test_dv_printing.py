@@ -1,5 +1,5 @@
 """Printable Decisive Victory ship records (`companion print` of DV ship and fleet files,
-companion/dv_printing.py, docs/printing.md): every value of the record, the grid with its
+companion/app/rulesets/decisive_victory/printing.py, docs/printing.md): every value of the record, the grid with its
 system names and empty boxes, and the sample-data and reconstructed-cell marks."""
 
 from __future__ import annotations

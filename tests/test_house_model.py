@@ -1,4 +1,4 @@
-"""The table screen's house-rule data (app/house_model.py): the H1 banner, each ship's
+"""The table screen's house-rule data (app/rulesets/quick_start/house_model.py): the H1 banner, each ship's
 house-rule moves as the rules offer them, and what a device shows of a sealed record."""
 
 from companion.app.banners import banner, house_banner

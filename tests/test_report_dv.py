@@ -1,6 +1,6 @@
 """The after-action report of a Decisive Victory game with attacks (issue 25): a seeded game steered to
 declare and roll attacks (tests/random_games.py), stored, then `companion report` and the app's report
-model; every rated roll's percentile is its outcome's mid-rank in the roll's exact odds (engine/dv/odds.py),
+model; every rated roll's percentile is its outcome's mid-rank in the roll's exact odds (engine/decisive_victory/odds.py),
 and damage dealt stands against each attack's expected damage as declared."""
 
 from __future__ import annotations

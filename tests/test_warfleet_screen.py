@@ -1,4 +1,4 @@
-"""War Fleet's shared screen as data (app/warfleet_screen.py, issue 28): the turn and phase, whose
+"""War Fleet's shared screen as data (app/rulesets/war_fleet/screen_model.py, issue 28): the turn and phase, whose
 move it is, each declared attack still to roll with its exact odds from attacker to target, the last
 roll's dice, the ships lost and each side afloat."""
 

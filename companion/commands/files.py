@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 from fractions import Fraction
-from pathlib import Path
 
 from pydantic import BaseModel
 
@@ -13,7 +12,8 @@ from ..engine.dice import distribution, parse_pool
 from ..engine.roller import Roller, roll_pool
 from ..engine.registry import ruleset_for_format
 from ..engine.quick_start.scenario import Scenario, two_sides
-from ..files import load_catalogue, load_file, read_json
+from ..files import load_catalogue, load_file
+from .dv_files import check_dv_file
 from .common import (Arguments, SubParsers, command, fleet_option, json_out, one_line, percent,
                      plain_message, warn)
 
@@ -32,7 +32,7 @@ def run_validate(args: Arguments) -> int:
     failures = 0
     for path in args.files:
         try:
-            what = _check_dv(path, args.fleet)
+            what = check_dv_file(path, args.fleet)
             if what is None:
                 loaded = load_file(path)
                 what = _check_loaded(loaded, path, args.fleet)
@@ -64,24 +64,6 @@ def _check_loaded(loaded: Card | Fleet | Scenario, path: str, fleets: list[str])
     except FormatError as exc:
         raise exc.in_file(path) from None
     return ruleset.describe(state)
-
-
-def _check_dv(path: str, fleets: list[str]) -> str | None:
-    """A Decisive Victory file's one line (spec decisive-victory.md §17), or None for another format;
-    a scenario naming ship ids finds them in the DV ship and fleet files given by --fleet."""
-    from ..app.rulesets.decisive_victory.files import DVScenario, build_dv_state, describe, is_dv_data, load_dv_file, ship_records
-
-    if not is_dv_data(read_json(path)):
-        return None
-    loaded = load_dv_file(path)
-    extra = [load_dv_file(p) for p in fleets if is_dv_data(read_json(p))]
-    records = {r.id: r for r in ship_records(extra)}
-    try:
-        if isinstance(loaded, DVScenario):
-            two_sides(build_dv_state(loaded, records).sides)
-        return describe(loaded, records)
-    except FormatError as exc:
-        raise exc.in_file(Path(path).name) from None
 
 
 # --- schema --------------------------------------------------------------------

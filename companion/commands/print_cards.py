@@ -9,6 +9,7 @@ from .. import printing
 from ..engine.cards import Card, Fleet
 from ..files import load_file
 from .common import Arguments, CommandError, SubParsers, command
+from .dv_files import print_dv_records
 
 OUTPUT_SUFFIXES = (".html", ".htm", ".pdf")
 
@@ -34,7 +35,7 @@ def run_print(args: Arguments) -> int:
     from ..files import read_json
 
     if any(is_dv_data(read_json(path)) for path in args.files):
-        return _print_dv(args)
+        return print_dv_records(args, OUTPUT_SUFFIXES)
     loaded: list[Card | Fleet] = []
     for path in args.files:
         item = load_file(path)
@@ -59,49 +60,4 @@ def run_print(args: Arguments) -> int:
     unverified = sum(1 for c in cards if c.sources is not None and not c.sources.verified)
     note = f"; {unverified} unverified, check against the printed cards" if unverified else ""
     print(f"wrote {written} ({len(cards)} card{'s' if len(cards) != 1 else ''}{note})")
-    return 0
-
-
-def _print_dv(args: Arguments) -> int:
-    """Decisive Victory ship records (spec decisive-victory.md 17.1): ship and fleet files, and a hit
-    grid file for the ships without their own grid (default: the reconstructed grid, marked)."""
-    from ..app.rulesets.decisive_victory import printing as dv_printing
-    from ..app.rulesets.decisive_victory.files import is_dv_data, load_dv_file, ship_records
-    from ..engine.decisive_victory.grid import RECONSTRUCTED, HitGrid
-    from ..engine.decisive_victory.records import ShipFleet, ShipRecord
-    from ..files import read_json
-
-    ships: list[ShipRecord] = []
-    grid = RECONSTRUCTED
-    names = []
-    for path in args.files:
-        if not is_dv_data(read_json(path)):
-            raise CommandError(f"{path}: is not a Decisive Victory file; print Leviathans cards separately")
-        item = load_dv_file(path)
-        if isinstance(item, HitGrid):
-            grid = item
-        elif isinstance(item, (ShipRecord, ShipFleet)):
-            ships.extend(ship_records([item]))
-            names.append(item.name)
-        else:
-            raise CommandError(f"{path}: is a {item.format.split('/')[0]} file; print the ship or fleet files "
-                               "(a hit grid file is used for the ships' grid)")
-    if not ships:
-        raise CommandError("no ship or fleet file among the files: nothing to print")
-    title = names[0] if len(names) == 1 and names[0] else "Ship records"
-    if args.out == "-":
-        sys.stdout.write(dv_printing.render_records(ships, title, grid))
-        return 0
-    if args.out is not None and not args.out.strip():
-        raise CommandError("--out names no file (it is empty): give OUT.html or OUT.pdf, or leave --out out")
-    out = Path(args.out) if args.out else Path(Path(args.files[0]).stem + ".html")
-    if out.suffix.lower() not in OUTPUT_SUFFIXES:
-        raise CommandError(f"--out {out}: the output must end in .html or .pdf")
-    try:
-        written = dv_printing.write_records(ships, out, title, grid)
-    except OSError as exc:
-        raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
-    unverified = sum(1 for s in ships if not s.verified)
-    note = f"; {unverified} sample or unverified, check against your records" if unverified else ""
-    print(f"wrote {written} ({len(ships)} ship record{'s' if len(ships) != 1 else ''}{note})")
     return 0

@@ -308,7 +308,7 @@ def set_bookkeeping(work: Work[Any], action: SetBookkeeping) -> None:
 
 def move_along(moves: dict[str, Callable[[Work[Any], Any], None]],
                errors: tuple[type[Exception], ...] = ()) -> Callable[[Work[Any], Any], None]:
-    """A ruleset's `move_along` handler: a path the movement planner found (engine/reach.py), taken
+    """A ruleset's `move_along` handler: a path the movement planner found (engine/quick_start/reach.py), taken
     as one action, so the log holds one entry and one undo takes the whole path back (issue 17:
     "'Move there' applies the path's steps as one undoable action").  Each step goes through the
     ruleset's own handler of its kind (`moves`), in order, with every rule it checks; at the first

@@ -1,6 +1,6 @@
 """The rules a new game is played by: seed 002's house rules (Quick-Start) and the table rules,
 each at the app's reading until the group changes it.  The view only draws the choice; the
-models (`HouseRules`, `TableRules`, engine/table_rules.py) say what each means and check it."""
+models (`HouseRules`, `TableRules`, engine/quick_start/table_rules.py) say what each means and check it."""
 
 from __future__ import annotations
 

@@ -130,7 +130,7 @@ def name_label(ident: str, text: str, box: Box, size: float, colour: str) -> ft.
 
 class ScreenView:
     """Quick-Start's shared screen; a ruleset's own TV of the same layout overrides `in_play`, `model`,
-    `draw_ships` and `marks` (War Fleet's: views/warfleet_screen.py)."""
+    `draw_ships` and `marks` (War Fleet's: app/rulesets/war_fleet/screen.py)."""
 
     def in_play(self, state) -> tuple:
         return in_play(state)

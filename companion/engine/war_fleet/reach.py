@@ -9,7 +9,7 @@ beyond the labelled hexes loses the ship, so none is planned.
 The rules are the engine's own: `turn.step_problem` before every step and
 `turn.pivot_problem` before the pivot, and the search, the result (`Reach`,
 `Reached`, `Position`) and its JSON are the Quick-Start planner's
-(engine/reach.py), so the app shows both alike.  A War Fleet ship keeps no
+(engine/quick_start/reach.py), so the app shows both alike.  A War Fleet ship keeps no
 "moved" mark; a position's `moved` says whether the path enters a new hex.
 """
 

@@ -1,6 +1,6 @@
 """The Attacks tab of a Decisive Victory game: declare an attack with the measured distance and
 the facts seen at the table (in arc, bow-on, smoke, full or split fire control), its exact odds
-shown BEFORE any die is rolled (engine/dv/odds.py through `dv_model.preview`), then roll it with
+shown BEFORE any die is rolled (engine/decisive_victory/odds.py through `dv_model.preview`), then roll it with
 the app's dice or with the table's (the ordered 1st and 2nd die, the N7 bonus pair, each hit's
 save and damage dice).  Draws `dv_model` rows; the rules answer every action in their words."""
 

@@ -4,7 +4,7 @@ editable, problems in plain words as you type (spec decisive-victory.md §3, §1
 The state is a `DVEditor` (dv_editor_model.py, no flet); this view draws it and passes each change
 on.  Typing updates the problems and the field's own message without redrawing the form; changes
 of shape (a weapon added, a ship chosen, a tab) redraw it.  Saving writes the group's own files
-(store/dv_group.py): a new Decisive Victory game plays the group's grid and Table 1.
+(app/rulesets/decisive_victory/group.py): a new Decisive Victory game plays the group's grid and Table 1.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ drafts, every field editable, problems in plain words naming the field (spec dec
 
 Each draft is the file as it is saved (a plain dict); the checks are the engine's own models
 (`ShipRecord`, `HitGrid`, `SuccessTable`), so the editor accepts exactly the files the CLI and a
-game accept.  Saving goes to the group's own files (store/dv_group.py); a new game plays the
+game accept.  Saving goes to the group's own files (app/rulesets/decisive_victory/group.py); a new game plays the
 group's grid and Table 1 in place of the reconstructed ones (`dv_group.build_group_game`).
 """
 
@@ -513,7 +513,7 @@ def _free_id(stem: str, taken: tuple[str, ...] | list[str]) -> str:
 # --- the editor: the group's files ---------------------------------------------------------------
 
 class DVEditor:
-    """The group's ship records, hit grid and Table 1 (store/dv_group.GroupFiles) being edited.
+    """The group's ship records, hit grid and Table 1 (decisive_victory/group.GroupFiles) being edited.
 
     `samples` are the shipped records a new ship may start from (a copy gets the group's own id).
     """

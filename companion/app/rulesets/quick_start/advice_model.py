@@ -1,8 +1,8 @@
 """The shot advisor on the fire tab (issue 17 "Beyond paper"), as plain data: no flet.
 
-Each gun's options ranked by what they are worth (engine/advice.py: the chance of
+Each gun's options ranked by what they are worth (engine/quick_start/advice.py: the chance of
 destroying a slot, the expected slots, the chance of breaking the keel, the chance
-of destroying the ship), the best marked; and the fire plan (engine/fire_plan.py)
+of destroying the ship), the best marked; and the fire plan (engine/quick_start/fire_plan.py)
 of the chosen shots of the selected ship or of its whole side: per target, the
 chance of destroying it, exact where the outcomes combine exactly, else sampled
 with its error stated ("sampled: 41.2% ± 1.5%").

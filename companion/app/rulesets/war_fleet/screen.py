@@ -1,5 +1,5 @@
 """War Fleet's shared screen (a TV by the table): Quick-Start's TV layout (views/screen.py) with War
-Fleet's map, tokens and model (app/warfleet_screen.py): the turn and phase large, whose move it is,
+Fleet's map, tokens and model (app/rulesets/war_fleet/screen_model.py): the turn and phase large, whose move it is,
 each declared attack drawn from attacker to target with its exact odds, the last roll's dice, the
 ships lost and each side afloat.  Read only, as every shared screen: the server refuses its actions."""
 
