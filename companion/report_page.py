@@ -17,12 +17,11 @@ from typing import Any, Iterable, Sequence
 from .app.palettes import side_colours
 from .engine.report import Report, SideReport, after_action_report
 from .engine.registry import find_ruleset
+from .store.game import effective_actions
 
 
 def game_report(ruleset_id: str, initial: Any, entries: Iterable[Any], turn: int | None = None) -> Report:
     """The report of a stored game: its log's actions in effect, replayed from its start."""
-    from .store.game import effective_actions
-
     return after_action_report(find_ruleset(ruleset_id), initial, effective_actions(list(entries)), turn)
 
 

@@ -7,15 +7,14 @@ ValueErrors in plain words, printed by the command line as one line.
 from __future__ import annotations
 
 import socket
+from ..store import open_store
+from ..store.tinydb_store import data_folder
 
 DEFAULT_PORT = 8550
 
 
 def open_app_store(folder: str | None):
     """The saving store of the data folder (--data, else $COMPANION_DATA, else the user's data folder)."""
-    from ..store import open_store
-    from ..store.tinydb_store import data_folder
-
     if folder is not None and not folder.strip():  # issue 11: "" silently meant the default folder
         raise ValueError("--data names no folder (it is empty): give a folder, or leave --data out")
     path = data_folder(folder)

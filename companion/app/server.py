@@ -43,12 +43,27 @@ import gc
 import ipaddress
 import logging
 import os
+import threading
 import time
+import webbrowser
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from urllib.parse import urlsplit
 
+import flet as ft
+from flet.controls.context import _context_page, context
+from flet.messaging.protocol import InvokeMethodResponseBody, Message, MessageAction, SessionCrashedBody
+
+from ..web.browser import IN_BROWSER
 from . import offline, prints
+
+if not IN_BROWSER:  # the server's own libraries: the static web build (Pyodide) has none, and serves nothing
+    import flet_web.fastapi as flet_fastapi
+    import uvicorn
+    from flet_web.fastapi.flet_app import FletApp
+    from flet_web.fastapi.flet_app_manager import app_manager
+    from starlette.responses import HTMLResponse, PlainTextResponse
+    from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 log = logging.getLogger(__name__)
 
@@ -241,7 +256,6 @@ def handle_failures_of(session) -> None:
     answer replaced; set on the session object, once, at its register."""
     if getattr(session, "_companion_edge", False):
         return
-    from flet.controls.context import _context_page
 
     async def dispatch_event(control_id, event_name, event_data) -> None:
         _context_page.set(session.page)
@@ -270,8 +284,6 @@ def without_auto_update() -> None:
     """No update of the whole page after the event handled in this task: a fresh update state of
     this task's own context (so Flet's process-wide default is not touched), with auto update off;
     Flet's `_trigger_event` starts the handler's from it."""
-    from flet.controls.context import context
-
     context.reset_auto_update()
     context.disable_auto_update()
 
@@ -279,8 +291,6 @@ def without_auto_update() -> None:
 def handler_failed(session, event_name, exc: BaseException) -> None:
     """A handler raised: its traceback to the host's terminal with the device's address and session,
     one plain line on that device (a snack bar, over any screen); the session goes on."""
-    import flet as ft
-
     peer = session.store.get(PEER_KEY)
     log.error("a tap did not work on the device at %s (session %s, on_%s); its session goes on", peer,
               session.id, event_name, exc_info=exc)
@@ -297,8 +307,6 @@ def take_answer(session, body: dict, peer: str) -> None:
     control that has gone meanwhile (a slow phone answering a scroll of a panel rebuilt since), which
     ended the session's receive loop: that device silently got no more updates.  Such an answer (or a
     malformed one) is dropped, logged at debug level; the loop goes on."""
-    from flet.messaging.protocol import InvokeMethodResponseBody
-
     try:
         answer = InvokeMethodResponseBody(**body)
         session.handle_invoke_method_results(answer.control_id, answer.call_id, answer.result, answer.error)
@@ -321,8 +329,6 @@ class _MeteredSocket:
         return getattr(self._ws, name)
 
     async def receive_bytes(self) -> bytes:
-        from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
-
         while True:
             try:
                 data = await self._ws.receive_bytes()
@@ -455,9 +461,6 @@ _NONE = object()  # no newer notice waiting
 
 
 def _guarded_flet_app_class():
-    from flet.messaging.protocol import Message, MessageAction, SessionCrashedBody
-    from flet_web.fastapi.flet_app import FletApp
-
     class GuardedFletApp(FletApp):
         """Flet's connection, with the peer stamped on the session, one register per socket, events
         for unknown controls dropped, and crash messages made plain."""
@@ -598,9 +601,6 @@ class CompanionServer:
 
     def __init__(self, main, *, served_host: str | None, port: int, join_address: str | None,
                  assets_dir: str | None):
-        import flet_web.fastapi as flet_fastapi
-        from flet_web.fastapi.flet_app_manager import app_manager
-
         self.main = main
         self.port = port
         self.allowed = allowed_origins(served_host, port, join_address)
@@ -618,8 +618,6 @@ class CompanionServer:
             await self.websocket(scope, receive, send)
             return
         if scope["type"] == "http" and scope.get("path", "").startswith(prints.PREFIX):
-            from starlette.responses import HTMLResponse, PlainTextResponse
-
             page = prints.page_at(scope["path"])
             response = HTMLResponse(page) if page else PlainTextResponse("No such print page (they last ten minutes).", 404)
             await response(scope, receive, send)
@@ -627,8 +625,6 @@ class CompanionServer:
         await self.flet(scope, receive, offline.with_policy(scope, send))  # pages load only from here
 
     async def websocket(self, scope, receive, send) -> None:
-        from starlette.websockets import WebSocket
-
         websocket = WebSocket(scope, receive, send)
         peer = websocket.client.host if websocket.client else ""
         origin = websocket.headers.get("origin")
@@ -698,17 +694,12 @@ def run(main, *, host: str | None, port: int, open_browser: bool, join_address: 
         assets_dir: str | None) -> None:
     """Serve until interrupted (Ctrl+C or SIGTERM), as `ft.run` would in web mode, through
     `CompanionServer`."""
-    import uvicorn
-
     host = host or "127.0.0.1"
     app = CompanionServer(main, served_host=host, port=port, join_address=join_address, assets_dir=assets_dir)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio",
                             ws_max_size=MAX_FRAME, lifespan="on")
     server = uvicorn.Server(config)
     if open_browser:
-        import threading
-        import webbrowser
-
         def wait_then_open() -> None:
             for _ in range(600):
                 if server.started:

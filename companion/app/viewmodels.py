@@ -22,6 +22,9 @@ from ..engine.hexes import Hex
 from ..engine.quick_start.state import GameState, ShipState
 from .banners import banner
 from .motion import Hit
+from ..engine.quick_start.deployment import deployment_problem
+from ..engine.footprint import Placement
+from ..engine.quick_start.movement import placement_problem
 
 PHASE_NAMES = {
     "setup": "Deployment", "initiative": "Initiative", "movement": "Movement",
@@ -307,10 +310,6 @@ def deployment_refusal(state: GameState, ship_id: str, cell: Hex) -> str | None:
 def _deploy_problems(state: GameState, ship: ShipState, cell: Hex):
     """Why the ship may not deploy with its bow on `cell`, for each facing from its own (None
     where it may); lazy, so `None in` stops at the first facing that fits."""
-    from ..engine.quick_start.deployment import deployment_problem
-    from ..engine.footprint import Placement
-    from ..engine.quick_start.movement import placement_problem
-
     for turn in range(6):
         placement = Placement(cell, (ship.facing + turn) % 6, ship.card.type, ship.one_hex)
         yield deployment_problem(state, ship, placement) or placement_problem(state, ship, placement)

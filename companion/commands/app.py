@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import os
 import sys
 
@@ -49,11 +50,10 @@ def desktop(sub: SubParsers) -> None:
 
 
 def _serve(args: Arguments) -> int:
-    from ..app.main import serve
-    from ..app.sharing import Sharing
+    from ..app.main import serve  # flet is only loaded when the app starts (the command line starts without it)
+    from ..app.sharing import Sharing  # the store's tinydb too: only when the app starts
 
     if os.environ.get("COMPANION_LOG"):  # e.g. info: every change, with the device that made it
-        import logging
         logging.basicConfig(level=os.environ["COMPANION_LOG"].upper(), format="%(created).3f %(name)s: %(message)s")
     store, where = open_app_store(args.data)
     port = free_port(args.host, args.port if args.port is not None else DEFAULT_PORT)
@@ -82,9 +82,9 @@ def run_desktop(args: Arguments) -> int:
             "from the internet at first use (pip install flet-desktop). Use `companion` or "
             "`companion web` to play in a browser instead."
         ) from None
-    import flet as ft
+    import flet as ft  # flet is only loaded when the app starts (the command line starts without it)
 
-    from ..app.main import create_app
+    from ..app.main import create_app  # flet is only loaded when the app starts
 
     store, where = open_app_store(args.data)
     print(f"Leviathans companion: opening the desktop window ({where})", flush=True)

@@ -23,7 +23,7 @@ def build_web(sub: SubParsers) -> None:
 
 
 def _run(args: Arguments) -> int:
-    from ..web.build import BuildError, build_web as build
+    from ..web.build import BuildError, build_web as build  # flet_web is only loaded when a build runs
 
     try:
         summary = build(Path(args.out), Path(args.wheels) if args.wheels else None, args.base_url, args.seed)

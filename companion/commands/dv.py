@@ -21,6 +21,7 @@ from ..engine.decisive_victory.odds import (
 )
 from .common import CommandError, SubParsers, command, json_out, percent
 from ..engine.decisive_victory.table1 import load_success_table
+from ..files import read_json
 
 
 @command
@@ -89,8 +90,6 @@ def _grid(args: argparse.Namespace) -> HitGrid:
 
 
 def _load(path: str, load: Any) -> Any:
-    from ..files import read_json
-
     try:
         return load(read_json(path))
     except FormatError as exc:

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from pydantic import BaseModel
 
+from ..app.rulesets.decisive_victory.files import SCHEMAS
 from ..engine.cards import Card, Fleet, FormatError
 from ..engine.dice import distribution, parse_pool
 from ..engine.roller import Roller, roll_pool
@@ -71,8 +72,6 @@ def _check_loaded(loaded: Card | Fleet | Scenario, path: str, fleets: list[str])
 
 @command
 def schema(sub: SubParsers) -> None:
-    from ..app.rulesets.decisive_victory.files import SCHEMAS
-
     p = sub.add_parser("schema", help="print the JSON Schema of a file format",
                        description="The JSON Schema of a file format: Leviathans cards, fleets and scenarios; "
                                    "Decisive Victory (dv-) ships, fleets, flights, hit grids, Table 1 and "
@@ -82,8 +81,6 @@ def schema(sub: SubParsers) -> None:
 
 
 def run_schema(args: Arguments) -> int:
-    from ..app.rulesets.decisive_victory.files import SCHEMAS
-
     models: dict[str, type[BaseModel]] = {"card": Card, "fleet": Fleet, "scenario": Scenario, **SCHEMAS}
     json_out(models[args.kind].model_json_schema(by_alias=True))
     return 0

@@ -6,8 +6,9 @@ import sys
 from pathlib import Path
 
 from .. import printing
+from ..app.rulesets.decisive_victory.files import is_dv_data
 from ..engine.cards import Card, Fleet
-from ..files import load_file
+from ..files import load_file, read_json
 from .common import Arguments, CommandError, SubParsers, command
 from .dv_files import print_dv_records
 
@@ -31,9 +32,6 @@ def print_cards(sub: SubParsers) -> None:
 
 
 def run_print(args: Arguments) -> int:
-    from ..app.rulesets.decisive_victory.files import is_dv_data
-    from ..files import read_json
-
     if any(is_dv_data(read_json(path)) for path in args.files):
         return print_dv_records(args, OUTPUT_SUFFIXES)
     loaded: list[Card | Fleet] = []

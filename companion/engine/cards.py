@@ -17,6 +17,7 @@ from pydantic_core import ErrorDetails
 from .dice import Pool, PoolError, parse_pool
 from .footprint import LOCATION_HEX
 from .hexes import PositionError, parse_facing
+from .format_error import FormatError as FormatError  # re-exported: the readers of cards catch it here
 from .migrations import migrate_card, migrate_fleet
 from .names import ShipName
 
@@ -49,21 +50,6 @@ def facing_value(value: object) -> object:
 #: A facing in a file or an action: N ... NW or 0-5 (`facing_value`).
 Facing = Annotated[str | int, BeforeValidator(facing_value)]
 M = TypeVar("M", bound=BaseModel)
-
-
-class FormatError(ValueError):
-    """A file that does not match its format: where (JSON path) and what."""
-
-    def __init__(self, problem: str, path: str = "", source: str = ""):
-        self.problem, self.path, self.source = problem, path, source
-        super().__init__(self.message)
-
-    @property
-    def message(self) -> str:
-        return ": ".join(part for part in (self.source, self.path, self.problem) if part)
-
-    def in_file(self, source: str) -> "FormatError":
-        return FormatError(self.problem, self.path, source)
 
 
 def _check_pool(value: str) -> str:
@@ -375,6 +361,7 @@ def _plain(error: ErrorDetails) -> str:
 
 def _unknown_rule(loc: tuple[int | str, ...]) -> str | None:
     """An unknown key of a scenario's house_rules or table_rules, with the rules there are."""
+    # quick_start's package (its __init__ loads game, then cards) is only loaded once cards has been
     from .quick_start.table_rules import HouseRules, TableRules
 
     rules: dict[str, type[BaseModel]] = {"house_rules": HouseRules, "table_rules": TableRules}

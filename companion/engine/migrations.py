@@ -22,6 +22,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Callable
 
+from .format_error import FormatError
+
 CARD_FAMILY = "leviathans-card"
 FLEET_FAMILY = "leviathans-fleet"
 CARD_VERSION = 1
@@ -108,8 +110,6 @@ def migrate_fleet(data: Any) -> Any:
         for i, ship in enumerate(ships):
             ship_version = version_of(ship, CARD_FAMILY)
             if ship_version is not None and ship_version > CARD_VERSION:
-                from .cards import FormatError  # cards imports this module
-
                 raise FormatError(
                     f"'{ship['format']}' is newer than this app understands "
                     f"({CARD_FAMILY}/{CARD_VERSION}); update the app",
@@ -176,8 +176,6 @@ def migrate_dv(data: Any, family: str, path: str = "") -> Any:
 
 
 def _refuse_dv_version(tag: str, family: str, path: str) -> None:
-    from .cards import FormatError  # cards imports this module
-
     current = f"{family}/{DV_VERSIONS[family]}"
     version = int(tag.rpartition("/")[2])
     if version > DV_VERSIONS[family]:

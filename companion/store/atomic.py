@@ -27,6 +27,13 @@ from typing import Any, BinaryIO
 from pydantic import ValidationError
 from tinydb.storages import Storage
 
+try:  # POSIX: the lock is fcntl's
+    import fcntl
+except ImportError:  # Windows (msvcrt's lock) or a platform with neither
+    fcntl = None  # type: ignore[assignment]
+if sys.platform == "win32":  # msvcrt is Windows-only
+    import msvcrt
+
 SAVE_FORMAT = "leviathans-save/1"
 SAVE_FAMILY = "leviathans-save/"
 TEMPORARY_SUFFIX = ".tmp"
@@ -211,23 +218,20 @@ class FileLock:
 
 
 def _try_lock(handle: BinaryIO) -> bool:
-    try:
-        import fcntl
-    except ImportError:
-        if sys.platform != "win32":  # neither lock exists here (msvcrt is Windows-only)
+    if fcntl is not None:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return True
-        import msvcrt
+        except OSError:
+            return False
+    if sys.platform == "win32":  # msvcrt is Windows-only
         try:
             handle.seek(0)
             msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
             return True
         except OSError:
             return False
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return True
-    except OSError:
-        return False
+    return True  # neither lock exists here
 
 
 WRITE_WAIT = 10.0  # seconds a write waits for another process's write to finish

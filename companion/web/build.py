@@ -32,6 +32,16 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 
+from flet.controls.types import RouteUrlStrategy, WebRenderer
+
+from ..app.server import APP_NAME
+
+try:  # flet-web: the browser client the build copies (`_flet_web_dir` says plainly when it is missing)
+    from flet_web import get_package_web_dir
+    from flet_web.patch_index import patch_font_manifest_json, patch_index_html
+except ImportError:
+    get_package_web_dir = None
+
 PACKAGE_DIR = Path(__file__).resolve().parent.parent  # companion/
 #: The dependencies the page needs, at the versions installed here (flet's httpx and oauthlib
 #: are not for Emscripten; the app needs neither).
@@ -80,9 +90,7 @@ def build_web(out: Path, wheels: Path | None = None, base_url: str = "/", seed: 
 
 
 def _flet_web_dir() -> Path:
-    try:
-        from flet_web import get_package_web_dir
-    except ImportError:
+    if get_package_web_dir is None:
         raise BuildError("the web build needs flet-web (pip install 'flet[web]')") from None
     return Path(get_package_web_dir())
 
@@ -220,11 +228,6 @@ def _copy_assets(out: Path) -> None:
 
 
 def _patch_page(out: Path, pyodide_version: str, base_url: str) -> None:
-    from flet.controls.types import RouteUrlStrategy, WebRenderer
-    from flet_web.patch_index import patch_font_manifest_json, patch_index_html
-
-    from ..app.server import APP_NAME
-
     index = out / "index.html"
     patch_index_html(str(index), base_href=base_url, app_name=APP_NAME,
                      app_description="Leviathans table companion: ship cards, arcs, odds and dice, offline.",

@@ -24,6 +24,7 @@ from .inches import Inches
 from .state import Base, DVShip, DVState
 from . import on_target
 from .air_work import flight_of, label, put, step
+from .movement import begin_movement
 
 # --- the attacking stage (§12.2) ------------------------------------------------------------
 
@@ -176,7 +177,6 @@ class EndAircraft(_Action):
 
 
 def _end_aircraft(work: Work[DVState], action: EndAircraft) -> None:
-    from .movement import begin_movement
     step(work, "landed", doing="the aircraft phase ends")
     begin_movement(work)
 

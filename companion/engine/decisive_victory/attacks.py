@@ -24,6 +24,7 @@ from .command import effective_status
 from .inches import Inches
 from .records import Weapon
 from .state import AttackFacts, DVAttack, DVShip, DVState
+from .batches import batch_problem
 
 CONCENTRATE_REACH = 16  # "Target must also be within 16″ of the firing ship" (003:162)
 
@@ -276,7 +277,6 @@ def attack_options(state: DVState, ship: DVShip) -> AttackOptions:
 
 
 def _acting_problem(state: DVState, ship: DVShip) -> str | None:
-    from .batches import batch_problem
     if state.phase != "attacks":
         return f"not the attacks phase (now: {state.phase})"
     if not ship.in_play:

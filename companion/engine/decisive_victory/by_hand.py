@@ -14,6 +14,7 @@ from pydantic import Field
 from ..common import Concede, SetBookkeeping, _Action, concede, set_bookkeeping
 from ..kernel import Handler, Refusal, Work
 from .state import DVShip, DVState, Removed, Rudder
+from .turn import over_if_ended
 
 
 class MarkBox(_Action):
@@ -95,7 +96,6 @@ def _set_rudder(work: Work[DVState], action: SetRudder) -> None:
 
 
 def _remove_ship(work: Work[DVState], action: RemoveShip) -> None:
-    from .turn import over_if_ended
     ship: DVShip = work.ship(action.ship)
     if not ship.in_play:
         raise Refusal(f"{ship.label} is already off the table ({ship.removed})")

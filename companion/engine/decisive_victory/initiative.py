@@ -16,6 +16,7 @@ from ..kernel import Handler, Refusal, Work
 from ..roller import DieRoll, NeedDice, RollerDice, check_face
 from .batches import best_score
 from .state import DVInitiativeRoll, DVState
+from .movement import begin_movement
 
 
 def initiative_odds(a: int, b: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
@@ -105,7 +106,6 @@ def _set_initiative(work: Work[DVState], action: SetInitiative) -> None:
 
 def decided(work: Work[DVState], winner: str, first_mover: str) -> None:
     """The initiative is decided: the aircraft phase when the game has flights, else movement (§4)."""
-    from .movement import begin_movement
     work.update(initiative=winner)
     if any(f.stage not in ("destroyed", "out") for f in work.state.flights):
         work.update(phase="aircraft")

@@ -25,6 +25,8 @@ from .state import (RULESET, Base, Conditions, DVShip, DVState, Flight, Plot, Ru
                     marked_boxes)
 from .table1 import SuccessTable
 from .validate import dv_validated
+from .grid import RECONSTRUCTED as GRID
+from .table1 import RECONSTRUCTED as TABLE
 
 SCENARIO_FORMAT: Final = "decisive-victory-scenario/1"
 
@@ -216,9 +218,6 @@ def _check_unique(ids: list[str], where: str, noun: str, offset: int = 0) -> Non
 def scenario_of(state: DVState, name: str = "") -> DVScenario:
     """A game's position as a scenario that stands alone: each record once in `records`, ships
     naming it by id; the game's grid and Table 1 written only when they are a group's own."""
-    from .grid import RECONSTRUCTED as GRID
-    from .table1 import RECONSTRUCTED as TABLE
-
     records: dict[str, ShipRecord] = {}
     ships = []
     for s in state.active_ships:

@@ -1,7 +1,7 @@
 """What the app shows of a Decisive Victory aircraft phase, computed from the state (no Flet).
 
 Spec decisive-victory.md §12 (aircraft) and §16 (actions): each flight's stage, counter, base
-and target; the phase's next table step (engine/dv/air_options.next_step); and each flight's
+and target; the phase's next table step (engine/decisive_victory/air_options.next_step); and each flight's
 legal options now (air_options.flight_options, the one list the engine keeps), each with the
 action to send, the side that sends it and, for attacks, the exact odds of air_odds.py shown
 before any die is rolled.  Launches need the range (a measured distance or a band, `003:176`),
@@ -20,6 +20,7 @@ from ....engine.decisive_victory.inches import inches_text, parse_inches
 from ....engine.decisive_victory.odds import Armour
 from ....engine.decisive_victory.state import DVState, Flight
 from .rolls import faces
+from .model import percent as shown
 
 TYPES = {"fighter": "Fighters", "dive_bomber": "Dive bombers", "torpedo_bomber": "Torpedo bombers",
          "float_plane": "Float planes", "patrol_bomber": "Patrol bombers"}
@@ -38,8 +39,6 @@ NEXT_WORDS = {
 
 
 def percent(p: Any) -> str:
-    from .model import percent as shown
-
     return shown(p)
 
 

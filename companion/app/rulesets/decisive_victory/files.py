@@ -22,6 +22,7 @@ from ....engine.decisive_victory.table1 import SuccessTable, load_success_table
 from ....engine.migrations import (DV_FLEET_FAMILY, DV_GRID_FAMILY, DV_SCENARIO_FAMILY, DV_SHIP_FAMILY,
                                 DV_TABLE_FAMILY, dv_family_of)
 from ....files import read_json
+from ....files import shipped_fleets_dir
 
 DVFile = Union[ShipRecord, ShipFleet, HitGrid, SuccessTable, DVScenario]
 
@@ -95,8 +96,6 @@ def describe(loaded: DVFile, catalogue: dict[str, ShipRecord] | None = None) -> 
 def shipped_records() -> list[ShipRecord]:
     """The ship records of the shipped Decisive Victory files (`fleets/decisive-victory/`), each id
     once: the samples a group's new record may start from.  A broken file is passed over."""
-    from ....files import shipped_fleets_dir
-
     records: dict[str, ShipRecord] = {}
     for path in sorted((shipped_fleets_dir() / "decisive-victory").glob("*.json")):
         try:

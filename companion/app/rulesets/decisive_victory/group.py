@@ -31,6 +31,7 @@ from ....engine.decisive_victory.state import DVState
 from ....engine.decisive_victory.table1 import SuccessTable
 from ....engine.roller import Roller
 from ....store.atomic import StoreError, write_atomic, write_lock
+from .files import load_dv_data
 
 FOLDER = "decisive-victory"
 SHIPS_FILE = "ships.json"
@@ -57,7 +58,6 @@ class GroupFiles:
                 data = self._memory.get(name)
                 if data is None:
                     return None
-                from .files import load_dv_data
 
                 return load_dv_data(data, name)
             path = self.folder / name

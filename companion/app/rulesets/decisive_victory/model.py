@@ -1,9 +1,9 @@
 """What the app shows of a Decisive Victory game, computed from the state (no Flet).
 
-The views (views/dv.py, views/dv_screen.py) draw these rows and send the actions
+The views (app/rulesets/decisive_victory/body.py, app/rulesets/decisive_victory/screen.py) draw these rows and send the actions
 they carry.  Actions are plain data in the spec's words (decisive-victory.md
 §16: kinds and fields exactly), so the server checks and applies them like any
-other; the odds come from engine/dv/odds.py and modifiers.py, exact fractions
+other; the odds come from engine/decisive_victory/odds.py and modifiers.py, exact fractions
 shown as percentages with the fraction beside them.
 """
 
@@ -31,6 +31,8 @@ from ....engine.roller import Roller
 from .hand_model import tables_words
 from .rolls import (LastRoll, attack_rolls, attack_table, dice_of, faces, groups,  # noqa: F401 (the views' one door)
                        initiative_faces, last_roll, log_lines, maintenance_table)
+from ....files import read_json
+from .group import build_group_game
 
 RULESET = "decisive-victory"
 SAMPLE_FILE = "decisive-victory/sample.json"
@@ -51,16 +53,13 @@ SCENARIOS = ((SAMPLE_FILE, "Cruisers and destroyers"), (CARRIER_FILE, "Carrier s
 def sample_game(fleets_dir, seed: str | None = None, store: Any = None, scenario: str = SAMPLE_FILE) -> DVState:
     """A shipped scenario (fleets/decisive-victory/sample.json or carrier-strike.json), ready to start,
     with its dice seed; with a store, played with the group's own hit grid and Table 1 when it saved
-    them (store/dv_group.build_group_game, spec §18)."""
-    from ....files import read_json
-
+    them (decisive_victory/group.build_group_game, spec §18)."""
     if scenario not in dict(SCENARIOS):
         raise ValueError(f"no shipped Decisive Victory scenario {scenario!r}")
     loaded = load_dv_scenario(read_json(fleets_dir / scenario))
     roller = Roller.from_seed(seed or secrets.token_hex(16))
     if store is None:
         return build_dv_state(loaded, roller=roller)
-    from .group import build_group_game
 
     return build_group_game(store, loaded, roller=roller)
 

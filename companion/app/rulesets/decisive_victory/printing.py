@@ -20,6 +20,8 @@ from ....engine.decisive_victory.grid import RECONSTRUCTED, SYSTEMS, HitGrid
 from ....printing import escaped, printed_page
 from ....engine.decisive_victory.inches import inches_text
 from ....engine.decisive_victory.records import ShipRecord, Weapon
+import tempfile
+from ....printing import html_to_pdf
 
 CLASS_NAMES = {"destroyer": "Destroyer", "cruiser": "Cruiser", "capital": "Capital ship"}
 ARMOR_ROWS = {"deck": "Deck", "belt": "Belt", "underwater": "Underwater"}
@@ -230,10 +232,6 @@ def render_records(ships: Iterable[ShipRecord], title: str = "Ship records", gri
 def write_records(ships: list[ShipRecord], out: str | Path, title: str = "Ship records",
                   grid: HitGrid = RECONSTRUCTED) -> Path:
     """Write the records to `out`: HTML, or PDF (through chromium, printing.html_to_pdf) for .pdf."""
-    import tempfile
-
-    from ....printing import html_to_pdf
-
     out = Path(out)
     page = render_records(ships, title, grid)
     if out.suffix.lower() != ".pdf":

@@ -33,6 +33,7 @@ from ....engine.war_fleet.turn import to_move, to_place
 from ....store.game import Game
 from ...viewmodels import ArcShade, location_name, percent
 from .card import converted_card, edited_stats  # noqa: F401  (M.converted_card in the views)
+from ....files import read_json
 
 SCENARIO_FILE = "war-fleet-20v20.json"
 WAR_FLEET = "war-fleet"  # the ruleset id of War Fleet games in the store
@@ -54,8 +55,6 @@ def war_fleet_games(store) -> list:
 
 def twenty_against_twenty(catalogue: dict[str, Card], fleets_dir: Path, seed: str | None = None) -> WarFleetState:
     """The shipped 20-against-20 battle, ready for initiative, with its dice seed."""
-    from ....files import read_json
-
     scenario = load_warfleet_scenario(read_json(fleets_dir / SCENARIO_FILE))
     return build_warfleet_state(scenario, catalogue, Roller.from_seed(seed or secrets.token_hex(16)))
 
