@@ -45,8 +45,8 @@ class GameScreens:
     """One ruleset's screens: what the shell, Home, the game frame and the replay draw for its games."""
 
     ruleset_id: str
-    body: type  # the game frame's body (views/frame.py)
-    screen_view: type  # the shared screen's view (a TV across the table)
+    body: type[Any]  # the game frame's body class (views/frame.py; the shell reads SHARED_SCREEN of it)
+    screen_view: type[Any]  # the shared screen's view class (a TV across the table)
     phases: Mapping[str, str]  # each phase in the players' words
     icon: Any  # a saved game's icon on Home (an ft.Icons member)
     resume_tag: str  # the identifier prefix of a saved game's tile on Home
