@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from companion.commands import main
 from companion.engine.cards import FormatError
-from companion.engine.decisive_victory import brute_force
+import dv_brute_force as brute_force
 from companion.engine.decisive_victory.table1 import Band
 from companion.engine.decisive_victory.modifiers import AttackFacts, attack_modifier, fire_control, hit_chance_with_radar
 from companion.engine.decisive_victory.odds import (

@@ -5,7 +5,7 @@ The 2d6 success test with its natural seven (`003:9`, §2.2), halving (`003:12`,
 (`003:60,67`, §9.2), the damage dice (`003:61-65`, §9.3), the N7 bonus roll of
 guns (`003:77`, §9.4), and the whole attack chain of §15.4, all as exact
 Fractions.  Nothing here rolls a die: the odds enumerate the 36 ordered pairs,
-and `brute_force.py` enumerates every die face to check them.
+and tests/dv_brute_force.py enumerates every die face to check them.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Every die face is enumerated and judged face by face with the rules of one roll
 (`succeeds`, `save_result`, "4+" and "5+" read off the face); nothing here uses a
 closed form.  Stages are independent dice, so their counts multiply: the attack
 pair (36), then per hit its save pair and damage dice (6^(2+D)), then a gun's N7
-bonus pair (`003:77`).  Slow by design: for tests (spec §15, issue 16).
+bonus pair (`003:77`).  Slow by design: a test oracle, kept with the tests (spec §15, issue 16).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 
-from .grid import HitGrid
-from .odds import (
+from companion.engine.decisive_victory.grid import HitGrid
+from companion.engine.decisive_victory.odds import (
     FACES, GRID, NO_EFFECT, TABLE_1, Attack, HitResult, Save, SuccessTable, box_of, damage_result, damage_target,
     gives_bonus_roll, hit_damage_dice, hit_row, hit_strength, hits, row_armour, save_result, succeeds,
 )
