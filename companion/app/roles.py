@@ -17,16 +17,6 @@ from ..store.game import LogEntry, undo_stacks
 
 TABLE, SIDE, SCREEN = "table", "side", "screen"
 
-#: What an action of a side does, in words: "only a device holding British can <verb> it".  Who
-#: each action belongs to is the game's ruleset's (`Ruleset.side_of`, `table_actions`).
-_VERBS = {
-    "step": "move", "place": "move", "end_move": "move", "pivot": "move", "declare_shot": "fire its guns",
-    "declare_attack": "fire its guns", "resolve_shot": "roll its shots", "cancel_shot": "cancel its shots",
-    "roll_attack": "roll its attacks", "cancel_attack": "cancel its attacks",
-    "mark_slot": "mark its ship card", "set_keel": "mark its ship card", "mark_location": "mark its ship card",
-    "set_stats": "change its stats", "set_casualty": "mark its ship card",
-}
-
 
 @dataclass(frozen=True)
 class Role:
@@ -82,13 +72,10 @@ def action_side(action, state: GameStateLike, ruleset: AnyRuleset) -> str | None
     return ruleset.side(data, state)
 
 
-def _subject(data: dict[str, Any], state: Any, side: str, ruleset: AnyRuleset) -> str:
-    """'HML Raven is a British ship' / 'shot 3 is a British shot': what the action touches."""
-    kind = data.get("kind")
-    ship = data.get("attacker") if kind in ("declare_shot", "declare_attack") else data.get("ship")
-    if kind in ("resolve_shot", "cancel_shot"):
-        shot = next((s for s in state.shots if s.id == data.get("shot")), None)
-        ship = shot.attacker if shot else None
+def _subject(data: dict[str, Any], state: GameStateLike, side: str, ruleset: AnyRuleset) -> str:
+    """'HML Raven is a British ship' (the ship the action names, attacking or acting) or 'that
+    belongs to British': what the action touches."""
+    ship = data.get("attacker", data.get("ship"))
     if isinstance(ship, str) and state.has_ship(ship):
         found = state.ship(ship)
         return f"{ruleset.ship_name(found)} is a {side} ship"
@@ -121,7 +108,7 @@ def may(role: Role | None, action, state: GameStateLike, ruleset: AnyRuleset) ->
         return None
     if kind == "concede":
         return f"Only a device holding {side} can concede for {side}; this device holds {role.side}."
-    verb = _VERBS.get(str(kind), "act for it")  # kind is a key of side_of here: a str
+    verb = ruleset.action_words.get(str(kind), "act for it")  # kind is a key of side_of here: a str
     return f"{_subject(data, state, side, ruleset)}: only a device holding {side} can {verb}. This device holds {role.side}."
 
 

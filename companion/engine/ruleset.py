@@ -99,6 +99,9 @@ class Ruleset(Generic[S, A]):
     ships_lost: ShipsLost = lambda before, after, events: ()
     ship_name: Callable[[Any], str] = lambda ship: str(ship.id)
     report_words: "ReportWords | None" = None  # None: Quick-Start's (slots and keels)
+    #: what an action of a side does, in words, by kind: shared play's refusal says "only a device
+    #: holding British can <words>" (a kind not here: "act for it")
+    action_words: Mapping[str, str] = field(default_factory=dict)
     #: the movement planner (issue 17): every end position of a ship, and the path drawn on the map;
     #: None: this ruleset has no planner (the app offers none, `companion reach` says so)
     reach: PlanReach | None = None

@@ -62,6 +62,12 @@ SIDE_OF: dict[str, SideOf] = {
     "concede": conceding_side,
 }
 
+#: What a side's actions do, in words (shared play's refusals).
+ACTION_WORDS = {
+    "move": "move", "set_speed": "move", "end_move": "move", "declare_attack": "fire its guns",
+    "roll_attack": "roll its attacks", "mark_box": "mark its ship record",
+}
+
 PHASES = {
     "setup": "set-up: the ships are placed at the table",
     "command": "command: declare abilities and pay their command points",
@@ -138,4 +144,5 @@ DECISIVE_VICTORY: Ruleset[DVState, game.DVAction] = Ruleset(
     ships_lost=report.ships_lost,
     ship_name=report.ship_name,
     report_words=report.WORDS,
+    action_words=ACTION_WORDS,
 )

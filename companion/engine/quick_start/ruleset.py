@@ -50,6 +50,13 @@ SIDE_OF = {
     "concede": conceding_side,
 }
 
+#: What a side's actions do, in words (shared play's refusals).
+ACTION_WORDS = {
+    "step": "move", "place": "move", "end_move": "move", "declare_shot": "fire its guns",
+    "resolve_shot": "roll its shots", "cancel_shot": "cancel its shots", "mark_slot": "mark its ship card",
+    "set_keel": "mark its ship card",
+}
+
 PHASES = {
     "setup": "set-up: place the ships, then start the game",
     "initiative": "roll initiative",
@@ -113,6 +120,7 @@ QUICK_START: Ruleset[GameState, A.Action] = Ruleset(
     expected_damage=quick_start_report.expected_damage,
     ships_lost=quick_start_report.ships_lost,
     ship_name=quick_start_report.ship_name,
+    action_words=ACTION_WORDS,
     reach=planner.reach,
     trail=planner.trail,
 )

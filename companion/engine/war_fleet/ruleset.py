@@ -40,6 +40,13 @@ SIDE_OF = {
     "concede": conceding_side,
 }
 
+#: What a side's actions do, in words (shared play's refusals).
+ACTION_WORDS = {
+    "step": "move", "place": "move", "end_move": "move", "pivot": "move", "declare_attack": "fire its guns",
+    "roll_attack": "roll its attacks", "cancel_attack": "cancel its attacks", "mark_location": "mark its ship card",
+    "set_stats": "change its stats", "set_casualty": "mark its ship card",
+}
+
 PHASES = {
     "setup": "set-up: roll for placement, then place the ships by class",
     "initiative": "roll initiative",
@@ -87,6 +94,7 @@ WAR_FLEET: Ruleset[WarFleetState, A.WarFleetAction] = Ruleset(
     expected_damage=report.expected_damage,
     ships_lost=report.ships_lost,
     ship_name=report.ship_name,
+    action_words=ACTION_WORDS,
     reach=planner.reach,
     trail=planner.trail,
 )
