@@ -14,9 +14,14 @@ import sys
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeAlias
 
-from ..engine.cards import FormatError
+from pydantic import ValidationError
+
+from ..engine.cards import FormatError, format_error
 from ..engine.hexes import PositionError
+from ..engine.registry import ruleset_for_format
+from ..files import load_catalogue, load_file
 from ..messages import one_line as one_line  # the command modules take it from here
+from ..store.tinydb_store import ENVIRONMENT_VARIABLE
 
 if TYPE_CHECKING:
     from ..engine.ruleset import AnyRuleset
@@ -60,8 +65,6 @@ def percent(p: Fraction) -> str:
 
 def data_option(parser: argparse.ArgumentParser) -> None:
     """`--data DIR`: the data folder of the store commands."""
-    from ..store.tinydb_store import ENVIRONMENT_VARIABLE
-
     parser.add_argument("--data", metavar="DIR",
                         help=f"the data folder (default: ${ENVIRONMENT_VARIABLE}, else the user's data folder)")
 
@@ -83,10 +86,6 @@ def fleet_option(parser: argparse.ArgumentParser, help: str = "more cards for a 
 def plain_message(exc: BaseException) -> str:
     """One plain line for any failure: a pydantic error condensed to its field path and problem
     (no URL), an unexpected one named by its kind; never more than MAX_MESSAGE characters."""
-    from pydantic import ValidationError
-
-    from ..engine.cards import format_error
-
     if isinstance(exc, ValidationError):
         text = format_error(exc).message
     elif isinstance(exc, (FormatError, CommandError, PositionError, ValueError)):
@@ -108,9 +107,6 @@ def scenario_state(path: str, fleets: list[str], wrong_file: str, ruleset: Any =
     """(ruleset, scenario, state) of a scenario file of any ruleset (the one its format names), or
     of `ruleset` only; FormatError naming the file otherwise (`wrong_file` says what was wanted),
     or naming the ship a card of which is missing; CommandError if it has no ship `attacker`."""
-    from ..engine.registry import ruleset_for_format
-    from ..files import load_catalogue, load_file
-
     loaded = load_file(path)
     found = ruleset_for_format(getattr(loaded, "format", None))
     if found is None or (ruleset is not None and found is not ruleset):

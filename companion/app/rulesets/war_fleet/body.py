@@ -21,6 +21,7 @@ from . import model as M
 from ...session import Session
 from ...theme import DICE
 from ...views.frame import on
+from ...views.game_files import export_game
 from ...views.hexmap import HexMap
 from ...views.planner import Planner
 from .planner_guns import guns_from
@@ -101,8 +102,6 @@ class WarFleetBody:
 
     async def _export(self) -> None:
         """The battle as a `leviathans-game/1` file, downloaded (views/game_files.py)."""
-        from ...views.game_files import export_game
-
         text, failed = await export_game(self.app, self.game.id)
         self.frame.message(text, info=not failed)
         await self.frame.refresh(force=True)
