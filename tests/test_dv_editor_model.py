@@ -160,13 +160,13 @@ def test_grid_problems_name_the_row_column_and_threshold():
                         "in order"]
     g.set_dice(1, "2-3")
     g.set(("rows", 0, "cells", 0), "Bridge")
-    g.set_threshold("cruiser", "0")
+    g.set_number(("thresholds", "cruiser"), "0")
     assert texts(g) == [
         "Row 1 (1st die 1) column 1 'Bridge' is not one of 'Com', 'AA', 'Flight', 'Guns', 'Turn', 'Speed', "
         "'Torp' or 'Struct'",
         "Threshold of a cruiser must be at least 1"]
     g.set_cell(0, 1, "AA")
-    g.set_threshold("cruiser", "2")
+    g.set_number(("thresholds", "cruiser"), "2")
     assert g.ok
 
 
@@ -201,7 +201,8 @@ def test_saved_grid_and_table_are_played_by_a_new_game(tmp_path):
     e = DVEditor(group_files(store), shipped_records())
     e.grid.set_cell(1, 3, "Torp")
     e.table.set_band(5, "6-9")
-    assert e.save_all() == ["hit grid", "Table 1"], "the blank first ship of an empty list is not saved"
+    e.save_grid()
+    e.save_table()
     assert (tmp_path / "decisive-victory" / "hit-grid.json").exists()
     state = build_group_game(store, load_dv_scenario(json.loads(SAMPLE.read_text())))
     assert state.hit_grid.cell((2, 3)) == "Torp" and state.hit_grid.name == "Our grid (from the reconstructed one)"

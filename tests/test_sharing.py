@@ -615,9 +615,10 @@ def test_a_subscriber_that_fails_does_not_stop_the_others():
 
 
 def test_the_join_qr_code_is_a_standard_code_with_its_finder_patterns():
-    from companion.app.qr import qr_png, qr_rows
+    from companion.app.qr import qr_code, qr_png
 
-    rows = qr_rows("http://192.168.1.20:8550/")
+    matrix = qr_code("http://192.168.1.20:8550/").matrix  # quiet zone left out
+    rows = ["".join("#" if module else "." for module in row) for row in matrix]
     size = len(rows)
     assert size == 25 and all(len(row) == size for row in rows)  # version 2: 25 x 25 modules
     finder = ["#######", "#.....#", "#.###.#", "#.###.#", "#.###.#", "#.....#", "#######"]

@@ -1,9 +1,8 @@
-"""A side's volley (issue 28.7): the declared shots a device rolls together, in the order declared,
-and the taps a shot takes from the fire tab."""
+"""A side's volley (issue 28.7): the declared shots a device rolls together, in the order declared."""
 
 from __future__ import annotations
 
-from companion.app.rulesets.quick_start.volley import shots_to_roll, taps_per_shot
+from companion.app.rulesets.quick_start.volley import shots_to_roll
 from companion.engine.quick_start import actions as A
 from companion.engine.quick_start.game import apply
 
@@ -63,12 +62,3 @@ def test_nothing_to_roll_outside_the_fire_phase():
     state = volley()
     assert shots_to_roll(state.model_copy(update={"phase": "movement"}), None) == ()
 
-
-def test_taps_per_shot():
-    # app dice: one Roll a shot, or one Roll all for a volley of three
-    assert taps_per_shot([5], table=False, volley=False) == 1
-    assert taps_per_shot([5, 5, 5], table=False, volley=True) == 1 / 3
-    # table dice: open, one tap a die (four pool dice and the slot die), Resolve
-    assert taps_per_shot([5], table=True, volley=False) == 7
-    assert taps_per_shot([5, 5, 5], table=True, volley=True) == (15 + 2) / 3
-    assert taps_per_shot([], table=True, volley=True) == 0

@@ -40,10 +40,6 @@ class Motion:
     hit: Hit | None = None
     moved: Moved | None = None
 
-    def hit_on(self, ship: str | None) -> Hit | None:
-        """The latest hit when it is on this ship's card."""
-        return self.hit if self.hit is not None and self.hit.ship == ship else None
-
 
 def motion(events: Iterable[LogEvent]) -> Motion:
     """The latest shot's destroyed slot (none when that shot destroyed no slot) and the last ship

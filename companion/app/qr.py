@@ -17,8 +17,3 @@ def qr_png(text: str, scale: int = 8, border: int = 4, dark: str = "#000000", li
     out = io.BytesIO()
     qr_code(text).save(out, kind="png", scale=scale, border=border, dark=dark, light=light)
     return out.getvalue()
-
-
-def qr_rows(text: str) -> list[str]:
-    """The code as rows of '#' (dark) and '.' (light), quiet zone left out: for tests."""
-    return ["".join("#" if module else "." for module in row) for row in qr_code(text).matrix]

@@ -7,8 +7,6 @@ import flet as ft
 
 from .palettes import DEFAULT, FACTION_COLOURS, FACTIONS, PALETTES, SPARE_ORDER, side_colours
 
-SEED_COLOUR = PALETTES[DEFAULT].primary
-
 #: (fill, text) per die colour, as printed on the Leviathans dice.
 DICE = {
     "Green": ("#2e7d32", "#ffffff"),

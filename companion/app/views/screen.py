@@ -5,8 +5,7 @@ from the gun to the struck location with its odds), whose turn it is in large
 type, the last roll with its dice, and the ships lost.  It changes nothing: the device's role
 is the shared screen, and `sharing.may` refuses every action from it on the
 server whatever is tapped.  It has the same refresh interface as the table
-view (`refresh`, `relayout`, `follow_session`, `message`,
-`centre_view`), so the app refreshes it on every change by any device.
+view (`refresh`, `relayout`, `follow_session`, `message`), so the app refreshes it on every change by any device.
 """
 
 from __future__ import annotations
@@ -299,9 +298,6 @@ class ScreenView:
 
     def message(self, text: str | None, info: bool = False) -> None:
         """The shared screen shows no messages of its own: it does not act."""
-
-    async def centre_view(self) -> None:
-        """The ships in play are always in view."""
 
     # --- refresh -------------------------------------------------------------------------------
 

@@ -28,7 +28,6 @@ from .table1 import SuccessTable as SuccessTable  # re-exported: the odds take a
 FACES = range(1, 7)
 #: the 36 ordered (1st die, 2nd die) pairs, equally likely (`003:54`, §2.4)
 PAIRS: tuple[tuple[int, int], ...] = tuple(product(FACES, FACES))
-HIGHEST_MODIFIER = 9  # "Modifiers cannot be reduced below a 0 or above a 9" (003:9)
 AUTOMATIC_SAVE = 13  # "13 or higher than" (003:67)
 MOST_DAMAGE_DICE = 20  # a sanity bound on typed input, far above any weapon of the rules
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -46,7 +46,6 @@ FIELD_WORDS = {
 }
 #: Numbers a record may leave empty (null): typed as nothing.
 OPTIONAL_NUMBERS = {"collision_rating", "radar", "max_range"}
-ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
 @dataclass(frozen=True)
@@ -393,9 +392,6 @@ class GridDraft(Draft):
         del self.data["rows"][index]
         self.changed()
 
-    def set_threshold(self, ship_class: str, text: str) -> None:
-        self.set_number(("thresholds", ship_class), text)
-
     @property
     def unverified_cells(self) -> list[tuple[int, int]]:
         return [(r, c) for r, row in enumerate(self.data["rows"]) for c in row.get("unverified", [])]
@@ -600,18 +596,6 @@ class DVEditor:
         self.table = TableDraft.of(RECONSTRUCTED_TABLE, saved=True)
         self.table.data["name"] = "Our Table 1 (from the reconstructed one)"
         self.own_table = False
-
-    def save_all(self) -> list[str]:
-        """Save every draft with changes; what was saved, in words (FormatError at the first bad one)."""
-        saved: list[str] = []
-        steps: list[tuple[Draft, Callable[[], Any], str]] = [
-            (self.ship, self.save_ship, f"ship {self.ship.get(('name',))}"),
-            (self.grid, self.save_grid, "hit grid"), (self.table, self.save_table, "Table 1")]
-        for draft, save, words in steps:
-            if draft.dirty and draft.version > 0:  # the blank first ship of an empty list is not saved
-                save()
-                saved.append(words)
-        return saved
 
 
 SYSTEM_CHOICES = SYSTEMS

@@ -74,9 +74,6 @@ class DVScreenView:
     def message(self, text: str | None, info: bool = False) -> None:
         """The shared screen says nothing of its own: it does not act."""
 
-    async def centre_view(self) -> None:
-        """Nothing to centre: the ships are listed."""
-
     async def refresh(self, force: bool = False) -> None:
         async with self._lock:
             state = self.game.state
