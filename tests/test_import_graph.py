@@ -3,7 +3,7 @@
 Every import is read (at module level, inside functions, inside classes); only those under
 `if TYPE_CHECKING:` are left out, since they never run.  The graph's edges go to the module an
 import names (`from .views import home` reaches `views.home`; `from .pages import centred` reaches
-`pages`).  A function-level import is allowed only with a one-line comment giving its reason,
+`pages`) and to the packages whose `__init__` that import runs.  A function-level import is allowed only with a one-line comment giving its reason,
 on its own line or on the line above it.
 """
 
@@ -87,10 +87,21 @@ def imports_of(module: str) -> list[Import]:
 ALL_IMPORTS = [found for module in MODULES for found in imports_of(module)]
 
 
+def _packages_run(module: str, target: str) -> set[str]:
+    """The packages whose `__init__` importing `target` runs from `module`: its enclosing packages,
+    less those enclosing `module` (already running)."""
+    own = {".".join(module.split(".")[:k]) for k in range(1, module.count(".") + 2)}
+    parts = target.split(".")
+    return {".".join(parts[:k]) for k in range(1, len(parts))} - own
+
+
 def import_graph() -> dict[str, set[str]]:
+    """Each module's edges: the modules its imports name, and the packages whose `__init__` they run
+    (`from .quick_start.table_rules import x` runs quick_start/__init__.py first)."""
     graph: dict[str, set[str]] = {module: set() for module in MODULES}
     for found in ALL_IMPORTS:
-        graph[found.module] |= found.targets
+        for target in found.targets:
+            graph[found.module] |= {target} | _packages_run(found.module, target)
     return graph
 
 
@@ -136,6 +147,8 @@ def test_the_walk_sees_every_kind_of_import():
     assert "companion.commands.common" in graph["companion.commands.files"]  # relative, module level
     assert "companion.app.views.pages" in graph["companion.app.views.fleets"]  # `from .pages import x`
     assert "companion.engine.format_error" in graph["companion.engine.cards"]
+    assert _packages_run("companion.engine.cards", "companion.engine.quick_start.table_rules") == {
+        "companion.engine.quick_start"}  # a package's __init__ runs before its module
 
 
 def test_a_cycle_is_found_and_named_even_through_a_function_level_import():

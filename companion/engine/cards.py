@@ -359,13 +359,16 @@ def _plain(error: ErrorDetails) -> str:
     return msg[0].lower() + msg[1:]
 
 
+#: A scenario's sections of rules by key ("house_rules", "table_rules"), for `_unknown_rule`: the
+#: module defining them adds them as it loads (quick_start/table_rules.py), so cards need not import
+#: Quick-Start's package, which imports cards (issue 27: no import cycle); a file with such a section
+#: is read by a model that holds them, so they are here whenever the message is wanted.
+RULE_SECTIONS: dict[str, type[BaseModel]] = {}
+
+
 def _unknown_rule(loc: tuple[int | str, ...]) -> str | None:
     """An unknown key of a scenario's house_rules or table_rules, with the rules there are."""
-    # quick_start's package (its __init__ loads game, then cards) is only loaded once cards has been
-    from .quick_start.table_rules import HouseRules, TableRules
-
-    rules: dict[str, type[BaseModel]] = {"house_rules": HouseRules, "table_rules": TableRules}
-    known = rules.get(str(loc[-2])) if len(loc) > 1 else None
+    known = RULE_SECTIONS.get(str(loc[-2])) if len(loc) > 1 else None
     if known is None:
         return None
     noun = "house rule" if loc[-2] == "house_rules" else "table rule"

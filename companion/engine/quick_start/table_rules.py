@@ -15,6 +15,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..cards import RULE_SECTIONS
+
 #: H1 class modifier by Quick-Start ship type (house-rules.md 4.2, reading R-H1.1).
 CLASS_MODIFIERS = {1: 0, 2: 3, 3: 3, 4: 5}
 
@@ -91,6 +93,8 @@ def rules_in_words(house: HouseRules | None, table: TableRules) -> str:
               for key, value in table.chosen.items()]
     return (f" House rules: {', '.join(names)}." if names else "") + (f" Table rules: {'; '.join(chosen)}." if chosen else "")
 
+
+RULE_SECTIONS.update(house_rules=HouseRules, table_rules=TableRules)  # the unknown-key message (cards.py)
 
 #: Each house rule in words: its name and what it does (New game, Rule readings).
 HOUSE_RULE_WORDS = {
