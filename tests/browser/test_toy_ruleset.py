@@ -1,7 +1,8 @@
 """A fifth ruleset in the browser with no shared file edited (issue 27): the server runs with the toy
 tug of war (tests/toy_ruleset/) on its PYTHONPATH, registered by entry points alone.  Home shows the
 toy's start tile; a game opens in the one game frame with the toy's body; a pull is taken through the
-shared table and shown; /replay/<id> steps through it with the toy's drawer.  The crash guard is on.
+shared table and shown; /replay/<id> steps through it with the toy's drawer, and Play from here forks it; Home lists the
+saved game in the toy's words.  The crash guard is on.
 Screenshots: tests/screenshots/toy-*.png."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import DESKTOP, Server, by_id, open_app, shoot, tap_until
+from .conftest import DESKTOP, Server, by_id, open_app, shoot, tap_until, words_in
 from .test_editor import wait_text
 
 pytestmark = pytest.mark.browser
@@ -50,4 +51,14 @@ def test_the_toy_starts_from_home_plays_a_pull_and_replays(toy_server, browser):
     wait_text(page, "replay-count", "step 1 of 1", timeout=20)
     assert "Red --|---- Blue" in wait_text(page, "replay-where", "Red --|---- Blue", timeout=5)
     shoot(page, "toy-replay")
+    tap_until(page, "replay-fork", "tug-rope", timeout=60)  # Play from here: a new toy game at that step
+    fork_id = re.search(r"/game/([^/?#]+)", page.url).group(1)
+    assert fork_id != game_id
+    assert "Red --|---- Blue" in wait_text(page, "tug-rope", "Red --|---- Blue")
+    assert "No pulls yet." in wait_text(page, "tug-log", "No pulls yet.")
+    open_app(page, toy_server.url)  # Home lists both, in the toy's words
+    by_id(page, "tug-resume-" + game_id).wait_for(timeout=60000)
+    saved = words_in(by_id(page, "tug-resume-" + game_id).first)
+    assert "Tug of war" in saved and "pulling" in saved, saved
+    shoot(page, "toy-home-saved")
     page.context.close()
