@@ -8,7 +8,7 @@ kernel (kernel.py) runs them.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Callable, Generic, Literal, Mapping, Sequence, TypeVar
+from typing import Annotated, Any, Callable, Generic, Literal, Mapping, Protocol, Sequence, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Strict, ValidationError
 
@@ -110,27 +110,41 @@ class InitiativeRoll(BaseModel):
         return sum(d.face for d in self.dice)
 
 
-class Ships(Generic[T]):
-    """The ships of a game's state, by id (a mixin of `GameState` and `WarFleetState`)."""
+class ShipLike(Protocol):
+    """What the `Ships` mixin reads of a ship: its id and whether it has left play."""
 
-    ships: Sequence[T]
+    @property
+    def id(self) -> str: ...
 
-    def ship(self, ship_id: str) -> T:
+    @property
+    def removed(self) -> object: ...  # truthy once the ship has left play (a bool, or DV's record of how)
+
+
+Ship = TypeVar("Ship", bound=ShipLike)
+
+
+class Ships(Generic[Ship]):
+    """The ships of a game's state, by id (a mixin of every ruleset's state, a pydantic model)."""
+
+    ships: Sequence[Ship]
+
+    def ship(self, ship_id: str) -> Ship:
         for ship in self.ships:
-            if ship.id == ship_id:  # type: ignore[attr-defined]
+            if ship.id == ship_id:
                 return ship
         raise KeyError(ship_id)
 
     def has_ship(self, ship_id: str) -> bool:
-        return any(ship.id == ship_id for ship in self.ships)  # type: ignore[attr-defined]
+        return any(ship.id == ship_id for ship in self.ships)
 
-    def with_ship(self, ship: T) -> Any:
-        ships = [ship if s.id == ship.id else s for s in self.ships]  # type: ignore[attr-defined]
-        return self.model_copy(update={"ships": ships})  # type: ignore[attr-defined]
+    def with_ship(self, ship: Ship) -> Any:
+        ships = [ship if s.id == ship.id else s for s in self.ships]
+        assert isinstance(self, BaseModel), "Ships is a mixin of a pydantic state"
+        return self.model_copy(update={"ships": ships})
 
     @property
-    def active_ships(self) -> list[T]:
-        return [s for s in self.ships if not s.removed]  # type: ignore[attr-defined]
+    def active_ships(self) -> list[Ship]:
+        return [s for s in self.ships if not s.removed]
 
 
 # --- handlers and pieces of handlers alike in both rulesets ------------------------------

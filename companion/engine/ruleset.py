@@ -133,7 +133,9 @@ class Ruleset(Generic[S, A]):
         kind = data.get("kind")
         if kind in self.table_actions:
             return None
-        return self.side_of[kind](data, state)  # type: ignore[index]
+        if not isinstance(kind, str):
+            raise KeyError(kind)
+        return self.side_of[kind](data, state)
 
     # --- the rules ----------------------------------------------------------------
 
