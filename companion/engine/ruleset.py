@@ -1,12 +1,17 @@
 """A game system as a value: what the store, shared play, the app and the CLI need of it.
 
-A `Ruleset` holds a system's state type, its action union (parsed and dumped
+A `Ruleset[S, A]` (generic in its state `S`, a `GameStateLike`: what the
+kernel and shared code read of any state, and its action union `A`) holds a
+system's state type, its action union (parsed and dumped
 through a pydantic `TypeAdapter`), its handlers (run by `kernel.dispatch`),
 who each action kind belongs to, its phases in words, its scenario format and
 how to load one, and what a device holding one side may be shown of a game
 (`view_for`: hidden information).  `QUICK_START` (quick_start/ruleset.py) and `WAR_FLEET`
 (war_fleet/ruleset.py) are the values; `registry.py`, above them, holds `RULESETS`
-and `find_ruleset(id)`, as python-chess's `VARIANTS`/`find_variant`.  A house rule is a
+and `find_ruleset(id)`, as python-chess's `VARIANTS`/`find_variant`.  What differs between
+systems is asked of the value, never by its id or state type: optional capabilities (the
+report's rated rolls and expected damage, the planner's `reach` and `trail`, shared play's
+`action_words`), each with a default meaning "none".  A house rule is a
 `variant(...)` of a ruleset with its own id, so a saved game can name the rules
 it was played with.
 """
