@@ -165,3 +165,13 @@ def test_command_line_new_act_options_games_export_import_verify_replay_report(t
     report = cli("report", gid, "--out", str(tmp_path / "report.html"), data=data)
     assert report.returncode == 0, report.stderr
     assert "Rope" in (tmp_path / "report.html").read_text()
+
+
+def test_the_toy_rules_are_typed_against_the_generic_ruleset():
+    """`mypy --strict` checks a plug-in's state against `GameStateLike` and its handlers and parts
+    against `Ruleset[TugState, ...]`, as it does the built-in rulesets (tests/test_engine_types.py)."""
+    pytest.importorskip("mypy")
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-incremental",
+                           str(TOY / "toy_ruleset" / "engine.py")], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr

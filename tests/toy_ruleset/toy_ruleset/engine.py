@@ -3,7 +3,7 @@ first side to bring the rope `to_win` steps its way wins; a side may concede.  N
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Iterator, Literal, Union
+from typing import Annotated, Any, Final, Iterator, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -12,7 +12,7 @@ from companion.engine.kernel import Refusal, RefusalKind, Work
 from companion.engine.roller import Roller
 from companion.engine.ruleset import Ruleset, conceding_side
 
-FORMAT = "toy-tug-scenario/1"
+FORMAT: Final = "toy-tug-scenario/1"
 PHASES = {"pulling": "pulling: either side pulls the rope", "over": "the game is over"}
 
 
@@ -79,11 +79,13 @@ def _side(work: Work[Any], side: str) -> None:
 
 
 def _over(work: Work[Any], winner: str, why: str) -> None:
+    """The end: its `game_over` event is what reveals the dice seed (store/game.py, verify, export)."""
     work.update(phase="over", result=f"{winner} wins: {why}")
     work.event("game_over", f"{winner} wins: {why}.", winner=winner)
 
 
 def pull(work: Work[Any], action: Pull) -> None:
+    """A side pulls the rope one step its way; `to_win` steps its way wins."""
     _side(work, action.side)
     work.phase("pulling", doing="pulling the rope")
     state = work.state
@@ -95,6 +97,7 @@ def pull(work: Work[Any], action: Pull) -> None:
 
 
 def concede(work: Work[Any], action: Concede) -> None:
+    """A side gives up: the other wins."""
     _side(work, action.side)
     winner = next(s for s in work.state.sides if s != action.side)
     _over(work, winner, f"{action.side} concedes")
