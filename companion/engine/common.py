@@ -320,14 +320,15 @@ def set_bookkeeping(work: Work[Any], action: SetBookkeeping) -> None:
 # --- a planned path as one action (issue 17: the movement planner's "Move there") ---------------
 
 
-def move_along(moves: dict[str, Callable[[Work[Any], Any], None]],
-               errors: tuple[type[Exception], ...] = ()) -> Callable[[Work[Any], Any], None]:
+def move_along(moves: dict[str, Callable[[Work[Any], Any], None]], errors: tuple[type[Exception], ...] = (),
+               *, ship_name: Callable[[Any], str]) -> Callable[[Work[Any], Any], None]:
     """A ruleset's `move_along` handler: a path the movement planner found (engine/quick_start/reach.py), taken
     as one action, so the log holds one entry and one undo takes the whole path back (issue 17:
     "'Move there' applies the path's steps as one undoable action").  Each step goes through the
     ruleset's own handler of its kind (`moves`), in order, with every rule it checks; at the first
     step the rules refuse, the whole action is refused, naming that step, and nothing is made.
-    `errors`: the ruleset's own rule exceptions, refusals too."""
+    `errors`: the ruleset's own rule exceptions, refusals too; `ship_name`: a ship's name as the
+    players know it (its card's, or its own)."""
     def handle(work: Work[Any], action: Any) -> None:
         total, first = len(action.steps), len(work.events)
         for number, step in enumerate(action.steps, 1):
@@ -340,8 +341,7 @@ def move_along(moves: dict[str, Callable[[Work[Any], Any], None]],
                 raise Refusal(f"{where}: {refusal}", refusal.kind) from None
             except errors as exc:
                 raise Refusal(f"{where}: {exc}") from None
-        ship = work.state.ship(action.ship)
-        name = ship.card.name if hasattr(ship, "card") else ship.name
+        name = ship_name(work.state.ship(action.ship))
         words = ", ".join(step_words(step) for step in action.steps)
         work.events.insert(first, Event(kind="move_along", text=f"{name} moves along its planned path: {words}.",
                                         data={"ship": action.ship, "steps": total}))

@@ -394,7 +394,8 @@ HANDLERS: dict[str, Callable[[Work[GameState], Any], None]] = {
     "record_move": SM.record_move,
     "seize_initiative": UI.seize_initiative,
     "move_along": C.move_along({"step": _step, "declare_turn": partial(H3.declare_turn, movement_rule=_movement_rule),
-                                "cancel_turn": partial(H3.cancel_turn, movement_rule=_movement_rule)}, RULE_ERRORS),
+                                "cancel_turn": partial(H3.cancel_turn, movement_rule=_movement_rule)}, RULE_ERRORS,
+                                ship_name=lambda ship: str(ship.card.name)),
 }
 
 parse_action = C.action_parser(A.ActionEnvelope, HANDLERS, "not an action")

@@ -449,7 +449,7 @@ HANDLERS: dict[str, Callable[[Work[WarFleetState], Any], None]] = {
     "set_casualty": _set_casualty,
     "concede": C.concede,
     "set_bookkeeping": C.set_bookkeeping,
-    "move_along": C.move_along({"step": _step, "pivot": _pivot}, RULE_ERRORS),
+    "move_along": C.move_along({"step": _step, "pivot": _pivot}, RULE_ERRORS, ship_name=lambda ship: str(ship.name)),
 }
 
 parse_action = C.action_parser(A.WarFleetActionEnvelope, HANDLERS, "not a War Fleet action")
