@@ -20,6 +20,14 @@ from .engine.registry import find_ruleset
 from .store.game import effective_actions
 
 
+def ruleset_name(ruleset_id: str) -> str:
+    """A ruleset's name as players know it ("War Fleet"), its id for one this install does not know."""
+    try:
+        return find_ruleset(ruleset_id).name
+    except ValueError:
+        return ruleset_id
+
+
 def game_report(ruleset_id: str, initial: Any, entries: Iterable[Any], turn: int | None = None) -> Report:
     """The report of a stored game: its log's actions in effect, replayed from its start."""
     return after_action_report(find_ruleset(ruleset_id), initial, effective_actions(list(entries)), turn)
@@ -225,7 +233,7 @@ def render(report: Report, title: str) -> str:
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>{_e(title)}: after-action report</title><style>{CSS}</style></head>
-<body><main><h1>{_e(title)}</h1><p class="sub">After-action report, {_e(report.ruleset)}, {when}. {_e(note)}</p>
+<body><main><h1>{_e(title)}</h1><p class="sub">After-action report, {_e(ruleset_name(report.ruleset))}, {when}. {_e(note)}</p>
 <div class="sides">{"".join(side_summary(report, s) for s in report.sides)}</div>
 <div class="grid" style="margin-top:12px">
 <div class="card">{luck_chart(report)}</div><div class="card">{damage_chart(report)}</div>

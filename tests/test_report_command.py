@@ -73,7 +73,7 @@ def test_one_turn_of_the_report_and_standard_output(ten_turn_game, capsys):
     data, game_id, *_ = ten_turn_game
     code, page, err = run(capsys, "report", game_id, "--data", data, "--turn", 4, "--out", "-")
     assert code == 0 and err == ""
-    assert "quick-start, turn 4." in page and page.count("<svg") == 4
+    assert "Quick-Start, turn 4." in page and page.count("<svg") == 4
 
 
 @pytest.mark.parametrize("argv, said", [

@@ -156,7 +156,10 @@ class App:
             "report": report.build,
             "replay": replay.build,
         }
-        self._set_screen((builders.get(session.screen) or route(session.screen) or home.build)(self))
+        builder = builders.get(session.screen) or route(session.screen)
+        if builder is None:  # no screen of that name (an old or mistyped address): Home
+            self.session, builder = Session(), home.build
+        self._set_screen(builder(self))
 
     def _set_screen(self, control: ft.Control) -> None:
         self.body.content = control

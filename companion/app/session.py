@@ -9,10 +9,12 @@ imports: the views read it and change it; it never holds controls.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
-SCREENS = ("home", "new", "game", "dice", "fleets", "editor", "rules", "load", "warfleet", "dv-editor", "report", "replay")
+#: a screen's name in a route: the shell's screens and each ruleset's own (`GameScreens.routes`)
+SCREEN_NAME = re.compile(r"[a-z][a-z0-9-]{0,39}")
 TABS = ("map", "ship", "fire", "log")
 
 
@@ -42,7 +44,7 @@ class Session:
 
 
 def session_from_route(route: str) -> Session:
-    """The session a route describes; unknown routes go home."""
+    """The session a route describes; a screen no one has goes home (the app decides, app/main.py)."""
     parts = urlsplit(route or "/")
     segments = [s for s in parts.path.split("/") if s]
     query = dict(parse_qsl(parts.query))
@@ -53,6 +55,6 @@ def session_from_route(route: str) -> Session:
         return Session("game", segments[1], query.get("ship") or None, tab if tab in TABS else "map")
     if segments[0] in ("warfleet", "report", "replay") and len(segments) >= 2:
         return Session(segments[0], segments[1])
-    if segments[0] in SCREENS:
+    if len(segments) == 1 and SCREEN_NAME.fullmatch(segments[0]):
         return Session(segments[0])
     return Session()
