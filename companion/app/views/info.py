@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import flet as ft
 
 from ...engine.cards import FormatError
 from ...engine.roller import Roller
-from ...engine.quick_start.scenario import build_state, load_scenario, two_sides
-from ...engine.quick_start.state import GameState
+from ...engine.quick_start.scenario import two_sides
+from ...engine.registry import RULESETS, ruleset_for_format
 from ...files import MAX_FILE_BYTES, parse_json, read_text
 from ..session import Session
 from ..readings import ReadingsMissing, rule_readings_text
@@ -81,10 +82,10 @@ def read_scenario_file(path: str) -> str:
     return read_text(path, MAX_SCENARIO_CHARS)
 
 
-def scenario_state(text: str, catalogue, seed: str | None, source: str = "") -> tuple[GameState, str]:
-    """A pasted (or read) scenario's starting position and name: size checked before it is parsed
-    (`files.parse_json`), board and ships bounded before the position is built.  Heavy: run it in a
-    worker thread."""
+def scenario_state(text: str, catalogue, seed: str | None, source: str = "") -> tuple[Any, str]:
+    """A pasted (or read) scenario's starting position and name, in the ruleset its format names:
+    size checked before it is parsed (`files.parse_json`), board and ships bounded before the
+    position is built.  Heavy: run it in a worker thread."""
     data = parse_json(text, source)
     board, ships = data.get("board") if isinstance(data, dict) else None, data.get("ships") if isinstance(data, dict) else None
     if isinstance(board, dict):
@@ -94,13 +95,17 @@ def scenario_state(text: str, catalogue, seed: str | None, source: str = "") -> 
                                   f"board.{key}")
     if isinstance(ships, list) and len(ships) > MAX_SHIPS:
         raise FormatError(f"{len(ships):,} ships are too many for the table app: at most {MAX_SHIPS}", "ships")
+    ruleset = ruleset_for_format(data.get("format") if isinstance(data, dict) else None)
+    if ruleset is None:
+        formats = ", ".join(r.scenario_format for r in RULESETS.values())
+        raise FormatError(f"not a scenario this app plays (the formats it reads: {formats})", "format")
     try:
-        scenario = load_scenario(data)
+        scenario = ruleset.load_scenario(data)
+        state = ruleset.build_state(scenario, catalogue, Roller.from_seed(seed) if seed else None)
     except FormatError as exc:
         raise exc.in_file(source) if source else exc from None
-    state = build_state(scenario, catalogue, Roller.from_seed(seed) if seed else None)
     two_sides(state.sides)  # refused in plain words: a game needs two sides at least (issue 25 part 8)
-    return state, scenario.name
+    return state, getattr(scenario, "name", "") or ""
 
 
 def build_load(app) -> ft.Control:
@@ -150,7 +155,8 @@ def build_load(app) -> ft.Control:
 
     inner(button, ft.FilledButton).on_click = load
     return _page(app, "Load a scenario",
-                 muted("A leviathans-scenario/1 file: a table position with ships, facings and damage. "
+                 muted(f"A scenario file of any game here ({', '.join(r.scenario_format for r in RULESETS.values())}): "
+                       "a table position with ships, facings and damage. "
                        "Cards are looked up in the fleets, or given inline. "
                        f"At most {MAX_SHIPS} ships on a board of at most {MAX_COLUMNS} x {MAX_ROWS} hexes."),
                  ft.Row([tag("load-path", path)]), ft.Row([tag("load-paste", text)]), message, button,
