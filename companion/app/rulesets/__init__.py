@@ -46,7 +46,7 @@ class GameScreens:
 
     ruleset_id: str
     body: type[Any]  # the game frame's body class (views/frame.py; the shell reads SHARED_SCREEN of it)
-    screen_view: type[Any]  # the shared screen's view class (a TV across the table)
+    screen_view: Callable[[Any, Any], Any]  # (app, game) -> the shared screen's view (a TV across the table)
     phases: Mapping[str, str]  # each phase in the players' words
     icon: Any  # a saved game's icon on Home (an ft.Icons member)
     resume_tag: str  # the identifier prefix of a saved game's tile on Home

@@ -20,7 +20,7 @@ from ..names import GameName, ShipName, SideName
 from ..roller import Roller
 from ..quick_start.state import check_ship_count
 from .grid import HitGrid
-from .records import COMMAND_SCORE, FlightRecord, Rank, ShipRecord
+from .records import FlightRecord, Rank, ShipRecord
 from .state import (RULESET, Base, Conditions, DVShip, DVState, Flight, Plot, Rudder, SpeedMode, Stage, Table,
                     marked_boxes)
 from .table1 import SuccessTable
@@ -246,7 +246,3 @@ def summary(state: DVState) -> str:
     marks += [] if state.success_table.verified else ["reconstructed Table 1"]
     return f"Decisive Victory scenario, {len(state.ships)} ships ({per_side})" + (
         f"; {' and '.join(marks)} (unverified)" if marks else "")
-
-
-#: The command score of each rank, for screens that list them (`003:29-34`).
-RANKS: Final = tuple(COMMAND_SCORE)

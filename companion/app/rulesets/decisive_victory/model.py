@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any, Iterable
 
 from ....engine.decisive_victory import odds
-from ....engine.decisive_victory.batches import best_score, ships_in_play
+from ....engine.decisive_victory.batches import best_score
 from ....engine.decisive_victory.command import COST, NAME, effective_status
 from ....engine.decisive_victory.game import apply
 from ....engine.kernel import Refused
@@ -513,17 +513,3 @@ def _due_steps(state: DVState, ship: DVShip, step: str) -> list[Choice]:
 
 def maintenance_words(state: DVState) -> str:
     return maintenance_left(state) or "Nothing left to roll: the turn may end."
-
-
-@dataclass(frozen=True)
-class SideLine:
-    side: str
-    afloat: int
-    ships: int
-    acting: bool
-
-
-def side_lines(state: DVState) -> tuple[SideLine, ...]:
-    acting = state.batch.side if state.batch else state.initiative
-    return tuple(SideLine(side, len(ships_in_play(state, side)), sum(1 for s in state.ships if s.side == side),
-                          side == acting) for side in state.sides)
