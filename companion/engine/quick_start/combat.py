@@ -133,11 +133,6 @@ def _damage_arcs(target: ShipState, rules: TableRules) -> DamageArcs:
     return found
 
 
-def _holds(origin: Hex, cell: Hex, wedge: tuple[int, int]) -> bool:
-    """`arcs.in_wedge`, by the arcs' linear forms (issue 30)."""
-    return offset_in_arc(cell.q - origin.q, cell.r - origin.r, wedge)
-
-
 # --- exact odds ---------------------------------------------------------------
 
 
