@@ -24,17 +24,3 @@ def shots_to_roll(state: GameState, side: str | None) -> tuple[int, ...]:
         and (side is None or state.ship(shot.attacker).side == side)
     )
 
-
-def taps_per_shot(dice: list[int], table: bool, volley: bool) -> float:
-    """The taps a player makes to resolve shots from the fire tab, each shot's dice counted in
-    `dice` (its pool and the slot die): with the app's dice one Roll a shot, or one "Roll all" for
-    the volley; with table dice one tap a die, plus opening the entry and Resolve (once a shot, or
-    once for the volley's one sheet).  Re-rolled slot dice and keel dice come on top."""
-    shots = len(dice)
-    if not shots:
-        return 0.0
-    if not table:
-        return 1 / shots if volley else 1.0
-    per_entry = 2  # open the entry (Table dice), then Resolve
-    taps = sum(dice) + (per_entry if volley else per_entry * shots)
-    return taps / shots
