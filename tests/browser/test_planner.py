@@ -166,11 +166,13 @@ def wf_server(tmp_path):
 def test_war_fleet_plan_move_there_and_undo(wf_server, browser):
     from companion.app.rulesets.war_fleet import model as M
     from companion.app.planner_model import plan_view
+    from companion.app.rulesets.war_fleet.planner_guns import guns_from as war_fleet_guns
     from companion.files import load_catalogue, shipped_fleets_dir
 
     state = M.twenty_against_twenty(load_catalogue(), shipped_fleets_dir(), "3")
     cell = state.board.parse("1207")
-    view = plan_view(state, "hml-leviathan", cell, "plan-face-NE")
+    view = plan_view(state, "hml-leviathan", cell, "plan-face-NE", guns=war_fleet_guns)
+    assert view.guns  # the screen must show these
     assert view.steps == ("turn to starboard", "forward", "forward") and view.mp_cost == 3
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
