@@ -61,16 +61,22 @@ class ShotMark(BaseModel):
 
 
 class ReportWords(BaseModel):
-    """The report's words for a ruleset's two damage measures, its shots, and whose rolls count."""
+    """The report's words for a ruleset's two damage measures, its shots, and whose rolls count;
+    plain words by default, each ruleset its own (Quick-Start's `SLOTS_AND_KEELS`)."""
 
     model_config = ConfigDict(frozen=True)
 
-    dealt: str = "slots destroyed"
-    dealt_short: str = "slots"
-    second: str = "keels broken"
-    second_short: str = "keels"
-    shots: str = "shots resolved"
+    dealt: str = "damage dealt"
+    dealt_short: str = "damage"
+    second: str = "ships lost"
+    second_short: str = "lost"
+    shots: str = "attacks resolved"
     luck_note: str = LUCK_NOTE
+
+
+#: Quick-Start's and War Fleet's measures: slots destroyed and keels broken (seed 001, seed 004)
+SLOTS_AND_KEELS = ReportWords(dealt="slots destroyed", dealt_short="slots", second="keels broken",
+                              second_short="keels", shots="shots resolved")
 
 
 # --- rating a roll -------------------------------------------------------------------------------

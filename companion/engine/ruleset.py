@@ -73,7 +73,12 @@ class Option:
 
 @dataclass(frozen=True)
 class Ruleset(Generic[S, A]):
-    """One game system (or a variant of one), generic in its state `S` and its action union `A`."""
+    """One game system (or a variant of one), generic in its state `S` and its action union `A`.
+
+    The contract a ruleset keeps with the shared code: its state is a frozen pydantic model read
+    through `GameStateLike` (and `turn`, `sides`, `ships`); the handler that ends the game emits an
+    event of kind "game_over" (the store then reveals the game's dice seed, `verify` checks it).
+    """
 
     id: str
     name: str
@@ -103,7 +108,7 @@ class Ruleset(Generic[S, A]):
     expected_damage: ExpectedDamage = lambda state, action, events: None
     ships_lost: ShipsLost = lambda before, after, events: ()
     ship_name: Callable[[Any], str] = lambda ship: str(ship.id)
-    report_words: "ReportWords | None" = None  # None: Quick-Start's (slots and keels)
+    report_words: "ReportWords | None" = None  # None: plain words ("damage dealt", "ships lost")
     #: what an action of a side does, in words, by kind: shared play's refusal says "only a device
     #: holding British can <words>" (a kind not here: "act for it")
     action_words: Mapping[str, str] = field(default_factory=dict)

@@ -21,6 +21,7 @@ from . import secret_moves
 from . import unit_initiative
 from .combat import firing_solutions
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
+from ..report_damage import SLOTS_AND_KEELS
 from ..ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
 from .scenario import SCENARIO_FORMAT, build_state, dump_scenario, load_scenario, scenario_of
 from .state import GameState, ShipState, position_problem
@@ -120,6 +121,7 @@ QUICK_START: Ruleset[GameState, A.Action] = Ruleset(
     expected_damage=quick_start_report.expected_damage,
     ships_lost=quick_start_report.ships_lost,
     ship_name=quick_start_report.ship_name,
+    report_words=SLOTS_AND_KEELS,
     action_words=ACTION_WORDS,
     reach=planner.reach,
     trail=planner.trail,

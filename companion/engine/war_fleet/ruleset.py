@@ -15,6 +15,7 @@ from typing import Any, Iterator
 
 from pydantic import TypeAdapter
 
+from ..report_damage import SLOTS_AND_KEELS
 from ..ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
 from . import actions as A, reach as planner, report
 from .combat import attack_options
@@ -93,6 +94,7 @@ WAR_FLEET: Ruleset[WarFleetState, A.WarFleetAction] = Ruleset(
     rated_rolls=report.rated_rolls,
     expected_damage=report.expected_damage,
     ships_lost=report.ships_lost,
+    report_words=SLOTS_AND_KEELS,
     ship_name=report.ship_name,
     action_words=ACTION_WORDS,
     reach=planner.reach,
