@@ -17,11 +17,9 @@ from pathlib import Path
 from typing import Iterable
 
 from ....engine.decisive_victory.grid import RECONSTRUCTED, SYSTEMS, HitGrid
-from ....printing import escaped, printed_page
+from ....printing import escaped, printed_page, write_page
 from ....engine.decisive_victory.inches import inches_text
 from ....engine.decisive_victory.records import ShipRecord, Weapon
-import tempfile
-from ....printing import html_to_pdf
 
 CLASS_NAMES = {"destroyer": "Destroyer", "cruiser": "Cruiser", "capital": "Capital ship"}
 ARMOR_ROWS = {"deck": "Deck", "belt": "Belt", "underwater": "Underwater"}
@@ -231,14 +229,5 @@ def render_records(ships: Iterable[ShipRecord], title: str = "Ship records", gri
 
 def write_records(ships: list[ShipRecord], out: str | Path, title: str = "Ship records",
                   grid: HitGrid = RECONSTRUCTED) -> Path:
-    """Write the records to `out`: HTML, or PDF (through chromium, printing.html_to_pdf) for .pdf."""
-    out = Path(out)
-    page = render_records(ships, title, grid)
-    if out.suffix.lower() != ".pdf":
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(page, encoding="utf-8")
-        return out
-    with tempfile.TemporaryDirectory(prefix="companion-print-") as tmp:
-        source = Path(tmp) / (out.stem + ".html")
-        source.write_text(page, encoding="utf-8")
-        return html_to_pdf(source, out)
+    """Write the records to `out`: HTML, or PDF for .pdf (`printing.write_page`)."""
+    return write_page(render_records(ships, title, grid), out)
