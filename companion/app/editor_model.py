@@ -61,13 +61,72 @@ def pool_top(notation: Any) -> int | None:
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing that keeps the card from being saved: where (a draft path) and what."""
+    """One thing that keeps the card or file from being saved: where (a draft path) and what."""
 
     path: Path
     text: str
 
 
-class CardEditor:
+class Edited:
+    """A file being edited as a plain dict (`data`): a version per change, the version last
+    saved, and its problems, checked once per version (`_check`).  The card editor and the
+    Decisive Victory drafts are both."""
+
+    data: dict[str, Any]
+    version: int
+    saved_version: int
+    _problems: tuple[int, list[Problem]] | None
+
+    def get(self, path: Path, default: Any = None) -> Any:
+        node: Any = self.data
+        for key in path:
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                return default
+        return node
+
+    def set(self, path: Path, value: Any) -> None:
+        """Set a text, dice or yes/no field."""
+        parent = self.get(tuple(path[:-1]))
+        if parent is None:
+            raise KeyError(f"no field {'.'.join(map(str, path))}")
+        parent[path[-1]] = value
+        self.changed()
+
+    def changed(self) -> None:
+        self.version += 1
+
+    @property
+    def dirty(self) -> bool:
+        return self.version != self.saved_version
+
+    @property
+    def verified(self) -> bool:
+        return bool((self.data.get("sources") or {}).get("verified", True))
+
+    def problems(self) -> list[Problem]:
+        """Everything that keeps the file from being saved, in file order (empty: ready)."""
+        if self._problems is None or self._problems[0] != self.version:
+            self._problems = (self.version, self._check())
+        return list(self._problems[1])
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems()
+
+    def problem_at(self, path: Path) -> str | None:
+        """The first problem of exactly this field (for the text under it)."""
+        return next((p.text for p in self.problems() if p.path == tuple(path)), None)
+
+    def problems_within(self, path: Path) -> list[Problem]:
+        return [p for p in self.problems() if p.path[:len(path)] == tuple(path)]
+
+    def _check(self) -> list[Problem]:
+        raise NotImplementedError
+
+
+class CardEditor(Edited):
     """A draft card being edited, and where it will be saved."""
 
     def __init__(self, data: dict[str, Any], *, card_id: str | None, title: str, note: str = ""):
@@ -109,15 +168,6 @@ class CardEditor:
 
     # --- reading -------------------------------------------------------------------------
 
-    def get(self, path: Path, default: Any = None) -> Any:
-        node: Any = self.data
-        for key in path:
-            try:
-                node = node[key]
-            except (KeyError, IndexError, TypeError):
-                return default
-        return node
-
     @property
     def ship_type(self) -> int:
         value = self.data.get("type")
@@ -131,16 +181,8 @@ class CardEditor:
         return self.data["locations"][location]["slots"]
 
     @property
-    def dirty(self) -> bool:
-        return self.version != self.saved_version
-
-    @property
     def based_on(self) -> str | None:
         return (self.data.get("sources") or {}).get("based_on")
-
-    @property
-    def verified(self) -> bool:
-        return bool((self.data.get("sources") or {}).get("verified", True))
 
     @property
     def starting_mp(self) -> int:
@@ -148,14 +190,6 @@ class CardEditor:
                    if s.get("kind") == "engine" and isinstance(s.get("mp"), int))
 
     # --- changing ----------------------------------------------------------------------------
-
-    def set(self, path: Path, value: Any) -> None:
-        """Set a text, dice or yes/no field."""
-        parent = self.get(path[:-1])
-        if parent is None:
-            raise KeyError(f"no field {'.'.join(map(str, path))}")
-        parent[path[-1]] = value
-        self._changed()
 
     def set_number(self, path: Path, text: Any) -> None:
         """A number typed in: kept as a whole number when it is one, else as typed (a problem says so)."""
@@ -170,7 +204,7 @@ class CardEditor:
                 return
         if path[-1] == "breach" and raw == "" and self.get(path[:-1] + ("kind",)) == "miss":
             self.get(path[:-1]).pop("breach", None)  # a miss slot's number is optional
-            self._changed()
+            self.changed()
             return
         self.set(path, value)
         if path[-1] == "saturation":  # a count above 0 sets the saturation trait; 0 drops both
@@ -204,7 +238,7 @@ class CardEditor:
             new[name] = copy.deepcopy(old[source]) if source in old else location_template(name)
         self.data["type"] = ship_type
         self.data["locations"] = new
-        self._changed()
+        self.changed()
 
     def set_kind(self, location: str, index: int, kind: str) -> None:
         if kind not in SLOT_KINDS:
@@ -213,22 +247,22 @@ class CardEditor:
         if slots[index].get("kind") == kind:
             return
         slots[index] = slot_template(kind, slots[index].get("breach", 12))
-        self._changed()
+        self.changed()
 
     def add_slot(self, location: str, kind: str = "miss") -> None:
         self.slots(location).append(slot_template(kind, 11))
-        self._changed()
+        self.changed()
 
     def remove_slot(self, location: str, index: int) -> None:
         del self.slots(location)[index]
-        self._changed()
+        self.changed()
 
     def move_slot(self, location: str, index: int, delta: int) -> None:
         slots = self.slots(location)
         other = index + delta
         if 0 <= other < len(slots):
             slots[index], slots[other] = slots[other], slots[index]
-            self._changed()
+            self.changed()
 
     def set_trait(self, location: str, index: int, trait: str, on: bool) -> None:
         slot = self.slots(location)[index]
@@ -238,30 +272,17 @@ class CardEditor:
         slot["traits"] = [t for t in ("turret", "bracket", "saturation") if t in traits]
         if not slot["traits"]:
             slot.pop("traits")
-        self._changed()
+        self.changed()
 
     def set_verified(self, verified: bool) -> None:
         self.data.setdefault("sources", {"notes": ""})["verified"] = bool(verified)
-        self._changed()
+        self.changed()
 
     def set_notes(self, notes: str) -> None:
         self.data.setdefault("sources", {"verified": True})["notes"] = notes
-        self._changed()
-
-    def _changed(self) -> None:
-        self.version += 1
+        self.changed()
 
     # --- checking ----------------------------------------------------------------------------
-
-    def problems(self) -> list[Problem]:
-        """Everything that keeps the card from being saved, in card order (empty: ready)."""
-        if self._problems is None or self._problems[0] != self.version:
-            self._problems = (self.version, self._check())
-        return list(self._problems[1])
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems()
 
     def warnings(self) -> list[Problem]:
         """Values a card may hold but play never reaches, in plain words (issue 12).
@@ -300,17 +321,6 @@ class CardEditor:
                 found.append(Problem(path, f"{self.describe(path)} {breach} is more than any shot can roll "
                                            f"here: at most {most} ({why})"))
         return found
-
-    def problem_at(self, path: Path) -> str | None:
-        """The first problem of exactly this field (for the text under it)."""
-        for problem in self.problems():
-            if problem.path == tuple(path):
-                return problem.text
-        return None
-
-    def problems_within(self, path: Path) -> list[Problem]:
-        path = tuple(path)
-        return [p for p in self.problems() if p.path[:len(path)] == path]
 
     def _draft(self) -> dict[str, Any]:
         data = copy.deepcopy(self.data)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -20,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 from ....engine.cards import FormatError
 from ....engine.decisive_victory.grid import COLUMNS, RECONSTRUCTED as RECONSTRUCTED_GRID, SYSTEMS, HitGrid
 from ....engine.decisive_victory.records import SHIP_FORMAT, ShipRecord
-from ...editor_model import WHOLE_NUMBER_ERRORS, field_words
+from ...editor_model import WHOLE_NUMBER_ERRORS, Edited, Problem, field_words
 from ....engine.decisive_victory.table1 import HIGHEST, LOWEST, RECONSTRUCTED as RECONSTRUCTED_TABLE, SuccessTable
 
 Path = tuple  # a place in a draft: ("weapons", 1, "fire_control")
@@ -48,21 +47,13 @@ FIELD_WORDS = {
 OPTIONAL_NUMBERS = {"collision_rating", "radar", "max_range"}
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One thing that keeps the draft from being saved: where (a draft path) and what."""
-
-    path: Path
-    text: str
-
-
 def slug(text: str) -> str:
     """`HMS Sample` -> `hms-sample`: a record id from a name."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "ship"
 
 
-class Draft:
-    """A file being edited: its data, a version per change, and its problems."""
+class Draft(Edited):
+    """A Decisive Victory file being edited: its data, a version per change, and its problems."""
 
     model: type[BaseModel] = BaseModel
 
@@ -71,22 +62,6 @@ class Draft:
         self.version = 0
         self.saved_version = 0 if saved else -1
         self._problems: tuple[int, list[Problem]] | None = None
-
-    def get(self, path: Path, default: Any = None) -> Any:
-        node: Any = self.data
-        for key in path:
-            try:
-                node = node[key]
-            except (KeyError, IndexError, TypeError):
-                return default
-        return node
-
-    def set(self, path: Path, value: Any) -> None:
-        parent = self.get(tuple(path[:-1]))
-        if parent is None:
-            raise KeyError(f"no field {'.'.join(map(str, path))}")
-        parent[path[-1]] = value
-        self.changed()
 
     def set_number(self, path: Path, text: Any) -> None:
         """A number typed in: a whole number when it is one; empty is null for a field that may be
@@ -102,19 +77,8 @@ class Draft:
                 value = raw
         self.set(path, value)
 
-    def changed(self) -> None:
-        self.version += 1
-
-    @property
-    def dirty(self) -> bool:
-        return self.version != self.saved_version
-
     def saved(self) -> None:
         self.saved_version = self.version
-
-    @property
-    def verified(self) -> bool:
-        return bool((self.data.get("sources") or {}).get("verified", True))
 
     def set_verified(self, verified: bool) -> None:
         self.data["sources"] = {**(self.data.get("sources") or {"notes": ""}), "verified": bool(verified)}
@@ -125,21 +89,6 @@ class Draft:
         self.changed()
 
     # --- checking -------------------------------------------------------------------
-
-    def problems(self) -> list[Problem]:
-        if self._problems is None or self._problems[0] != self.version:
-            self._problems = (self.version, self._check())
-        return list(self._problems[1])
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems()
-
-    def problem_at(self, path: Path) -> str | None:
-        return next((p.text for p in self.problems() if p.path == tuple(path)), None)
-
-    def problems_within(self, path: Path) -> list[Problem]:
-        return [p for p in self.problems() if p.path[:len(path)] == tuple(path)]
 
     def _own_checks(self) -> list[Problem]:
         return []
