@@ -90,6 +90,13 @@ def icon_button(icon, tooltip: str, handler, ident: str | None = None, **kwargs)
     return tag(ident, button) if ident else button
 
 
+def button(ident: str, text: str, handler, filled: bool = False, icon=None, disabled: bool = False,
+           tooltip: str | None = None) -> ft.Control:
+    """A text button with a full touch target: filled for the step the screen expects, else outlined."""
+    kind = ft.FilledButton if filled else ft.OutlinedButton
+    return tag(ident, kind(content=text, icon=icon, on_click=handler, height=TOUCH, disabled=disabled, tooltip=tooltip))
+
+
 def tab_button(ident: str, icon, label: str, selected: bool, handler) -> ft.Control:
     """One tab of the panel switcher beside the map (tablet, desktop)."""
     colour = ft.Colors.ON_SECONDARY_CONTAINER if selected else ft.Colors.ON_SURFACE_VARIANT

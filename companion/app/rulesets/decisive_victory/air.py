@@ -9,19 +9,12 @@ from __future__ import annotations
 import flet as ft
 
 from . import air_model as A
+from .controls import entry, heading
 from ...theme import side_colour
 from ...views.frame import on
 from ...views.widgets import TOUCH, muted, tag
 
 DICE_LABELS = {"attack": "Attack 1st 2nd", "answer": "Answer 1st 2nd", "save": "Save 1st 2nd", "damage": "Damage dice"}
-
-
-def heading(text: str, size: int = 15) -> ft.Text:
-    return ft.Text(text, size=size, weight=ft.FontWeight.BOLD)
-
-
-def _field(label: str, width: int = 130) -> ft.TextField:
-    return ft.TextField(label=label, width=width, dense=True)
 
 
 def flight_card(state, row: A.FlightRow, selected: bool = False, size: int = 13, on_click=None) -> ft.Control:
@@ -48,9 +41,9 @@ class AirPanel:
 
     def _fields(self, ident: str) -> dict[str, ft.TextField]:
         if ident not in self.fields:
-            made = {k: _field(v, 150) for k, v in DICE_LABELS.items()}
-            made.update(points=_field("AA points", 110), inches=_field("Inches moved", 120),
-                        distance=_field("Distance (in)", 130))
+            made = {k: entry(v, 150) for k, v in DICE_LABELS.items()}
+            made.update(points=entry("AA points", 110), inches=entry("Inches moved", 120),
+                        distance=entry("Distance (in)", 130))
             self.fields[ident] = made
         return self.fields[ident]
 

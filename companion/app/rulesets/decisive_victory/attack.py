@@ -10,25 +10,18 @@ import flet as ft
 
 from ....messages import sentence
 from . import model as M
+from .controls import entry, heading
 from ...views.frame import on
 from ...views.widgets import TOUCH, die_face, mounted, muted, tag
-
-
-def heading(text: str, size: int = 15) -> ft.Text:
-    return ft.Text(text, size=size, weight=ft.FontWeight.BOLD)
-
-
-def _field(label: str, width: int = 120) -> ft.TextField:
-    return ft.TextField(label=label, width=width, dense=True)
 
 
 class TableDice:
     """The table's faces for one declared attack (roll_attack's `table`, spec §16)."""
 
     def __init__(self):
-        self.attack, self.bonus = _field("Attack 1st 2nd"), _field("N7 bonus 1st 2nd")
-        self.saves, self.damage, self.minor = _field("Saves (/ per hit)", 150), _field("Damage (/ per hit)", 150), \
-            _field("Minor (damage 0)", 130)
+        self.attack, self.bonus = entry("Attack 1st 2nd", 120), entry("N7 bonus 1st 2nd", 120)
+        self.saves, self.damage, self.minor = entry("Saves (/ per hit)", 150), entry("Damage (/ per hit)", 150), \
+            entry("Minor (damage 0)", 130)
 
     def fields(self, ident: str) -> list[ft.Control]:
         return [tag(f"{ident}-{name}", getattr(self, name)) for name in ("attack", "bonus", "saves", "damage", "minor")]
@@ -42,8 +35,8 @@ class AttackPanel:
         self.body = body
         self.system: str | None = None
         self.target: str | None = None
-        self.distance = _field("Distance (in)", 150)
-        self.spotter = _field("Spotter (in)", 150)
+        self.distance = entry("Distance (in)", 150)
+        self.spotter = entry("Spotter (in)", 150)
         self.in_arc = ft.Switch(label="In arc", value=True, on_change=self._changed)
         self.bow_on = ft.Switch(label="Bow or stern on", value=False, on_change=self._changed)
         self.smoke = ft.Switch(label="Through smoke", value=False, on_change=self._changed)

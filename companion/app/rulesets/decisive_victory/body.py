@@ -21,28 +21,18 @@ from ...session import Session
 from ...theme import side_colour
 from .air import AirPanel
 from .attack import AttackPanel
+from .controls import heading
 from .hand import HandControls
 from .ship import ship_card, ship_line
 from ...views.frame import on
 from ...views.pages import deliver, may_start
-from ...views.widgets import TOUCH, icon_button, muted, tag
+from ...views.widgets import TOUCH, button, icon_button, muted, tag
 
 TABS = (("ship", ft.Icons.DIRECTIONS_BOAT_OUTLINED, ft.Icons.DIRECTIONS_BOAT, "Ships"),
         ("attacks", ft.Icons.GPS_NOT_FIXED, ft.Icons.GPS_FIXED, "Attacks"),
         ("air", ft.Icons.FLIGHT_OUTLINED, ft.Icons.FLIGHT, "Aircraft"),
         ("maintenance", ft.Icons.BUILD_OUTLINED, ft.Icons.BUILD, "Repair"),
         ("log", ft.Icons.LIST, ft.Icons.LIST, "Log"))
-
-
-def heading(text: str, size: int = 15) -> ft.Text:
-    """A section's title in the bold face (the W_600 face falls back to a serif on the web renderer)."""
-    return ft.Text(text, size=size, weight=ft.FontWeight.BOLD)
-
-
-def button(ident: str, text: str, handler, filled: bool = False, icon=None, disabled: bool = False,
-           tooltip: str | None = None) -> ft.Control:
-    kind = ft.FilledButton if filled else ft.OutlinedButton
-    return tag(ident, kind(content=text, icon=icon, on_click=handler, height=TOUCH, disabled=disabled, tooltip=tooltip))
 
 
 def field(label: str, width: int = 110, value: str = "") -> ft.TextField:

@@ -10,20 +10,17 @@ import flet as ft
 
 from . import hand_model as H
 from . import model as M
+from .controls import entry
 from ...views.frame import on
 from ...views.widgets import TOUCH, muted, tag
-
-
-def _field(label: str, width: int = 130) -> ft.TextField:
-    return ft.TextField(label=label, width=width, dense=True)
 
 
 class HandControls:
     def __init__(self, body):
         self.body = body
         self.ratings: dict[str, ft.TextField] = {}
-        self.ship_dice, self.other_dice = _field("1st ship's dice", 150), _field("2nd ship's dice", 150)
-        self.radar = _field("Radar 1st 2nd")
+        self.ship_dice, self.other_dice = entry("1st ship's dice", 150), entry("2nd ship's dice", 150)
+        self.radar = entry("Radar 1st 2nd")
         self.lit: set[str] = set()
 
     def _buttons(self, choices) -> ft.Control:
@@ -68,7 +65,7 @@ class HandControls:
     def collision(self, state, ship_id: str, other_id: str) -> list[ft.Control]:
         """The collision's table dice (each ship's CR in d6, 4+ a damage point) and a CR where none is recorded."""
         missing = H.missing_ratings(state, ship_id, other_id)
-        fields = [tag(f"dv-cr-{s.id}", self.ratings.setdefault(s.id, _field(f"{s.label} CR", 150))) for s in missing]
+        fields = [tag(f"dv-cr-{s.id}", self.ratings.setdefault(s.id, entry(f"{s.label} CR", 150))) for s in missing]
         note = [muted(", ".join(s.label for s in missing) + " ha" + ("ve" if len(missing) > 1 else "s")
                       + " no collision rating on record: type it for the collision.", 12)] if missing else []
         ship, other = state.ship(ship_id), state.ship(other_id)

@@ -27,20 +27,13 @@ from ...views.planner import Planner
 from .planner_guns import guns_from
 from .start import new_battle
 from .tokens import draw_tokens
-from ...views.widgets import TOUCH, heading, icon_button, muted, pill, tag
+from ...views.widgets import TOUCH, button, heading, icon_button, muted, pill, tag
 
 SCREEN_TABS = ("card", "log")  # what the shared screen shows beside the map
 TABS = (("ship", ft.Icons.DIRECTIONS_BOAT_OUTLINED, ft.Icons.DIRECTIONS_BOAT, "Ship"),
         ("attacks", ft.Icons.GPS_NOT_FIXED, ft.Icons.GPS_FIXED, "Attacks"),
         ("card", ft.Icons.STYLE_OUTLINED, ft.Icons.STYLE, "Card"),
         ("pocket", ft.Icons.CALL_SPLIT, ft.Icons.CALL_SPLIT, "Pocket"), ("log", ft.Icons.LIST, ft.Icons.LIST, "Log"))
-
-
-def _button(ident: str, text: str, handler, icon=None, filled: bool = False, disabled: bool = False,
-            tooltip: str | None = None) -> ft.Control:
-    kind = ft.FilledButton if filled else ft.OutlinedButton
-    return tag(ident, kind(content=text, icon=icon, on_click=handler, height=TOUCH, disabled=disabled,
-                           tooltip=tooltip))
 
 
 def _dice_row(dice: tuple[str, ...]) -> ft.Control:
@@ -115,7 +108,7 @@ class WarFleetBody:
 
     def banner(self, models) -> tuple:
         banner = models[1]
-        return banner.title, banner.detail, [], [_button(step.ident, step.label, on(self._step, step), filled=True)
+        return banner.title, banner.detail, [], [button(step.ident, step.label, on(self._step, step), filled=True)
                                                  for step in (() if self.read_only else banner.steps)]
 
     def render(self, models) -> list[ft.Control]:
@@ -176,17 +169,17 @@ class WarFleetBody:
         if planning is not None:  # the movement planner (issue 17): the tapped end position first
             out.append(planning)
         if moves and ship.mp_left > 0:
-            out.append(_button("wf-plan-toggle", "Planning" if self.planner.on else "Plan",
+            out.append(button("wf-plan-toggle", "Planning" if self.planner.on else "Plan",
                                on(self.planner.toggle, ship.id), icon=ft.Icons.ROUTE,
                                tooltip="Every end position this turn, by MP"))
         if moves:
-            out.append(ft.Row([_button(m.ident, m.label, on(self.send, m.action), disabled=m.problem is not None,
+            out.append(ft.Row([button(m.ident, m.label, on(self.send, m.action), disabled=m.problem is not None,
                                        tooltip=m.problem) for m in moves if not m.ident.startswith("wf-pivot")],
                               wrap=True, spacing=6, run_spacing=6))
             pivots = [m for m in moves if m.ident.startswith("wf-pivot")]
             if pivots and all(m.problem is None for m in pivots):
                 out += [muted("Or spend every MP to face any way:"),
-                        ft.Row([_button(m.ident, m.label.replace("Pivot to ", ""), on(self.send, m.action)) for m in pivots],
+                        ft.Row([button(m.ident, m.label.replace("Pivot to ", ""), on(self.send, m.action)) for m in pivots],
                                wrap=True, spacing=6)]
             problem = next((m.problem for m in moves if m.problem and m.ident == "wf-forward"), None)
             if problem:
@@ -204,9 +197,9 @@ class WarFleetBody:
         if declared:
             out.append(heading("Declared attacks", 14))
         for row in declared:
-            buttons = [] if row.result else [_button(f"wf-roll-{row.id}", "Roll", on(self.send, row.roll), filled=True,
+            buttons = [] if row.result else [button(f"wf-roll-{row.id}", "Roll", on(self.send, row.roll), filled=True,
                                                      icon=ft.Icons.CASINO),
-                                             _button(f"wf-cancel-{row.id}", "Cancel", on(self.send, row.cancel))]
+                                             button(f"wf-cancel-{row.id}", "Cancel", on(self.send, row.cancel))]
             out.append(_box(f"wf-attack-{row.id}", heading(row.title, 14),
                             ft.Row([_dice_row(row.dice), ft.Text(row.odds, size=12, expand=True)], spacing=8)
                             if row.odds else ft.Container(),
@@ -223,7 +216,7 @@ class WarFleetBody:
                 strikes = [ft.Row([
                     ft.Text(f"{s.location}: destroyed {s.destroyed}, casualty {s.casualty}", expand=True, size=13,
                             tooltip=s.exact),
-                    _button(f"wf-option-{i}" + ("" if j == 0 else f"-{j}"), "Declare", on(self.send, s.action), filled=True,
+                    button(f"wf-option-{i}" + ("" if j == 0 else f"-{j}"), "Declare", on(self.send, s.action), filled=True,
                             icon=ft.Icons.GPS_FIXED),
                 ]) for j, s in enumerate(option.strikes)]
                 out.append(_box(f"wf-option-row-{i}", heading(option.title, 14),
@@ -293,7 +286,7 @@ class WarFleetBody:
                                                                   height=TOUCH)) for n in (1, 2, 3)]],
                            spacing=6, wrap=True),
                     ft.Text(f"Pocket around {state.ship(self.selected).name}: {names}", size=13),
-                    _button("wf-open-pocket", "Open pocket battle at Quick-Start scale", on(self._open_pocket, pocket),
+                    button("wf-open-pocket", "Open pocket battle at Quick-Start scale", on(self._open_pocket, pocket),
                             icon=ft.Icons.CALL_SPLIT, filled=True)]
         elif state.phase != "combat" or state.firing:
             out.append(muted("Pockets are opened in the combat phase, before the first roll."))
@@ -302,9 +295,9 @@ class WarFleetBody:
         for row in M.pocket_rows(self.game):
             buttons = []
             if row.open and row.game_id:
-                buttons = [_button(f"wf-play-pocket-{row.id}", "Play it", on(self.app.navigate, Session("game", row.game_id)),
+                buttons = [button(f"wf-play-pocket-{row.id}", "Play it", on(self.app.navigate, Session("game", row.game_id)),
                                    icon=ft.Icons.PLAY_ARROW),
-                           _button(f"wf-bring-back-{row.id}", "Bring the result back", on(self._bring_back, row.id),
+                           button(f"wf-bring-back-{row.id}", "Bring the result back", on(self._bring_back, row.id),
                                    filled=True, icon=ft.Icons.CALL_MERGE)]
             out.append(_box(f"wf-pocket-{row.id}", heading(f"Pocket battle {row.id}: {row.ships}", 14),
                             ft.Text("Being fought at Quick-Start scale" if row.open else f"Result: {row.outcome}", size=13),
