@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..common import Flag, _Action
-from ..kernel import Handler, Refusal, RefusalKind, Work
+from ..kernel import Handler, Refusal, Work
 from . import attack_aids
 from .activation import begin, current_batch, is_active, to_act, unrolled
 from .attack_facts import odds_json

@@ -9,15 +9,14 @@ shown as percentages with the fraction beside them.
 
 from __future__ import annotations
 
-import re
 import secrets
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Iterable
+from typing import Any
 
 from ....engine.decisive_victory import odds
 from ....engine.decisive_victory.batches import best_score
-from ....engine.decisive_victory.command import COST, NAME, effective_status
+from ....engine.decisive_victory.command import COST, NAME
 from ....engine.decisive_victory.game import apply
 from ....engine.kernel import Refused
 from ....engine.decisive_victory.inches import inches_text, parse_inches
