@@ -19,8 +19,8 @@ from ....engine.decisive_victory.air_options import FlightOption, flight_options
 from ....engine.decisive_victory.inches import inches_text, parse_inches
 from ....engine.decisive_victory.odds import Armour
 from ....engine.decisive_victory.state import DVState, Flight
-from .rolls import faces
-from .model import percent as shown
+from .rolls import faces, typed_pairs
+from .model import percent
 
 TYPES = {"fighter": "Fighters", "dive_bomber": "Dive bombers", "torpedo_bomber": "Torpedo bombers",
          "float_plane": "Float planes", "patrol_bomber": "Patrol bombers"}
@@ -36,10 +36,6 @@ NEXT_WORDS = {
     "end_aircraft": "Returned flights land; landed flights launch (to attack, with the range, or as CAP). "
                     "Then end the aircraft phase (003:192-200).",
 }
-
-
-def percent(p: Any) -> str:
-    return shown(p)
 
 
 # --- the flights ------------------------------------------------------------------------------
@@ -267,13 +263,7 @@ def with_inches(choice: AirChoice, text: str, key: str) -> dict[str, Any] | str:
 
 def air_table(attack: str = "", answer: str = "", save: str = "", damage: str = "") -> dict[str, list[int]]:
     """An aircraft roll's `table` (AirFaces, §16): attack and answer and save [1st, 2nd], damage dice."""
-    table: dict[str, list[int]] = {}
-    for key, text in (("attack", attack), ("answer", answer), ("save", save)):
-        if text.strip():
-            pair = faces(text)
-            if len(pair) != 2:
-                raise ValueError(f"the {key} roll is two dice, 1st then 2nd: {len(pair)} were typed")
-            table[key] = pair
+    table = typed_pairs(attack=attack, answer=answer, save=save)
     if damage.strip():
         table["damage"] = faces(damage)
     return table

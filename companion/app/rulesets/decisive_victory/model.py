@@ -63,7 +63,7 @@ def sample_game(fleets_dir, seed: str | None = None, store: Any = None, scenario
     return build_group_game(store, loaded, roller=roller)
 
 
-def percent(p: Fraction) -> str:
+def percent(p: Fraction | int) -> str:
     """An exact chance as the table reads it: "44.4% (4/9)"."""
     shown = f"{float(p) * 100:.1f}".rstrip("0").rstrip(".")
     return f"{shown}% ({p})" if p.denominator != 1 else f"{shown}%"

@@ -29,16 +29,23 @@ def groups(text: str) -> list[list[int]]:
     return [faces(part) for part in text.split("/") if part.strip()]
 
 
-def attack_table(attack: str = "", bonus: str = "", saves: str = "", damage: str = "", minor: str = "") -> dict[str, Any]:
-    """roll_attack's `table` (§16) from the fields typed: the attack pair (1st die, 2nd die), the
-    N7 bonus pair, each hit's save pair and damage dice ("/" between hits), the damage-0 minor dice."""
-    table: dict[str, Any] = {}
-    for key, text in (("attack", attack), ("bonus", bonus)):
+def typed_pairs(**typed: str) -> dict[str, list[int]]:
+    """Each roll typed as two faces (1st die, 2nd die) by its key, the empty ones left out; a
+    ValueError names the roll typed with another number of dice."""
+    table: dict[str, list[int]] = {}
+    for key, text in typed.items():
         if text.strip():
             pair = faces(text)
             if len(pair) != 2:
                 raise ValueError(f"the {key} roll is two dice, 1st then 2nd: {len(pair)} were typed")
             table[key] = pair
+    return table
+
+
+def attack_table(attack: str = "", bonus: str = "", saves: str = "", damage: str = "", minor: str = "") -> dict[str, Any]:
+    """roll_attack's `table` (§16) from the fields typed: the attack pair (1st die, 2nd die), the
+    N7 bonus pair, each hit's save pair and damage dice ("/" between hits), the damage-0 minor dice."""
+    table: dict[str, Any] = typed_pairs(attack=attack, bonus=bonus)
     if saves.strip():
         table["saves"] = groups(saves)
     if damage.strip():
