@@ -690,11 +690,29 @@ class CompanionServer:
         gc.collect()
 
 
+#: Python's cycle collector, told to look seldom (the default is 700, 10, 10).  A full collection
+#: walks every object of every open screen: with 20 devices at a table (135 MB) each took 120 to 716 ms,
+#: every few seconds, and the whole server (every device's taps) waited for it: the others' p95 ran
+#: past a second though the server used under half a core (bench_shared, a gc callback timing each).
+#: A young generation of 50,000 lets most of a redraw's short-lived controls go before their first
+#: look, so few reach the old generations, and those are looked at about 140 times less often; a
+#: dropped session is still collected at once (`CompanionServer.drop`), and what the server imported
+#: before its first screen is frozen out of every look.
+GC_THRESHOLDS = (50_000, 20, 10)
+
+
+def collect_seldom() -> None:
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def run(main, *, host: str | None, port: int, open_browser: bool, join_address: str | None,
         assets_dir: str | None) -> None:
     """Serve until interrupted (Ctrl+C or SIGTERM), as `ft.run` would in web mode, through
     `CompanionServer`."""
     host = host or "127.0.0.1"
+    collect_seldom()
     app = CompanionServer(main, served_host=host, port=port, join_address=join_address, assets_dir=assets_dir)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio",
                             ws_max_size=MAX_FRAME, lifespan="on")
