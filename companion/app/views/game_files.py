@@ -35,6 +35,13 @@ async def export_game(app, game_id: str) -> tuple[str, bool]:
     return await deliver(app, f"{game_id}.json", data, "game file")
 
 
+async def export_from(frame, app, game_id: str) -> None:
+    """A game menu's Export (`export_game`): what happened as the frame's message, the frame redrawn."""
+    text, failed = await export_game(app, game_id)
+    frame.message(text, info=not failed)
+    await frame.refresh(force=True)
+
+
 def read_game_file(app, name: str, data: bytes):
     """The imported game from a chosen file's bytes; FormatError in plain words if it is not one."""
     if len(data) > MAX_EXPORT_BYTES:

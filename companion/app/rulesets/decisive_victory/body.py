@@ -10,7 +10,6 @@ server checks each for this device's side and the rules answer in their own word
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 
 import flet as ft
@@ -25,7 +24,8 @@ from .controls import heading
 from .hand import HandControls
 from .ship import ship_card, ship_line
 from ...views.frame import on
-from ...views.pages import deliver, may_start
+from ...views.game_files import export_from
+from ...views.pages import may_start
 from ...views.widgets import TOUCH, button, icon_button, muted, tag
 
 TABS = (("ship", ft.Icons.DIRECTIONS_BOAT_OUTLINED, ft.Icons.DIRECTIONS_BOAT, "Ships"),
@@ -100,7 +100,7 @@ class DecisiveVictoryBody:
         return [t for t in TABS if t[0] != "air" or self.state.flights]
 
     def top_actions(self) -> list[ft.Control]:
-        return [icon_button(ft.Icons.DOWNLOAD, "Export the game (JSON)", on(self._export), "dv-export")]
+        return [icon_button(ft.Icons.DOWNLOAD, "Export the game (JSON)", on(export_from, self.frame, self.app, self.game.id), "dv-export")]
 
     def compute(self, state):
         if self.selected and not state.has_ship(self.selected):
@@ -338,14 +338,6 @@ class DecisiveVictoryBody:
             await self.say(action)
             return
         await self.send(action)
-
-    async def _export(self) -> None:
-        """The whole game (its log and dice commitment) as the store's game document, downloaded."""
-        document = await asyncio.to_thread(self.app.store.export_game, self.game.id)
-        data = json.dumps(document, indent=2, ensure_ascii=False).encode("utf-8")
-        text, failed = await deliver(self.app, f"{self.game.id}.json", data, "game file")
-        self.frame.message(text, info=not failed)
-        await self.frame.refresh(force=True)
 
     async def _initiative_table(self) -> None:
         try:

@@ -37,7 +37,7 @@ from .planner_guns import guns_from
 from ...views.settings import open_theme_dialog
 from ...views.shipcard import ShipCard
 from ...views.widgets import TOUCH, Kept, inner, muted, put, sent, tag
-from ...views.game_files import export_game
+from ...views.game_files import export_from
 
 
 @dataclass
@@ -174,15 +174,9 @@ class QuickStartBody:
             ft.PopupMenuItem(content=tag("menu-replay", ft.Text("Replay, turn by turn")), icon=ft.Icons.REPLAY,
                              height=48, on_click=on(self.app.navigate, Session("replay", self.game.id))),
             *([ft.PopupMenuItem(content=tag("menu-export", ft.Text("Export the game (a file to import elsewhere)")),
-                                icon=ft.Icons.DOWNLOAD, height=48, on_click=on(self._export))]
+                                icon=ft.Icons.DOWNLOAD, height=48, on_click=on(export_from, self.frame, self.app, self.game.id))]
               if getattr(self.app.device, "host", False) else []),  # the file holds the dice seed (game_files)
         ]))]
-
-    async def _export(self) -> None:
-        """The game as a `leviathans-game/1` file, downloaded (views/game_files.py)."""
-        text, failed = await export_game(self.app, self.game.id)
-        self.frame.message(text, info=not failed)
-        await self.frame.refresh(force=True)
 
     def compute(self, state: GameState) -> Models:
         """Everything the table shows for this state, selection and tab (in a worker thread); the

@@ -21,7 +21,7 @@ from . import model as M
 from ...session import Session
 from ...theme import DICE
 from ...views.frame import on
-from ...views.game_files import export_game
+from ...views.game_files import export_from
 from ...views.hexmap import HexMap
 from ...views.planner import Planner
 from .planner_guns import guns_from
@@ -89,15 +89,9 @@ class WarFleetBody:
             items.append(item("wf-restart", "A new War Fleet battle", ft.Icons.ADD_CIRCLE_OUTLINE, self._restart))
         if getattr(self.app.device, "host", False):  # the file holds the dice seed: the host's only (game_files)
             items.append(item("wf-export", "Export the game (a file to import elsewhere)", ft.Icons.DOWNLOAD,
-                              on(self._export)))
+                              on(export_from, self.frame, self.app, self.game.id)))
         return [tag("wf-menu", ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip="Report, replay, new battle",
                                                   width=TOUCH, height=TOUCH, items=items))]
-
-    async def _export(self) -> None:
-        """The battle as a `leviathans-game/1` file, downloaded (views/game_files.py)."""
-        text, failed = await export_game(self.app, self.game.id)
-        self.frame.message(text, info=not failed)
-        await self.frame.refresh(force=True)
 
     def compute(self, state):
         """The banner and the selected ship's arcs (the selection dropped once its ship has gone)."""
