@@ -127,7 +127,49 @@ def name_label(ident: str, text: str, box: Box, size: float, colour: str) -> ft.
         bgcolor=ft.Colors.with_opacity(0.85, colour), border_radius=8)
 
 
-class ScreenView:
+class TVScreen:
+    """What every shared screen has: the game it shows, the headline and whose turn in large type,
+    the last roll, the log count with the table's check code, and the Change button.  Each
+    ruleset's screen lays out and draws the rest (`_layout`, `refresh`)."""
+
+    def __init__(self, app, game):
+        self.app, self.game = app, game
+        self.state = None
+        self._lock = asyncio.Lock()
+        self.headline = ft.Text("", size=TV_HEADLINE, weight=ft.FontWeight.BOLD)
+        self.whose = ft.Text("", size=TV_WHOSE, weight=ft.FontWeight.W_600)
+        self.roll_title = ft.Text("", size=TV_TEXT, weight=ft.FontWeight.W_600)
+        self.roll_dice = ft.Row(spacing=8, wrap=True, run_spacing=8)
+        self.roll_text = ft.Text("", size=TV_TEXT)
+        self.count = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+        self.control = ft.Container(expand=True, bgcolor=ft.Colors.SURFACE)
+
+    def _card(self, ident: str, title: str, *controls: ft.Control) -> ft.Control:
+        return tag(ident, ft.Container(
+            content=ft.Column([ft.Text(title.upper(), size=13, weight=ft.FontWeight.BOLD,
+                                       color=ft.Colors.ON_SURFACE_VARIANT), *controls], spacing=8, tight=True),
+            padding=16, border_radius=14, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
+
+    async def refresh(self, force: bool = False) -> None:
+        raise NotImplementedError
+
+    async def follow_session(self) -> None:
+        await self.refresh(force=True)
+
+    def message(self, text: str | None, info: bool = False) -> None:
+        """The shared screen shows no messages of its own: it does not act."""
+
+    def _count(self) -> None:
+        """The log's length and the table's check code, as the devices show them."""
+        code = self.app.sharing.table(self.game).check_code()
+        self.count.value = f"log {self.game.actions_in_effect} · {code}"
+
+    async def _change(self, e) -> None:
+        self.app._leave_game()
+        self.app._set_screen(role_screen(self.app, self.game))
+
+
+class ScreenView(TVScreen):
     """Quick-Start's shared screen; a ruleset's own TV of the same layout overrides `in_play`, `model`,
     `draw_ships` and `marks` (War Fleet's: app/rulesets/war_fleet/screen.py)."""
 
@@ -162,26 +204,16 @@ class ScreenView:
         return out
 
     def __init__(self, app, game):
-        self.app = app
-        self.game = game
-        self.state = None
+        super().__init__(app, game)
         self.model: ScreenModel | None = None
-        self._lock = asyncio.Lock()
         self._wide: bool | None = None
         self.map: HexMap | None = None
         self.map_box = ft.Container(alignment=ft.Alignment.CENTER, expand=True)
-        self.headline = ft.Text("", size=TV_HEADLINE, weight=ft.FontWeight.BOLD)
-        self.whose = ft.Text("", size=TV_WHOSE, weight=ft.FontWeight.W_600)
         self.whose_dot = ft.Container(width=24, height=24, border_radius=12, visible=False)
         self.sides = ft.Row(spacing=16, wrap=True)
-        self.roll_title = ft.Text("", size=TV_TEXT, weight=ft.FontWeight.W_600)
-        self.roll_dice = ft.Row(spacing=8, wrap=True, run_spacing=8)
-        self.roll_text = ft.Text("", size=TV_TEXT)
         self.overlay = ft.Stack([])  # the names and the shots' odds over the map, large
         self.lost = ft.Column(spacing=6, tight=True)
         self.shots = ft.Column(spacing=8, tight=True)
-        self.count = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
-        self.control = ft.Container(expand=True, bgcolor=ft.Colors.SURFACE)
         self._layout()
         run_soon(app.page, keep_awake, app, True)  # a TV by the table should not go dark
 
@@ -190,12 +222,6 @@ class ScreenView:
     @property
     def wide(self) -> bool:
         return (self.app.page.width or 1280) >= NARROW
-
-    def _card(self, ident: str, title: str, *controls: ft.Control) -> ft.Control:
-        return tag(ident, ft.Container(
-            content=ft.Column([ft.Text(title.upper(), size=13, weight=ft.FontWeight.BOLD,
-                                       color=ft.Colors.ON_SURFACE_VARIANT), *controls], spacing=8, tight=True),
-            padding=16, border_radius=14, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
 
     def _layout(self) -> None:
         page = self.app.page
@@ -293,12 +319,6 @@ class ScreenView:
         self._layout()
         await self.refresh(force=True)
 
-    async def follow_session(self) -> None:
-        await self.refresh(force=True)
-
-    def message(self, text: str | None, info: bool = False) -> None:
-        """The shared screen shows no messages of its own: it does not act."""
-
     # --- refresh -------------------------------------------------------------------------------
 
     async def refresh(self, force: bool = False) -> None:
@@ -319,8 +339,7 @@ class ScreenView:
         self.whose_dot.visible = m.whose_side is not None
         if m.whose_side:
             self.whose_dot.bgcolor = side_colour(state.sides, m.whose_side, self.app.theme_name)
-        code = self.app.sharing.table(self.game).check_code()
-        self.count.value = f"log {self.game.actions_in_effect} · {code}"
+        self._count()
         roll = m.last_roll
         big = TV_DIE if self._wide else 40
         if roll is None:
@@ -356,9 +375,3 @@ class ScreenView:
         self._draw_shots(m)
         if mounted(self.control):  # not mounted yet: the first page update sends it
             self.control.update()
-
-    # --- the Change button -------------------------------------------------------------------------
-
-    async def _change(self, e) -> None:
-        self.app._leave_game()
-        self.app._set_screen(role_screen(self.app, self.game))

@@ -17,33 +17,19 @@ from ...theme import side_colour
 from .air import flight_card
 from .ship import grid_table, systems_row
 from ...views.frame import on
-from ...views.join import keep_awake, role_screen
-from ...views.screen import TV_DIE, TV_HEADLINE, TV_NAME, TV_ODDS, TV_TEXT, TV_WHOSE
+from ...views.join import keep_awake
+from ...views.screen import TV_DIE, TV_NAME, TV_ODDS, TV_TEXT, TVScreen
 from ...views.widgets import die_face, icon_button, mounted, muted, tag
 
 
-class DVScreenView:
+class DVScreenView(TVScreen):
     def __init__(self, app, game):
-        self.app, self.game = app, game
-        self.state = None
-        self._lock = asyncio.Lock()
-        self.headline = ft.Text("", size=TV_HEADLINE, weight=ft.FontWeight.BOLD)
-        self.whose = ft.Text("", size=TV_WHOSE, weight=ft.FontWeight.W_600)
-        self.roll_title = ft.Text("", size=TV_TEXT, weight=ft.FontWeight.W_600)
-        self.roll_dice = ft.Row(spacing=8, wrap=True, run_spacing=8)
-        self.roll_text = ft.Text("", size=TV_TEXT)
+        super().__init__(app, game)
         self.attacks = ft.Column(spacing=8, tight=True)
         self.flights = ft.Column(spacing=8, tight=True)
         self.ships = ft.ResponsiveRow(spacing=12, run_spacing=12)
-        self.count = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
-        self.control = ft.Container(expand=True, bgcolor=ft.Colors.SURFACE)
         self._layout()
         run_soon(app.page, keep_awake, app, True)
-
-    def _card(self, ident: str, title: str, *controls: ft.Control) -> ft.Control:
-        return tag(ident, ft.Container(ft.Column([
-            ft.Text(title.upper(), size=13, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_SURFACE_VARIANT), *controls],
-            spacing=8, tight=True), padding=16, border_radius=14, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
 
     def _layout(self) -> None:
         top = ft.Container(ft.Row([
@@ -68,12 +54,6 @@ class DVScreenView:
     async def relayout(self) -> None:
         await self.refresh(force=True)
 
-    async def follow_session(self) -> None:
-        await self.refresh(force=True)
-
-    def message(self, text: str | None, info: bool = False) -> None:
-        """The shared screen says nothing of its own: it does not act."""
-
     async def refresh(self, force: bool = False) -> None:
         async with self._lock:
             state = self.game.state
@@ -92,8 +72,7 @@ class DVScreenView:
     def render(self, state, banner, rows, roll, declared, flights=()) -> None:
         self.headline.value = banner.title
         self.whose.value = banner.detail
-        code = self.app.sharing.table(self.game).check_code()
-        self.count.value = f"log {self.game.actions_in_effect} · {code}"
+        self._count()
         if roll is None:
             self.roll_title.value, self.roll_dice.controls, self.roll_text.value = "No dice rolled yet", [], ""
         else:
@@ -119,7 +98,3 @@ class DVScreenView:
             col={"xs": 12, "lg": 6})) for r in rows]
         if mounted(self.control):
             self.control.update()
-
-    async def _change(self, e) -> None:
-        self.app._leave_game()
-        self.app._set_screen(role_screen(self.app, self.game))
