@@ -170,7 +170,9 @@ def test_the_catalogue_is_the_shipped_cards_and_the_players(shipped):
     cards = catalogue.cards()
     assert set(cards) == set(shipped) | {card.id}
     assert cards["hml-raven"] == shipped["hml-raven"]
-    assert catalogue.is_shipped("hml-raven") and not catalogue.is_shipped(card.id)
+    shipped_ids = {c.id for fleet in catalogue.fleets for c in fleet.ships}
+    assert "hml-raven" in shipped_ids and card.id not in shipped_ids
+    assert [entry.card.id for entry in catalogue.mine] == [card.id]
 
 
 def test_a_store_and_its_library_share_the_data_folder(tmp_path, shipped):

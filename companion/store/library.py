@@ -413,10 +413,6 @@ class Catalogue:
         cards.update({entry.card.id: entry.card for entry in self.mine})
         return cards
 
-    def is_shipped(self, card_id: str) -> bool:
-        shipped = any(card.id == card_id for fleet in self.fleets for card in fleet.ships)
-        return shipped and card_id not in {e.card.id for e in self.mine}
-
 
 def catalogue_of(library: CardLibrary, folder: str | Path | None = None) -> Catalogue:
     shipped = load_shipped(folder)

@@ -229,9 +229,6 @@ class Card:
         """The slots the plan destroyed on the tally's representative card."""
         return frozenset((self.classes[i][0], n) for i, k in enumerate(tally[0]) for n in self.classes[i][1][:k])
 
-    def card_state(self, tally: Tally) -> CardState:
-        return self.slots(tally), tally[1]
-
     def after(self, tally: Tally, location: str, slot: int) -> Tally:
         """The tally once `slot` of `location` is destroyed too."""
         index = self.class_of[(location, slot)]
