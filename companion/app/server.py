@@ -45,7 +45,6 @@ import logging
 import os
 import threading
 import time
-import webbrowser
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from urllib.parse import urlsplit
@@ -60,6 +59,7 @@ from . import offline, prints
 if not IN_BROWSER:  # the server's own libraries: the static web build (Pyodide) has none, and serves nothing
     import flet_web.fastapi as flet_fastapi
     import uvicorn
+    import webbrowser
     from flet_web.fastapi.flet_app import FletApp
     from flet_web.fastapi.flet_app_manager import app_manager
     from starlette.responses import HTMLResponse, PlainTextResponse
