@@ -122,7 +122,7 @@ def build(app) -> ft.Control:
             ft.ResponsiveRow([
                 *(ruleset_tiles if starts else []),  # guests join from the saved games
                 ft.Column([tile(ft.Icons.CASINO, "Dice roller", "Any pool, its roll and its odds", go("dice"), "dice-roller")], col={"xs": 12, "md": 6}),
-                *([ft.Column([tile(ft.Icons.UPLOAD_FILE, "Load a scenario", "A leviathans-scenario/1 file", go("load"), "load-scenario")], col={"xs": 12, "md": 6})] if starts else []),
+                *([ft.Column([tile(ft.Icons.UPLOAD_FILE, "Load a scenario", "A scenario file of any game here", go("load"), "load-scenario")], col={"xs": 12, "md": 6})] if starts else []),
                 *([ft.Column([tile(ft.Icons.DIRECTIONS_BOAT, "Fleets", "Ship cards: the shipped fleets and your own; edit, import, print", go("fleets"), "fleets")], col={"xs": 12, "md": 6})] if edits_cards else []),
                 ft.Column([tile(ft.Icons.MENU_BOOK, "Rule readings", "What the app assumes where the text is silent", go("rules"), "rule-readings")], col={"xs": 12, "md": 6}),
             ], spacing=8, run_spacing=0),
