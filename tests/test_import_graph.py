@@ -3,8 +3,8 @@
 Every import is read (at module level, inside functions, inside classes); only those under
 `if TYPE_CHECKING:` are left out, since they never run.  The graph's edges go to the module an
 import names (`from .views import home` reaches `views.home`; `from .pages import centred` reaches
-`pages`) and to the packages whose `__init__` that import runs.  A function-level import is allowed only with a one-line comment giving its reason,
-on its own line or on the line above it.
+`pages`) and to the packages whose `__init__` that import runs.  A function-level import is allowed
+only with a one-line comment giving its reason, on its own line or on the line above it.
 """
 
 from __future__ import annotations
@@ -63,7 +63,11 @@ def _targets(module: str, node: ast.Import | ast.ImportFrom) -> frozenset[str]:
 
 def imports_of(module: str) -> list[Import]:
     """Every import of `module` that runs (not those under `if TYPE_CHECKING:`)."""
-    source = MODULES[module].read_text(encoding="utf-8")
+    return imports_in(module, MODULES[module].read_text(encoding="utf-8"))
+
+
+def imports_in(module: str, source: str) -> list[Import]:
+    """Every import of `source` (the text of `module`) that runs."""
     found: list[Import] = []
 
     def walk(node: ast.AST, in_function: bool) -> None:
@@ -151,7 +155,17 @@ def test_the_walk_sees_every_kind_of_import():
         "companion.engine.quick_start"}  # a package's __init__ runs before its module
 
 
-def test_a_cycle_is_found_and_named_even_through_a_function_level_import():
+def test_function_level_imports_are_read_and_type_checking_ones_left_out():
+    source = ("from typing import TYPE_CHECKING\n"
+              "from . import pages\n"
+              "if TYPE_CHECKING:\n    from . import join\n"
+              "class A:\n    def f(self):\n        from . import share  # why\n")
+    found = imports_in("companion.app.views.home", source)
+    assert [(f.targets, f.in_function) for f in found if f.targets] == [
+        (frozenset({"companion.app.views.pages"}), False), (frozenset({"companion.app.views.share"}), True)]
+
+
+def test_a_cycle_is_found_and_named():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert import_cycle(graph) == ["a", "b", "c", "a"]
     assert import_cycle({"a": {"b"}, "b": set()}) is None
