@@ -39,6 +39,12 @@ class ReplayDrawer(Protocol):
     async def draw(self, view: Any, state: Any) -> None:
         """Fill the view's map, headline, ships lost and ship cards for `state`."""
 
+    def cells_of(self, ship: Any) -> list[Any]:
+        """The hexes a ship stands in (none off the map)."""
+
+    def cells(self, state: Any) -> list[Any]:
+        """The hexes a position's ships in play stand in (the map zooms to them)."""
+
 
 @dataclass(frozen=True)
 class GameScreens:

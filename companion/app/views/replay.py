@@ -44,19 +44,6 @@ def build(app) -> ft.Control:
     return view.control
 
 
-def cells_of(state) -> list:
-    """The hexes a position's ships in play stand in (Quick-Start: every hex of a ship; War Fleet: its hex)."""
-    cells = []
-    for ship in getattr(state, "ships", []):
-        if getattr(ship, "removed", False):
-            continue
-        if hasattr(ship, "hexes"):
-            cells += list(ship.hexes)
-        elif getattr(ship, "placed", False):
-            cells.append(ship.hex)
-    return cells
-
-
 class ReplayView:
     def __init__(self, app, game_id: str):
         self.app, self.game_id = app, game_id
@@ -173,7 +160,7 @@ class ReplayView:
         """The board once, zoomed to where the game's ships went (every position's hexes)."""
         replay = self.loaded
         first = replay.shown(0)
-        cells = list({c for n in range(0, replay.last + 1, max(1, replay.last // 60)) for c in cells_of(replay.state(n))})
+        cells = list({c for n in range(0, replay.last + 1, max(1, replay.last // 60)) for c in self.drawer.cells(replay.state(n))})
         size, left, top = ships_view(first.board, cells, width, height) if cells else (
             fitted_size(first.board, width, height), 0.0, 0.0)
         self.map = HexMap(first, getattr(self.app, "theme_name", self.app.dark), self._tapped, size=size,
@@ -258,7 +245,7 @@ class ReplayView:
 
     async def _tapped(self, cell) -> None:
         state = self.model_state
-        here = [s for s in state.ships if cell in (list(s.hexes) if hasattr(s, "hexes") else [s.hex] if s.placed else [])]
+        here = [s for s in state.ships if cell in self.drawer.cells_of(s)]
         if here:
             await self._select(here[0].id)
 

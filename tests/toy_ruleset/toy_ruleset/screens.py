@@ -87,6 +87,12 @@ class TugReplay:
     ring = False
     note = "Tug of war has no map: the rope as it was."
 
+    def cells_of(self, ship: Any) -> list[Any]:
+        return []  # no map
+
+    def cells(self, state: Any) -> list[Any]:
+        return []
+
     async def draw(self, view: Any, state: Any) -> None:
         view.where.value, view.whose.value = rope_line(state), state.result or PHASES.get(state.phase, state.phase)
         view.lost.controls = view.lost_lines([])

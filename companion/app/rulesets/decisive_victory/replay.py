@@ -13,6 +13,12 @@ class DecisiveVictoryReplay:
     ring = False
     note = "Decisive Victory is played on an open table: no map, the ships' cards as they were."
 
+    def cells_of(self, ship: Any) -> list[Any]:
+        return []  # an open table: no hexes
+
+    def cells(self, state: Any) -> list[Any]:
+        return []
+
     async def draw(self, view: Any, state: Any) -> None:
         banner = M.banner(state)
         view.where.value, view.whose.value = banner.title, banner.detail

@@ -20,6 +20,12 @@ class QuickStartReplay:
     ring = True  # a ship's hexes ringed
     note = ""
 
+    def cells_of(self, ship: Any) -> list[Any]:
+        return list(ship.hexes)  # every hex of its footprint
+
+    def cells(self, state: Any) -> list[Any]:
+        return [cell for ship in state.active_ships for cell in self.cells_of(ship)]
+
     async def draw(self, view: Any, state: Any) -> None:
         model = await asyncio.to_thread(screen_model, state, (), view.number)
         view.drawn.show_ships(state, view.selected)

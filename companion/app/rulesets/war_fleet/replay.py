@@ -17,6 +17,12 @@ class WarFleetReplay:
     ring = False  # one hex a ship: no ring
     note = ""
 
+    def cells_of(self, ship: Any) -> list[Any]:
+        return [ship.hex] if ship.placed else []  # one hex a ship
+
+    def cells(self, state: Any) -> list[Any]:
+        return [cell for ship in state.ships if not ship.removed for cell in self.cells_of(ship)]
+
     async def draw(self, view: Any, state: Any) -> None:
         draw_tokens(view.drawn, view.app.theme_name, state, view.selected)
         banner = M.banner(state)
