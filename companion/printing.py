@@ -396,11 +396,6 @@ def screenshot(html_path: str | Path, png_path: str | Path, *, size: tuple[int, 
                          Path(png_path), chromium, timeout)
 
 
-def write(loaded: Card | Fleet | Iterable[Card | Fleet], out: str | Path, title: str | None = None) -> Path:
-    """Write the printable page to `out`: HTML, or PDF when `out` ends in .pdf."""
-    return write_page(render(loaded, title), out)
-
-
 def write_page(page: str, out: str | Path) -> Path:
     """Write a printable page to `out`: HTML, or PDF (through chromium, `html_to_pdf`) when `out` ends in .pdf."""
     out = Path(out)

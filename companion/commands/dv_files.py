@@ -7,7 +7,6 @@ Decisive Victory file (`is_dv_data`) to these, so they never check its types.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from ..engine.decisive_victory.grid import RECONSTRUCTED, HitGrid
 from ..engine.decisive_victory.records import ShipFleet, ShipRecord
 from ..engine.quick_start.scenario import two_sides
 from ..files import read_json
-from .common import Arguments, CommandError
+from .common import CommandError
 
 
 def check_dv_file(path: str, fleets: list[str]) -> str | None:
@@ -60,27 +59,15 @@ def _records(files: list[str]) -> tuple[list[ShipRecord], Any, list[str]]:
     return ships, grid, names
 
 
-def print_dv_records(args: Arguments, suffixes: tuple[str, ...]) -> int:
-    """Decisive Victory ship records (spec decisive-victory.md 17.1): ship and fleet files, and a hit
-    grid file for the ships without their own grid (default: the reconstructed grid, marked);
-    `suffixes`: the outputs `print` writes (.html, .pdf)."""
-    ships, grid, names = _records(args.files)
+def dv_records_page(files: list[str]) -> tuple[str, str]:
+    """Decisive Victory ship records (spec decisive-victory.md 17.1) of ship and fleet files, and a hit
+    grid file for the ships without their own grid (default: the reconstructed grid, marked): the
+    printable page, and what it holds in words for `print` to say."""
+    ships, grid, names = _records(files)
     if not ships:
         raise CommandError("no ship or fleet file among the files: nothing to print")
     title = names[0] if len(names) == 1 and names[0] else "Ship records"
-    if args.out == "-":
-        sys.stdout.write(dv_printing.render_records(ships, title, grid))
-        return 0
-    if args.out is not None and not args.out.strip():
-        raise CommandError("--out names no file (it is empty): give OUT.html or OUT.pdf, or leave --out out")
-    out = Path(args.out) if args.out else Path(Path(args.files[0]).stem + ".html")
-    if out.suffix.lower() not in suffixes:
-        raise CommandError(f"--out {out}: the output must end in .html or .pdf")
-    try:
-        written = dv_printing.write_records(ships, out, title, grid)
-    except OSError as exc:
-        raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
     unverified = sum(1 for s in ships if not s.verified)
     note = f"; {unverified} sample or unverified, check against your records" if unverified else ""
-    print(f"wrote {written} ({len(ships)} ship record{'s' if len(ships) != 1 else ''}{note})")
-    return 0
+    held = f"{len(ships)} ship record{'s' if len(ships) != 1 else ''}{note}"
+    return dv_printing.render_records(ships, title, grid), held

@@ -10,7 +10,7 @@ from ..app.rulesets.decisive_victory.files import is_dv_data
 from ..engine.cards import Card, Fleet
 from ..files import load_file, read_json
 from .common import Arguments, CommandError, SubParsers, command
-from .dv_files import print_dv_records
+from .dv_files import dv_records_page
 
 OUTPUT_SUFFIXES = (".html", ".htm", ".pdf")
 
@@ -32,19 +32,10 @@ def print_cards(sub: SubParsers) -> None:
 
 
 def run_print(args: Arguments) -> int:
-    if any(is_dv_data(read_json(path)) for path in args.files):
-        return print_dv_records(args, OUTPUT_SUFFIXES)
-    loaded: list[Card | Fleet] = []
-    for path in args.files:
-        item = load_file(path)
-        if not isinstance(item, (Card, Fleet)):
-            raise CommandError(f"{path}: is a scenario; print the card or fleet files its ships come from")
-        loaded.append(item)
-    cards = printing.cards_of(loaded)
-    title = loaded[0].name if len(loaded) == 1 else "Ship cards"
-
+    is_dv = any(is_dv_data(read_json(path)) for path in args.files)
+    page, held = dv_records_page(args.files) if is_dv else _cards_page(args.files)
     if args.out == "-":
-        sys.stdout.write(printing.render(loaded, title))
+        sys.stdout.write(page)
         return 0
     if args.out is not None and not args.out.strip():
         raise CommandError("--out names no file (it is empty): give OUT.html or OUT.pdf, or leave --out out")
@@ -52,10 +43,23 @@ def run_print(args: Arguments) -> int:
     if out.suffix.lower() not in OUTPUT_SUFFIXES:
         raise CommandError(f"--out {out}: the output must end in .html or .pdf")
     try:
-        written = printing.write(loaded, out, title)
+        written = printing.write_page(page, out)
     except OSError as exc:
         raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
+    print(f"wrote {written} ({held})")
+    return 0
+
+
+def _cards_page(files: list[str]) -> tuple[str, str]:
+    """The printable page of the card and fleet files' cards, and what it holds in words."""
+    loaded: list[Card | Fleet] = []
+    for path in files:
+        item = load_file(path)
+        if not isinstance(item, (Card, Fleet)):
+            raise CommandError(f"{path}: is a scenario; print the card or fleet files its ships come from")
+        loaded.append(item)
+    cards = printing.cards_of(loaded)
+    title = loaded[0].name if len(loaded) == 1 else "Ship cards"
     unverified = sum(1 for c in cards if c.sources is not None and not c.sources.verified)
     note = f"; {unverified} unverified, check against the printed cards" if unverified else ""
-    print(f"wrote {written} ({len(cards)} card{'s' if len(cards) != 1 else ''}{note})")
-    return 0
+    return printing.render(loaded, title), f"{len(cards)} card{'s' if len(cards) != 1 else ''}{note}"

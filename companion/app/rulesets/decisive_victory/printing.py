@@ -13,11 +13,10 @@ says "SAMPLE DATA / UNVERIFIED"; every grid cell that is reconstructed, not prin
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Iterable
 
 from ....engine.decisive_victory.grid import RECONSTRUCTED, SYSTEMS, HitGrid
-from ....printing import escaped, printed_page, write_page
+from ....printing import escaped, printed_page
 from ....engine.decisive_victory.inches import inches_text
 from ....engine.decisive_victory.records import ShipRecord, Weapon
 
@@ -225,9 +224,3 @@ footer { margin-top: auto; border-top: 1.2px solid #000; padding-top: 1mm; font-
 def render_records(ships: Iterable[ShipRecord], title: str = "Ship records", grid: HitGrid = RECONSTRUCTED) -> str:
     """The printable page of Decisive Victory ship records, one record per printed page."""
     return printed_page(title, CSS, "".join(record_section(ship, grid) for ship in ships))
-
-
-def write_records(ships: list[ShipRecord], out: str | Path, title: str = "Ship records",
-                  grid: HitGrid = RECONSTRUCTED) -> Path:
-    """Write the records to `out`: HTML, or PDF for .pdf (`printing.write_page`)."""
-    return write_page(render_records(ships, title, grid), out)
