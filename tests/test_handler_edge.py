@@ -206,3 +206,25 @@ def test_what_a_handler_draws_after_its_browser_went_is_dropped_not_raised():
         connection.send_message(Message(MessageAction.SESSION_CRASHED, SessionCrashedBody("gone")))
 
     asyncio.run(go())
+
+
+def test_a_background_call_cut_short_by_its_closing_session_is_no_failure(caplog):
+    """Flet answers a call pending on a browser whose session closed with RuntimeError("Session closed")
+    (an address-bar update of a flooding phone that left): logged at debug, with no traceback."""
+    from companion.app import tasks
+
+    class Page:
+        session = None
+
+    async def push_route() -> None:
+        raise RuntimeError(tasks.CLOSED)
+
+    async def go() -> None:
+        assert tasks.soon(Page(), push_route)
+        await asyncio.gather(*list(tasks._RUNNING))
+
+    with caplog.at_level(logging.DEBUG, logger="companion.app.tasks"):
+        asyncio.run(go())
+    records = [r for r in caplog.records if r.name == "companion.app.tasks"]
+    assert records and all(r.levelno == logging.DEBUG and not r.exc_info for r in records)
+    assert "ended with its session" in records[0].getMessage()

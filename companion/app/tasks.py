@@ -17,6 +17,9 @@ from .server import PEER_KEY
 
 log = logging.getLogger(__name__)
 
+#: what Flet answers a call on the browser that was pending when its session closed
+CLOSED = "Session closed"
+
 _RUNNING: set[asyncio.Task] = set()  # strong references until done (the loop keeps only weak ones)
 
 
@@ -57,11 +60,16 @@ def session_of(page):
 
 async def _logged(page, handler: Callable[..., Awaitable[Any]], *args: Any) -> None:
     """`handler(*args)`, its failure logged with the session's device and the traceback for the host's
-    terminal (never raised into the event loop, where nobody reads it, nor swallowed)."""
+    terminal (never raised into the event loop, where nobody reads it, nor swallowed).  A call on the
+    browser that its closing session cut short is no failure: the device went away."""
     try:
         await handler(*args)
-    except Exception:
+    except Exception as exc:
+        name = getattr(handler, "__qualname__", handler)
+        if isinstance(exc, RuntimeError) and str(exc) == CLOSED:
+            log.debug("a background task of a screen (%s) ended with its session", name)
+            return
         session = session_of(page)
         peer = session.store.get(PEER_KEY) if session is not None else None
         log.error("a background task of a screen failed (%s) on the device at %s (session %s)",
-                  getattr(handler, "__qualname__", handler), peer, getattr(session, "id", None), exc_info=True)
+                  name, peer, getattr(session, "id", None), exc_info=True)
