@@ -127,9 +127,6 @@ class HitGrid(_Strict):
         """Every reconstructed cell, for the screen's mark."""
         return [(g, c) for g, row in enumerate(self.rows, start=1) for c in sorted(row.unverified)]
 
-    def is_unverified(self, box: Box) -> bool:
-        return box in self.unverified_boxes
-
     def dump(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_defaults=False, exclude_none=True)
 

@@ -341,10 +341,6 @@ class GridDraft(Draft):
         del self.data["rows"][index]
         self.changed()
 
-    @property
-    def unverified_cells(self) -> list[tuple[int, int]]:
-        return [(r, c) for r, row in enumerate(self.data["rows"]) for c in row.get("unverified", [])]
-
     def _own_checks(self) -> list[Problem]:
         problems = []
         for i, row in enumerate(self.data["rows"]):
