@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 import flet as ft
@@ -21,15 +22,21 @@ from ..engine.cards import Card
 from ..engine.names import game_name
 from .roles import RULE_CHECKS_OFF, rule_checks_note
 from ..engine.quick_start.state import GameState
+from ..store.library import catalogue_loader, library_for
+from . import server
+from .client_calls import ask
+from .rulesets.registry import route, screens_for
 from .session import Session, session_from_route
-from .tasks import soon
-from .views import follow
+from .sharing import Sharing
+from .tasks import run_soon, soon
+from .views import dice, editor, fleets, follow, home, info, join, replay, report
+from .views.frame import GameFrame
+from .views.join import identify, stop_following
 from .palettes import DEFAULT, LABELS, PALETTES
 from .theme import FONTS, apply_theme
 
 if TYPE_CHECKING:
     from .devices import Device
-    from .views.frame import GameFrame
     from .views.screen import ScreenView
 
 log = logging.getLogger(__name__)
@@ -73,8 +80,6 @@ class App:
         page.on_connect = self._on_connect
         page.on_close = self._on_close
         page.add(self.body)
-        from .views.join import identify
-
         self.device = await identify(self)
         await self._remembered_theme()
         await self.show(session_from_route(page.route))
@@ -111,10 +116,6 @@ class App:
             await self.table.follow_session()
             return
         self._leave_game()
-        from .views import dice, editor, fleets, home, info, join, replay, report
-        from .rulesets.registry import route, screens_for
-        from .views.frame import GameFrame
-
         assert self.device is not None  # `start` identified it before showing anything
         if not self.device.may_enter:  # a device on the network: the join PIN first
             self._set_screen(join.pin_screen(self))
@@ -190,8 +191,6 @@ class App:
 
     def _heard(self, change) -> None:
         """A change to the shown game (or to who holds which side), from any session (any thread)."""
-        from .tasks import run_soon
-
         table = self.table
         if table is not None:  # away or gone: it refreshes when it reconnects
             note = rule_checks_note(getattr(table, "state", None), table.game.state) if change.kind == "game" else None
@@ -231,8 +230,6 @@ class App:
         """The player's card library, for changing it: only the host's device gets it (issue 11),
         decided here on the server from the device record, whatever the screen showed;
         PermissionError with the reason in plain words for any other."""
-        from ..store.library import library_for
-
         problem = self.sharing.may_edit_cards(self.device) if self.device is not None else None
         if problem is not None:
             log.warning("card library refused to %s", getattr(self.device, "name", "?"))
@@ -276,7 +273,6 @@ class App:
         self._leave_game()
         if self._stop_offers is not None:
             self._stop_offers()
-        from .views.join import stop_following
 
         stop_following(self)
 
@@ -292,14 +288,11 @@ class App:
         if self.table is not None:
             self._leave_game()
         await self.show(self.session)
-        from .client_calls import ask  # no storage in this browser: the choice lasts the session
-
+        # no storage in this browser: the choice lasts the session
         await ask("keep the theme", lambda: ft.SharedPreferences().set(THEME_KEY, name))
 
     async def _remembered_theme(self) -> None:
         """The palette this browser chose before; until it chooses, dark where the device is set dark."""
-        from .client_calls import ask
-
         name = await ask("read the theme", lambda: ft.SharedPreferences().get(THEME_KEY), default=())
         if name == ():  # not read: this session keeps the light palette
             return
@@ -324,12 +317,8 @@ def create_app(store, catalogue: Callable[[], dict[str, Card]] | None = None, se
                sharing=None):
     """The Flet `main` for a store; `seed` fixes the dice of new games (tests); `sharing` is the
     hub every session of this server shares (a fresh one, with a fresh PIN, if not given)."""
-    from .sharing import Sharing
-
     sharing = sharing or Sharing()
     if catalogue is None:  # the shipped fleets and the player's library beside the store's games
-        from ..store.library import catalogue_loader
-
         catalogue = catalogue_loader(store)
 
     async def main(page: ft.Page) -> None:
@@ -344,9 +333,6 @@ def serve(store, host: str | None, port: int, open_browser: bool, assets_dir: st
     """Serve the web app (no CDN: works with no internet) until interrupted, through our guard in front
     of Flet's web server (`server.py`: the host by the socket's own peer address, the app's own origins
     only, a budget per connection, plain crash messages)."""
-    from . import server
-    from .sharing import Sharing
-
     seed = os.environ.get("COMPANION_SEED") or None
     sharing = sharing or Sharing()
     server.run(create_app(store, seed=seed, sharing=sharing), host=host, port=port, open_browser=open_browser,
@@ -354,8 +340,6 @@ def serve(store, host: str | None, port: int, open_browser: bool, assets_dir: st
 
 
 def _assets_dir() -> str:
-    from pathlib import Path
-
     here = Path(__file__).resolve().parent.parent
     for candidate in (here / "assets", here.parent / "assets"):
         if candidate.is_dir():
