@@ -193,3 +193,22 @@ def test_a_ship_in_the_steps_words_is_named_by_its_ruleset():
     assert ship.record.name and ship.record.name != ship.id
     assert changes(before, after, dv) == (f"{ship.record.name} is lost.",)
     assert dv.ship_name(ship) == ship.record.name
+
+
+def test_a_decisive_victory_ship_that_moved_and_took_damage_says_so():
+    """Each ruleset reads its own ships' marks (`Ruleset.ship_marks`): a Decisive Victory ship's plot
+    and damage points had no line, as fields guessed at (column, row, damage) found none."""
+    import json
+    from pathlib import Path
+
+    from companion.app.replay_model import changes, find_ruleset
+
+    dv = find_ruleset("decisive-victory")
+    sample = Path(__file__).resolve().parent.parent / "fleets" / "decisive-victory" / "sample.json"
+    before = dv.build_state(dv.load_scenario(json.loads(sample.read_text())), None, Roller.from_seed(1))
+    ship = before.ships[0]
+    moved = ship.model_copy(update={"position": None if ship.position else before.ships[1].position,
+                                    "damage_points": ship.damage_points + 2})
+    after = before.model_copy(update={"ships": [moved, *before.ships[1:]]})
+    name = dv.ship_name(ship)
+    assert changes(before, after, dv) == (f"{name} moved.", f"{name} took damage (2 more marked).")

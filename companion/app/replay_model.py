@@ -158,42 +158,27 @@ def _dice_in(data: Any) -> Iterable[tuple[str, int]]:
             yield from _dice_in(value)
 
 
-def _where(ship: Any) -> tuple[Any, ...]:
-    return tuple(getattr(ship, f, None) for f in ("column", "row", "facing"))
-
-
-def _damage(ship: Any) -> int:
-    marks = getattr(ship, "damage", None) or getattr(ship, "destroyed", None) or {}
-    return sum(len(v) if isinstance(v, (list, dict, set, tuple)) else 1 for v in marks.values()) \
-        if isinstance(marks, dict) else 0
-
-
-def _gone(ship: Any) -> bool:
-    return bool(getattr(ship, "removed", False) or getattr(ship, "lost", False) or getattr(ship, "destruction", None))
-
-
 def changes(before: Any, after: Any, ruleset: Ruleset) -> tuple[str, ...]:
     """What changed between two positions, in words: the turn or phase, and each ship that moved,
-    took damage, or was lost; each ship named by its ruleset (`Ruleset.ship_name`, as the report
-    names them), never guessed from a field (a Decisive Victory ship's lines showed its id)."""
+    took damage, or was lost; each ship named and read by its ruleset (`Ruleset.ship_name`, as the
+    report names them, and `Ruleset.ship_marks`), never guessed from a field."""
     words = []
     if (before.turn, before.phase) != (after.turn, after.phase):
         words.append(f"Now turn {after.turn}, {str(after.phase).replace('_', ' ')}.")
-    old = {s.id: s for s in getattr(before, "ships", [])}
-    for ship in getattr(after, "ships", []):
-        was = old.get(ship.id)
-        if was is None:
+    old = {s.id: s for s in before.ships}
+    for ship in after.ships:
+        if ship.id not in old:
             continue
-        name = ruleset.ship_name(ship)
-        if _where(was) != _where(ship):
+        name, was, now = ruleset.ship_name(ship), ruleset.ship_marks(old[ship.id]), ruleset.ship_marks(ship)
+        if was.where != now.where:
             words.append(f"{name} moved.")
-        if _damage(ship) > _damage(was):
-            words.append(f"{name} took damage ({_damage(ship) - _damage(was)} more marked).")
-        elif _damage(ship) < _damage(was):
+        if now.damage > was.damage:
+            words.append(f"{name} took damage ({now.damage - was.damage} more marked).")
+        elif now.damage < was.damage:
             words.append(f"{name}: damage cleared.")
-        if _gone(ship) and not _gone(was):
+        if now.gone and not was.gone:
             words.append(f"{name} is lost.")
-        elif getattr(ship, "casualty", False) and not getattr(was, "casualty", False):
+        elif now.casualty and not was.casualty:
             words.append(f"{name} is a casualty.")
     return tuple(words)
 

@@ -60,6 +60,16 @@ PlanTrail = Callable[[Any, str, Sequence[Mapping[str, Any]]], "tuple[tuple[Hex, 
 
 
 @dataclass(frozen=True)
+class ShipMarks:
+    """A ship in the few words a replay compares between two positions (app/replay_model.py)."""
+
+    where: Any = None  # where it stands and faces, in any form equality compares
+    damage: int = 0  # how many damage marks it carries
+    gone: bool = False  # out of the game (destroyed, lost, sunk, removed)
+    casualty: bool = False  # a casualty (War Fleet: still on the map, out of the fight)
+
+
+@dataclass(frozen=True)
 class Option:
     """One action a side could take now, or (`problem` set) why it cannot, in the engine's words."""
 
@@ -108,6 +118,8 @@ class Ruleset(Generic[S, A]):
     expected_damage: ExpectedDamage = lambda state, action, events: None
     ships_lost: ShipsLost = lambda before, after, events: ()
     ship_name: Callable[[Any], str] = lambda ship: str(ship.id)
+    #: a ship's marks a replay compares (where, damage, gone); nothing known by default
+    ship_marks: Callable[[Any], ShipMarks] = lambda ship: ShipMarks()
     report_words: "ReportWords | None" = None  # None: plain words ("damage dealt", "ships lost")
     #: what an action of a side does, in words, by kind: shared play's refusal says "only a device
     #: holding British can <words>" (a kind not here: "act for it")

@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..kernel import Event
+from ..ruleset import ShipMarks
 from ..report_damage import ReportWords, RollMark, ShotMark, initiative_marks, rated
 from . import air_odds
 from .attack_facts import odds_attack
@@ -177,3 +178,8 @@ def ships_lost(before: DVState, after: DVState, events: Sequence[Event]) -> Iter
 
 def ship_name(ship: DVShip) -> str:
     return ship.label
+
+
+def ship_marks(ship: DVShip) -> ShipMarks:
+    """Where it is plotted, its damage points, minor damage and boxes, and whether it is out of play."""
+    return ShipMarks(ship.position, ship.damage_points + ship.minor_damage + len(ship.boxes), not ship.in_play)

@@ -14,6 +14,7 @@ from ..ruleset import Ruleset, SideOf, conceding_side, ship_side
 from . import game, report
 from .inches import inches_text
 from .movement import movement_limits
+from .records import ShipRecord
 from .scenario import SCENARIO_FORMAT, DVScenario, build_dv_state, dump_dv_scenario, load_dv_scenario, scenario_of, summary
 from .state import RULESET, DVState
 
@@ -111,7 +112,6 @@ def candidates(state: DVState, side: str | None) -> Iterator[dict[str, Any]]:
 def build_state(scenario: DVScenario, catalogue: Mapping[str, Any] | None = None, roller: Roller | None = None) -> DVState:
     """A game at the scenario's position; the catalogue's Decisive Victory records join the scenario's
     (a Leviathans catalogue of cards adds nothing)."""
-    from .records import ShipRecord
     records = {k: v for k, v in (catalogue or {}).items() if isinstance(v, ShipRecord)}
     return build_dv_state(scenario, records, roller=roller)
 
@@ -143,6 +143,7 @@ DECISIVE_VICTORY: Ruleset[DVState, game.DVAction] = Ruleset(
     expected_damage=report.expected_damage,
     ships_lost=report.ships_lost,
     ship_name=report.ship_name,
+    ship_marks=report.ship_marks,
     report_words=report.WORDS,
     action_words=ACTION_WORDS,
 )

@@ -18,6 +18,7 @@ from typing import Any
 
 from .combat import breach_odds, shot_pool
 from ..kernel import Event
+from ..ruleset import ShipMarks
 from ..report_damage import RollMark, ShotMark, dice_mark, event_result, initiative_marks, kept
 from .state import GameState, ShipState
 
@@ -67,3 +68,9 @@ def ships_lost(before: GameState, after: GameState, events: Sequence[Event]) -> 
 
 def ship_name(ship: ShipState) -> str:
     return ship.card.name
+
+
+def ship_marks(ship: ShipState) -> ShipMarks:
+    """Where it stands, its slots marked destroyed or damaged, and whether it is out of the game."""
+    return ShipMarks((ship.column, ship.row, ship.facing), sum(len(slots) for slots in ship.damage.values()),
+                     ship.removed)

@@ -121,6 +121,7 @@ QUICK_START: Ruleset[GameState, A.Action] = Ruleset(
     expected_damage=quick_start_report.expected_damage,
     ships_lost=quick_start_report.ships_lost,
     ship_name=quick_start_report.ship_name,
+    ship_marks=quick_start_report.ship_marks,
     report_words=SLOTS_AND_KEELS,
     action_words=ACTION_WORDS,
     reach=planner.reach,

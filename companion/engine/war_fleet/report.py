@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..kernel import Event
+from ..ruleset import ShipMarks
 from ..report_damage import RollMark, ShotMark, dice_mark, event_result, initiative_marks, kept
 from .game import declared_pool
 from .odds import attack_odds
@@ -63,3 +64,9 @@ def ships_lost(before: WarFleetState, after: WarFleetState, events: Sequence[Eve
 
 def ship_name(ship: WarShip) -> str:
     return ship.name
+
+
+def ship_marks(ship: WarShip) -> ShipMarks:
+    """Where it stands, its locations marked, lost or removed, and a casualty."""
+    return ShipMarks((ship.column, ship.row, ship.facing), len(ship.destroyed), ship.lost or ship.removed,
+                     ship.casualty)

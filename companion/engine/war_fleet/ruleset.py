@@ -96,6 +96,7 @@ WAR_FLEET: Ruleset[WarFleetState, A.WarFleetAction] = Ruleset(
     ships_lost=report.ships_lost,
     report_words=SLOTS_AND_KEELS,
     ship_name=report.ship_name,
+    ship_marks=report.ship_marks,
     action_words=ACTION_WORDS,
     reach=planner.reach,
     trail=planner.trail,
