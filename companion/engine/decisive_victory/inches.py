@@ -15,6 +15,8 @@ from typing import Annotated, Any, Final
 
 from pydantic import PlainSerializer, PlainValidator, WithJsonSchema
 
+from ..cards import _shown
+
 #: The longest measurement text read, and the largest value: far beyond any table.
 MAX_TEXT: Final = 32
 MAX_INCHES: Final = 10_000
@@ -67,11 +69,6 @@ def inches_text(value: Fraction) -> int | str:
     scaled = abs(value.numerator * 10**places // value.denominator)
     whole, part = divmod(scaled, 10**places)
     return f"{'-' if value < 0 else ''}{whole}.{part:0{places}d}"
-
-
-def _shown(value: object) -> str:
-    text = repr(value) if isinstance(value, str) else str(value)
-    return text if len(text) <= 24 else text[:20] + "..."
 
 
 def _degrees(value: object) -> Fraction:
