@@ -21,7 +21,7 @@ import flet as ft
 from ..engine.cards import Card
 from ..engine.names import game_name
 from .roles import RULE_CHECKS_OFF, rule_checks_note
-from ..engine.quick_start.state import GameState
+from ..store.game import GameState
 from ..store.library import catalogue_loader, library_for
 from . import server
 from .client_calls import ask

@@ -22,10 +22,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from ..engine.quick_start.game import Refused
-from ..engine.kernel import RefusalKind
-from ..engine.quick_start.state import GameState
-from ..store.game import Game, LogEntry, undo_stacks
+from ..engine.kernel import RefusalKind, Refused
+from ..store.game import Game, GameState, LogEntry, undo_stacks
 from .devices import WAITING, Device, PinGate, Seat, device_kind, is_local, named
 from .follow_host import Offer, Started, offer_for
 from .listeners import subscribe as _subscribe, tell as _tell

@@ -26,9 +26,8 @@ from typing import Any, Sequence
 from pydantic import BaseModel, ValidationError
 from tinydb import TinyDB
 
-from ..engine.quick_start.state import GameState
 from .atomic import AtomicJSONStorage, FileLock, SaveFileError, StoreError, short_reason, sync_folder
-from .game import LogEntry
+from .game import GameState, LogEntry
 from .repository import GameRecord
 
 GAME_FILE = "game.json"
@@ -105,7 +104,7 @@ class GameFolder:
     def snapshot_paths(self) -> list[tuple[int, Path]]:
         return sorted((int(m.group(1)), p) for p in self.path.iterdir() if (m := _SNAPSHOT.match(p.name)))
 
-    def read_snapshot(self, index: int, path: Path, state_type: type[BaseModel] = GameState) -> Any:
+    def read_snapshot(self, index: int, path: Path, state_type: type[BaseModel]) -> Any:
         """The state after log entry `index`, of the game's ruleset's `state_type`."""
         docs = _open(path, "snapshot").table("snapshot").all()
         if len(docs) != 1 or docs[0].get("index") != index:

@@ -19,10 +19,9 @@ from typing import Any
 from ..engine.roller import Roller
 from ..engine.ruleset import AnyRuleset
 from ..engine.registry import find_ruleset, ruleset_of_state
-from ..engine.quick_start.state import GameState
 from .atomic import StoreError
 from .export import game_document, read_game_document
-from .game import Game, GameSummary, LogEntry, summary_of
+from .game import Game, GameState, GameSummary, LogEntry, summary_of
 from .import_warfleet import import_war_fleet_saves
 from .repository import GameRecord, MemoryRepository, Repository, StoredGame, StoredSummary
 from .tinydb_store import SEGMENT_SIZE, TinyDBRepository, data_folder

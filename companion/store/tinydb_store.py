@@ -34,10 +34,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..engine.registry import find_ruleset
-from ..engine.quick_start.state import GameState
 from .atomic import (FileLock, SaveFileError, StoreError, remove_temporary_files, set_aside, set_aside_bad_file,
                      sync_folder)
-from .game import LogEntry, done_lengths
+from .game import GameState, LogEntry, done_lengths
 from .repository import LATEST_TIME, CountingSink, GameRecord, Repository, StoredGame, StoredSummary
 from .segments import GAME_FILE, GameFolder
 
