@@ -32,7 +32,7 @@ from .tasks import run_soon, soon
 from .views import dice, editor, fleets, follow, home, info, join, replay, report
 from .views.frame import GameFrame
 from .views.join import identify, stop_following
-from .palettes import DEFAULT, LABELS, PALETTES
+from .palettes import DEFAULT, PALETTES
 from .theme import FONTS, apply_theme
 
 if TYPE_CHECKING:
@@ -301,11 +301,6 @@ class App:
         if isinstance(name, str) and name in PALETTES and name != self.theme_name:
             self.theme_name = name
             apply_theme(self.page, name)
-
-    async def toggle_theme(self) -> None:
-        """The next palette: light, dark, high contrast, light..."""
-        names = list(LABELS)
-        await self.set_theme(names[(names.index(self.theme_name) + 1) % len(names)])
 
     @property
     def dark(self) -> bool:

@@ -25,6 +25,7 @@ from ..engine.roller import Roller
 from ..engine.ruleset import Ruleset
 from ..engine.registry import find_ruleset
 from ..store.game import LogEntry, UndoFold
+from .screenmodel import dice_in
 from .viewmodels import log_lines
 
 CACHED = 4  # replays kept: a TV and a phone or two looking at the same few games
@@ -139,23 +140,10 @@ def rolls_of(events: list[Event]) -> tuple[Roll, ...]:
     or (War Fleet, Decisive Victory) any dice the event's data holds."""
     rolls = []
     for event, line in zip(events, log_lines(events)):
-        dice = line.dice or tuple(_dice_in(event.data))
+        dice = line.dice or tuple(dice_in(event.data))
         if dice:
             rolls.append(Roll(event.text, tuple(dice)))
     return tuple(rolls)
-
-
-def _dice_in(data: Any) -> Iterable[tuple[str, int]]:
-    """Every die (a mapping with a colour and a face) inside an event's data, in order."""
-    if isinstance(data, dict):
-        if isinstance(data.get("colour"), str) and isinstance(data.get("face"), int):
-            yield data["colour"], data["face"]
-            return
-        for value in data.values():
-            yield from _dice_in(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from _dice_in(value)
 
 
 def changes(before: Any, after: Any, ruleset: Ruleset) -> tuple[str, ...]:

@@ -146,3 +146,14 @@ def last_roll(history) -> LastRoll | None:
             text = rest if line.kind == "shot" else line.text.removeprefix("Initiative: ")
             return LastRoll(line.index, line.kind, title, text, tuple(line.dice))
     return None
+
+
+def dice_in(data: Any) -> list[tuple[str, int]]:
+    """Every die ({"colour": ..., "face": n}) an event's data holds, in order, wherever it is."""
+    if isinstance(data, dict):
+        if isinstance(data.get("face"), int) and isinstance(data.get("colour"), str):
+            return [(data["colour"], data["face"])]
+        return [die for value in data.values() for die in dice_in(value)]
+    if isinstance(data, list):
+        return [die for value in data for die in dice_in(value)]
+    return []

@@ -77,7 +77,7 @@ def action_data(text: str) -> dict[str, Any]:
     """ACTION as JSON data: an object, read with the limits of every file the commands read."""
     data = parse_json(text, "ACTION")
     if not isinstance(data, dict):
-        raise CommandError(f'ACTION: is not a JSON object: give one like \'{{"kind": "end_turn"}}\'')
+        raise CommandError('ACTION: is not a JSON object: give one like \'{"kind": "end_turn"}\'')
     return data
 
 

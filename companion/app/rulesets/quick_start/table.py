@@ -453,7 +453,7 @@ class QuickStartBody:
             self.entries.pop(shot_id, None)
             await self.frame.refresh(force=True)
 
-        entry = self.entries[shot_id] = TableDiceEntry(shot, table_dice_fields(state, shot_id), self._submit_faces, close)
+        self.entries[shot_id] = TableDiceEntry(shot, table_dice_fields(state, shot_id), self._submit_faces, close)
         await self.frame.refresh(force=True)
 
     async def _submit_faces(self, entry: TableDiceEntry) -> None:

@@ -13,7 +13,7 @@ from typing import Any, Iterable
 from ....engine.hexes import Hex
 from ....engine.war_fleet.state import WarFleetState
 from ....engine.war_fleet.turn import to_move
-from ...screenmodel import LastRoll, Lost, ScreenModel, ShotLine, SideLine
+from ...screenmodel import LastRoll, dice_in, Lost, ScreenModel, ShotLine, SideLine
 from .model import banner, declared_rows
 
 #: The events whose dice the TV shows large: an attack's roll, initiative and the placement roll.
@@ -74,17 +74,6 @@ def last_roll(history: list[Any]) -> LastRoll | None:
             if dice:
                 return LastRoll(number, event.kind, ROLLS[event.kind], event.text, dice)
     return None
-
-
-def dice_in(data: Any) -> list[tuple[str, int]]:
-    """Every die ({"colour": ..., "face": n}) an event's data holds, in order, wherever it is."""
-    if isinstance(data, dict):
-        if isinstance(data.get("face"), int) and isinstance(data.get("colour"), str):
-            return [(data["colour"], data["face"])]
-        return [die for value in data.values() for die in dice_in(value)]
-    if isinstance(data, list):
-        return [die for value in data for die in dice_in(value)]
-    return []
 
 
 def ship_marks(state: WarFleetState) -> tuple[tuple[str, str, Hex], ...]:
