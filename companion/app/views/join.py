@@ -8,7 +8,6 @@ the server in `sharing.py`; these screens only ask and explain.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 import flet as ft

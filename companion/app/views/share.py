@@ -8,7 +8,7 @@ import flet as ft
 from ...web.browser import IN_BROWSER, NO_SHARED_TABLE
 from ..devices import NAME_LIMIT
 from ..qr import qr_png
-from ..roles import SCREEN, SIDE, TABLE, Role
+from ..roles import SCREEN, TABLE, Role
 from .pages import follow
 from .widgets import heading, muted, tag
 
