@@ -82,15 +82,15 @@ def test_the_app_puts_the_note_on_a_screen_that_hears_the_change():
     sharing, game, host, _ = shared()
     app = App.__new__(App)
     app.table, app.page = Screen(game), None
-    import companion.app.tasks as tasks
+    import companion.app.main as app_main  # the run_soon main calls (imported at its top, issue 27)
     scheduled = []
-    original, tasks.run_soon = tasks.run_soon, lambda page, work, *a: scheduled.append(work)
+    original, app_main.run_soon = app_main.run_soon, lambda page, work, *a: scheduled.append(work)
     try:
         sharing.table(game).act(host, OFF)
         from companion.app.sharing import Change
         app._heard(Change(1, "game", game.entries[-1]))
     finally:
-        tasks.run_soon = original
+        app_main.run_soon = original
     assert app.table.notes == [("Rule checks are off for the whole game: the rules warn and record, "
                                 "nothing is refused.", False)]  # it stays until the next tap
     assert scheduled
