@@ -13,7 +13,7 @@ from companion.commands import main
 from companion.engine.cards import FormatError
 import dv_brute_force as brute_force
 from companion.engine.decisive_victory.table1 import Band
-from companion.engine.decisive_victory.modifiers import AttackFacts, attack_modifier, fire_control
+from companion.engine.decisive_victory.modifiers import AttackFacts, attack_modifier, fire_control, hit_chance_with_radar
 from companion.engine.decisive_victory.odds import (
     GRID, NO_EFFECT, PAIRS, TABLE_1, HitResult, Save, SaveOdds, SuccessTable, attack_from, attack_odds, box_of,
     catastrophic_chance, damage_dice_odds, damage_result, gives_bonus_roll, half, hit_damage_dice,
@@ -204,6 +204,7 @@ def test_dv11_gunnery_radar_at_night():
     facts = gun_facts(4, 30, night=True)
     assert attack_modifier(facts) == -3 and success_chance(-3) == F(1, 18)
     assert attack_modifier(facts.model_copy(update={"radar_success": True})) == 4
+    assert hit_chance_with_radar(4, facts) == F(1, 3)
     assert hit_strength(attack(4, 6, 2, 30), 3) == 3
 
 

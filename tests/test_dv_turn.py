@@ -6,8 +6,11 @@ import json
 from fractions import Fraction as F
 from pathlib import Path
 
+import pytest
+
 from companion.engine.decisive_victory.batches import batch_size, best_score, next_batch, opening_batch
 from companion.engine.decisive_victory.game import apply
+from companion.engine.decisive_victory.initiative import initiative_odds
 from companion.engine.decisive_victory.movement import movement_limits
 from companion.engine.decisive_victory.odds import damage_dice_odds
 from companion.engine.decisive_victory.scenario import build_dv_state, load_dv_scenario
@@ -134,6 +137,24 @@ def test_abilities_only_in_the_command_phase():
 
 
 # --- initiative (§6, DV-2) ----------------------------------------------------------------------
+
+def test_dv2_initiative_odds():
+    assert initiative_odds(3, 2) == (F(7, 12), F(5, 36), F(5, 18), F(21, 31))
+    assert 1 - initiative_odds(3, 2)[3] == F(10, 31)
+    p_win, p_tie, p_lose, final = initiative_odds(5, 0)
+    assert (p_tie, p_win, p_lose, final) == (F(1, 36), F(35, 36), 0, 1)
+
+
+@pytest.mark.parametrize("a", range(6))
+@pytest.mark.parametrize("b", range(6))
+def test_initiative_odds_equal_the_counted_dice(a, b):
+    faces = [(x, y) for x in range(1, 7) for y in range(1, 7)]
+    wins = sum(1 for x, y in faces if x + a > y + b)
+    ties = sum(1 for x, y in faces if x + a == y + b)
+    p_win, p_tie, p_lose, final = initiative_odds(a, b)
+    assert (p_win, p_tie, p_lose) == (F(wins, 36), F(ties, 36), F(36 - wins - ties, 36))
+    assert final == F(wins, 36 - ties)
+
 
 def test_dv2_a_tie_asks_for_a_reroll():
     state, _ = ok(in_command(), {"kind": "end_command"})

@@ -7,6 +7,7 @@ rolled again [R-11].  The loser moves first (`003:43`); the winner attacks first
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Literal
 
 from ..common import SetInitiative, _Action, check_side
@@ -16,6 +17,18 @@ from ..roller import DieRoll, NeedDice, RollerDice, check_face
 from .batches import best_score
 from .state import DVInitiativeRoll, DVState
 from .movement import begin_movement
+
+
+def initiative_odds(a: int, b: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+    """Exact odds of an initiative between best scores `a` and `b` (§15.2): the first roll's
+    P(A wins), P(tie), P(B wins), and P(A wins) with ties re-rolled, p> / (1 − p=)."""
+    wins = ties = 0
+    for x in range(1, 7):
+        for y in range(1, 7):
+            wins += x + a > y + b
+            ties += x + a == y + b
+    p_win, p_tie = Fraction(wins, 36), Fraction(ties, 36)
+    return p_win, p_tie, 1 - p_win - p_tie, p_win / (1 - p_tie)
 
 
 class RollInitiative(_Action):

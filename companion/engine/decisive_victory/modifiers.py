@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .odds import half
+from .odds import TABLE_1, SuccessTable, half, success_chance
 
 
 def fire_control(base: int, close_action: bool = False, guns_damaged: bool = False, split: bool = False) -> int:
@@ -84,3 +84,12 @@ def radar_modifier(radar: int, facts: AttackFacts) -> int:
     positives = (5 if facts.target_stopped else 0) + (2 if facts.concentrate_fire else 0) \
         + (2 if facts.close_action else 0)
     return radar + positives
+
+
+def hit_chance_with_radar(radar: int, facts: AttackFacts, table: SuccessTable = TABLE_1) -> Fraction:
+    """P(the battery's attack hits) when it rolls for radar first (§8.5): P(radar) × P(hit without
+    negatives) + (1 − P(radar)) × P(hit with them)."""
+    radar_works = success_chance(radar_modifier(radar, facts), table)
+    with_radar = success_chance(attack_modifier(facts.model_copy(update={"radar_success": True})), table)
+    without = success_chance(attack_modifier(facts.model_copy(update={"radar_success": False})), table)
+    return radar_works * with_radar + (1 - radar_works) * without
