@@ -99,11 +99,6 @@ def apply_theme(page: ft.Page, name: str) -> None:
     page.bgcolor = PALETTES[name].surface
 
 
-def themes() -> tuple[ft.Theme, ft.Theme]:
-    """The light and the dark theme."""
-    return theme_for("light"), theme_for("dark")
-
-
 def _text_theme(ink: str) -> ft.TextTheme:
     """The theme's display, headline and title styles (app bar and dialog titles) in the display font,
     the body and label styles in the body font (`views.widgets.heading` uses the display font too).
