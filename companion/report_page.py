@@ -10,13 +10,13 @@ undos and redos folded) into a `Report`; the app's report view uses it too.
 
 from __future__ import annotations
 
-import html
 from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
 from .app.palettes import side_colours
 from .engine.report import Report, SideReport, after_action_report
 from .engine.registry import find_ruleset
+from .printing import escaped as _e
 from .store.game import effective_actions
 
 
@@ -50,10 +50,6 @@ def pct(value: Fraction | None) -> str:
 
 def num(value: Fraction) -> str:
     return f"{float(value):.2f}"
-
-
-def _e(text: Any) -> str:
-    return html.escape(str(text), quote=True)
 
 
 # --- charts -------------------------------------------------------------------------------
