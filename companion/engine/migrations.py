@@ -90,24 +90,22 @@ FLEET_STEPS: dict[int, Callable[[JSONObject], JSONObject]] = {0: _fleet_0_to_1}
 # --- the entry points load_card / load_fleet call ----------------------------------
 
 
-def _upgraded(data: Any, family: str, current: int, steps: dict[int, Callable[[JSONObject], JSONObject]]) -> Any:
-    """`data` taken one step at a time to version `current` of `family`, while a step exists."""
-    version = version_of(data, family)
-    while version is not None and version < current and version in steps:
-        data = steps[version](data)
-        version = version_of(data, family)
-    return data
-
-
 def migrate_card(data: Any) -> Any:
     """Card data upgraded to the current version; anything else returned as it is."""
-    return _upgraded(data, CARD_FAMILY, CARD_VERSION, CARD_STEPS)
+    version = version_of(data, CARD_FAMILY)
+    while version is not None and version < CARD_VERSION and version in CARD_STEPS:
+        data = CARD_STEPS[version](data)
+        version = version_of(data, CARD_FAMILY)
+    return data
 
 
 def migrate_fleet(data: Any) -> Any:
     """Fleet data upgraded to the current version, its ships included."""
-    data = _upgraded(data, FLEET_FAMILY, FLEET_VERSION, FLEET_STEPS)
-    if version_of(data, FLEET_FAMILY) == FLEET_VERSION and isinstance(data.get("ships"), list):
+    version = version_of(data, FLEET_FAMILY)
+    while version is not None and version < FLEET_VERSION and version in FLEET_STEPS:
+        data = FLEET_STEPS[version](data)
+        version = version_of(data, FLEET_FAMILY)
+    if version == FLEET_VERSION and isinstance(data.get("ships"), list):
         ships = data["ships"]
         for i, ship in enumerate(ships):
             ship_version = version_of(ship, CARD_FAMILY)
