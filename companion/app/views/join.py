@@ -20,7 +20,7 @@ from ..tasks import run_soon
 from ..palettes import ink_on
 from ..theme import side_colour
 from .frame import on
-from .pages import follow, stop_following  # noqa: F401  stop_following: main closes a session with it
+from .pages import follow, follow_drawn, stop_following  # noqa: F401  stop_following: main closes a session with it
 from .share import devices_dialog, rename_dialog
 from .widgets import TOUCH, airship, icon_button, muted, tag
 
@@ -288,12 +288,7 @@ def my_role(app, label: str) -> ft.Control:
     def show() -> None:
         text.value, box.label = f"{label} · {app.device.name}", f"This device: {label} · {app.device.name}"
 
-    async def changed() -> None:
-        show()
-        box.update()
-
-    show()
-    follow(app, box, changed)
+    follow_drawn(app, box, show)
     return box
 
 
@@ -350,14 +345,7 @@ def questions(app, game) -> ft.Control:
         row.controls = lines
         box.visible = bool(lines)
 
-    async def changed() -> None:
-        if app.game is not game:
-            raise RuntimeError("gone")
-        fill()
-        box.update()
-
-    fill()
-    follow(app, box, changed, table)
+    follow_drawn(app, box, fill, table, game)
     return box
 
 
@@ -374,14 +362,7 @@ def sync_counter(app, game) -> ft.Control:
         value = f"log {game.actions_in_effect} · {table.check_code()}"
         text.value, box.label = value, value
 
-    async def changed() -> None:  # away: the next change or the reconnect shows it
-        if app.game is not game:
-            raise RuntimeError("gone")
-        show()
-        box.update()
-
-    show()
-    follow(app, box, changed, table)
+    follow_drawn(app, box, show, table, game)
     return box
 
 

@@ -102,6 +102,19 @@ def follow(app, control: ft.Control, changed, source=None) -> None:
     stop = _listening(app, (source or app.sharing).subscribe(heard))
 
 
+def follow_drawn(app, control: ft.Control, draw, source=None, game=None) -> None:
+    """Draw `control` now (`draw()`) and again after every change `follow` hears; with `game`, only
+    while the app shows that game (away: the next change or the reconnect shows it)."""
+    async def changed() -> None:
+        if game is not None and app.game is not game:
+            raise RuntimeError("gone")
+        draw()
+        control.update()
+
+    draw()
+    follow(app, control, changed, source)
+
+
 def _listening(app, unsubscribe):
     """`unsubscribe`, kept among the session's listeners (`stop_following`) until it is called."""
     stops = getattr(app, FOLLOWING, None)

@@ -9,7 +9,7 @@ from ...web.browser import IN_BROWSER, NO_SHARED_TABLE
 from ..devices import NAME_LIMIT
 from ..qr import qr_png
 from ..roles import SCREEN, TABLE, Role
-from .pages import follow
+from .pages import follow, follow_drawn
 from .widgets import heading, muted, tag
 
 
@@ -46,10 +46,6 @@ def home_section(app) -> list[ft.Control]:
                         + ", ".join(d.name for d in guests[:6])) if guests else "No other device has joined yet."
         asking.controls = _asking(app)
 
-    async def changed() -> None:
-        fill()
-        card.update()
-
     async def renew(e) -> None:
         _refused(app, sharing.renew_pin(app.device))  # the card follows the change
 
@@ -78,8 +74,7 @@ def home_section(app) -> list[ft.Control]:
         padding=16, border_radius=16, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
     )), asking], spacing=10, tight=True)
-    fill()
-    follow(app, card, changed)
+    follow_drawn(app, card, fill)
     return [card]
 
 
