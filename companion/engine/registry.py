@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from importlib.metadata import entry_points
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeVar
 
 from .decisive_victory.ruleset import DECISIVE_VICTORY
 from .quick_start.ruleset import QUICK_START
@@ -22,16 +22,20 @@ from .war_fleet.ruleset import WAR_FLEET
 ENTRY_POINTS = "companion.rulesets"
 
 
-def _plugged_in() -> list[AnyRuleset]:
-    """The rulesets other packages register under `ENTRY_POINTS`."""
-    found = [point.load() for point in entry_points(group=ENTRY_POINTS)]
-    return [ruleset for ruleset in found if isinstance(ruleset, Ruleset)]
+Plugged = TypeVar("Plugged")
+
+
+def plugged_in(group: str, kind: type[Plugged]) -> list[Plugged]:
+    """The values of `kind` other packages register under the entry point `group` (rulesets here,
+    screens in app/rulesets/registry.py)."""
+    found = [point.load() for point in entry_points(group=group)]
+    return [value for value in found if isinstance(value, kind)]
 
 
 #: every ruleset by id, built in first, then the plugged in
 _BUILT_IN: tuple[AnyRuleset, ...] = (QUICK_START, WAR_FLEET, DECISIVE_VICTORY)
 RULESETS: Mapping[str, AnyRuleset] = MappingProxyType(
-    {ruleset.id: ruleset for ruleset in (*_BUILT_IN, *_plugged_in())})
+    {ruleset.id: ruleset for ruleset in (*_BUILT_IN, *plugged_in(ENTRY_POINTS, Ruleset))})
 
 
 def find_ruleset(ruleset_id: str) -> AnyRuleset:

@@ -8,10 +8,10 @@ plain message, never another ruleset's screens.
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
 from types import MappingProxyType
 from typing import Mapping
 
+from ...engine.registry import plugged_in
 from ...engine.ruleset import Ruleset
 from . import Builder, GameScreens, StartTile
 from .decisive_victory.screens import SCREENS as DECISIVE_VICTORY_SCREENS
@@ -22,14 +22,9 @@ from .war_fleet.screens import SCREENS as WAR_FLEET_SCREENS
 ENTRY_POINTS = "companion.screens"
 
 
-def _plugged_in() -> list[GameScreens]:
-    found = [point.load() for point in entry_points(group=ENTRY_POINTS)]
-    return [screens for screens in found if isinstance(screens, GameScreens)]
-
-
 #: every ruleset's screens by its id, built in first, then the plugged in
 SCREENS: Mapping[str, GameScreens] = MappingProxyType({screens.ruleset_id: screens for screens in (
-    QUICK_START_SCREENS, WAR_FLEET_SCREENS, DECISIVE_VICTORY_SCREENS, *_plugged_in())})
+    QUICK_START_SCREENS, WAR_FLEET_SCREENS, DECISIVE_VICTORY_SCREENS, *plugged_in(ENTRY_POINTS, GameScreens))})
 
 
 def find_screens(ruleset_id: str) -> GameScreens:
