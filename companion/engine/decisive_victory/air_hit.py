@@ -40,7 +40,7 @@ def resolve_hit(work: Work[DVState], ship_id: str, attack: Attack, first: int, s
     result = damage_result(save, [r.face for r in rolls], target, aimed)
     ship = ship.model_copy(update={"damage_points": ship.damage_points + result.damage_points,
                                    "minor_damage": ship.minor_damage + result.minor_damage})
-    work.update(ships=[ship if s.id == ship.id else s for s in work.state.ships])
+    work.state = work.state.with_ship(ship)
     work.event("damage", f"{ship.label}: damage dice {', '.join(str(r.face) for r in rolls)} ({target}+): "
                f"{result.damage_points} damage point(s), {result.minor_damage} minor (now {ship.damage_points} and "
                f"{ship.minor_damage}; applied in maintenance).", ship=ship.id, dice=[die(r) for r in rolls],

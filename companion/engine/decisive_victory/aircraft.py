@@ -167,7 +167,7 @@ def _pay_extra_launch(work: Work[DVState], place: DVShip | Base, payer_id: str |
     if payer.cp < 1:
         work.rule(f"{payer.label} has {payer.cp} CP: an extra launch costs 1")
     payer = payer.model_copy(update={"cp": max(0, payer.cp - 1)})
-    work.update(ships=[payer if s.id == payer.id else s for s in work.state.ships])
+    work.state = work.state.with_ship(payer)
     work.event("command_points", f"{payer.label} pays 1 CP for an extra launch ({payer.cp} left).", ship=payer.id,
                cp=payer.cp, spent=1, why="extra launch")
 

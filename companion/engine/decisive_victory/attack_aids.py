@@ -80,11 +80,6 @@ class RadarRoll(_Action):
     distance: Inches | None = None
 
 
-def _replace(work: Work[DVState], *ships: DVShip) -> None:
-    new = {s.id: s for s in ships}
-    work.update(ships=[new.get(s.id, s) for s in work.state.ships])
-
-
 # --- searchlight (§8.7) ------------------------------------------------------------------------
 
 
@@ -105,7 +100,7 @@ def _searchlight(work: Work[DVState], action: Searchlight) -> None:
     if action.distance > SEARCHLIGHT_RANGE:
         work.rule(f"{target.label} is {action.distance}\" away: searchlights reach 6\" (003:85)")
     ship = ship.model_copy(update={"systems_fired": ship.systems_fired | {SEARCHLIGHT}, "illuminated": True})
-    _replace(work, ship, target.model_copy(update={"illuminated": True}))
+    work.state = work.state.with_ship(ship).with_ship(target.model_copy(update={"illuminated": True}))
     work.event("searchlight", f"{ship.label} lights {target.label}: attacks on either have no night modifier "
                "from now on this phase [R-30].", ship=ship.id, target=target.id)
 
@@ -142,7 +137,7 @@ def _star_shell(work: Work[DVState], action: StarShellAction) -> None:
         return StarShell(ship=ship.id, system=weapon.id, scatter=scatter, direction=dice.take(Colour.D6, "direction"))
 
     shell = with_dice(work, faces, roll)
-    _replace(work, ship.model_copy(update={"systems_fired": ship.systems_fired | {weapon.id}}))
+    work.state = work.state.with_ship(ship.model_copy(update={"systems_fired": ship.systems_fired | {weapon.id}}))
     work.update(star_shells=[*work.state.star_shells, shell])
     inches = sum(d.face for d in shell.scatter)
     heading = DIRECTIONS[shell.direction.face - 1] if shell.direction else ""
@@ -160,7 +155,8 @@ def _illuminate(work: Work[DVState], action: Illuminate) -> None:
     shell = work.state.star_shells[-1]
     shells = [*work.state.star_shells[:-1], shell.model_copy(update={"lit": sorted({*shell.lit, *action.ships})})]
     work.update(star_shells=shells)
-    _replace(work, *[s.model_copy(update={"illuminated": True}) for s in ships])
+    for lit in ships:
+        work.state = work.state.with_ship(lit.model_copy(update={"illuminated": True}))
     names = ", ".join(s.label for s in ships) or "no ship"
     work.event("illuminate", f"Lit by the star shell: {names}.", ships=[s.id for s in ships])
 
@@ -200,7 +196,7 @@ def _radar(work: Work[DVState], action: RadarRoll) -> None:
     first, second = with_dice(work, faces, lambda dice: pair(dice, "radar"))
     works = work.state.success_table.succeeds(first.face, second.face, m)
     ship = work.state.ship(ship.id)
-    _replace(work, ship.model_copy(update={"radar": {**ship.radar, weapon.id: works}}))
+    work.state = work.state.with_ship(ship.model_copy(update={"radar": {**ship.radar, weapon.id: works}}))
     work.event("radar_roll", f"{ship.label}'s {weapon.name or weapon.id} radar roll on {target.label}: "
                f"{first.face}, {second.face} at {m:+d}: "
                + ("success: no negative to-hit modifiers this turn." if works else "failure."),

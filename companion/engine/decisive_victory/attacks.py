@@ -75,7 +75,7 @@ def _declare(work: Work[DVState], action: DeclareAttack) -> None:
                       target=target.id, distance=action.distance, facts=action.facts, full_fc=action.full_fc)
     ship = ship.model_copy(update={"systems_fired": ship.systems_fired | {weapon.id}})
     work.update(attacks=[*work.state.attacks, attack])
-    work.update(ships=[ship if s.id == ship.id else s for s in work.state.ships])
+    work.state = work.state.with_ship(ship)
     odds = odds_json(work.state, attack)
     work.event("declare_attack", f"{ship.label}'s {weapon.name or weapon.id} will attack {target.label} at "
                f"{action.distance}\" (m {odds['modifier']:+d}, hit {odds['hit']}).",
@@ -182,7 +182,7 @@ def _spend(work: Work[DVState], attack: DVAttack) -> None:
     if ship.record.weapon(attack.system).kind == "torpedo":
         left = max(0, ship.salvoes_left.get(attack.system, 0) - 1)
         ship = ship.model_copy(update={"salvoes_left": {**ship.salvoes_left, attack.system: left}})
-        work.update(ships=[ship if s.id == ship.id else s for s in work.state.ships])
+        work.state = work.state.with_ship(ship)
         work.event("salvo", f"{ship.label}'s {attack.system}: {left} salvo{'es' * (left != 1)} left.",
                    ship=ship.id, system=attack.system, salvoes_left=left)
 
@@ -208,7 +208,7 @@ def _end_activation(work: Work[DVState], action: EndActivation) -> None:
         work.rule(f"{ship.label} has declared attack{'s' * (len(waiting) > 1)} {', '.join(map(str, waiting))} "
                   "not yet rolled")
     ship = ship.model_copy(update={"attacked": True})
-    work.update(ships=[ship if s.id == ship.id else s for s in work.state.ships])
+    work.state = work.state.with_ship(ship)
     nxt = next_batch(work.state, work.state.batch or batch, to_act(work.state))
     work.update(batch=nxt)
     after = f" {nxt.side} attacks next ({nxt.left} ship{'s' * (nxt.left != 1)})." if nxt else " Every ship has attacked."

@@ -52,10 +52,6 @@ class RemoveShip(_Action):
     how: Removed = "by_hand"
 
 
-def _put(work: Work[DVState], ship: DVShip) -> None:
-    work.update(ships=[ship if s.id == ship.id else s for s in work.state.ships])
-
-
 def _mark_box(work: Work[DVState], action: MarkBox) -> None:
     ship: DVShip = work.ship(action.ship)
     grid = work.state.grid_of(ship)
@@ -64,7 +60,7 @@ def _mark_box(work: Work[DVState], action: MarkBox) -> None:
     system = grid.cell(action.box)
     before = work.state.status(ship, system)
     boxes = ship.boxes | {action.box} if action.marked else ship.boxes - {action.box}
-    _put(work, ship.model_copy(update={"boxes": boxes}))
+    work.state = work.state.with_ship(ship.model_copy(update={"boxes": boxes}))
     after = work.state.status(work.state.ship(ship.id), system)
     work.event("box_marked" if action.marked else "box_cleared",
                f"{ship.label}: box {list(action.box)} ({system}) {'marked' if action.marked else 'cleared'} by hand.",
@@ -76,21 +72,21 @@ def _mark_box(work: Work[DVState], action: MarkBox) -> None:
 
 def _set_damage(work: Work[DVState], action: SetDamage) -> None:
     ship: DVShip = work.ship(action.ship)
-    _put(work, ship.model_copy(update={"damage_points": action.points}))
+    work.state = work.state.with_ship(ship.model_copy(update={"damage_points": action.points}))
     work.event("set_damage", f"{ship.label} has {action.points} damage points (set by hand).", ship=ship.id,
                points=action.points)
 
 
 def _set_minor(work: Work[DVState], action: SetMinor) -> None:
     ship: DVShip = work.ship(action.ship)
-    _put(work, ship.model_copy(update={"minor_damage": action.minor}))
+    work.state = work.state.with_ship(ship.model_copy(update={"minor_damage": action.minor}))
     work.event("set_minor", f"{ship.label} has {action.minor} minor damage (set by hand).", ship=ship.id,
                minor=action.minor)
 
 
 def _set_rudder(work: Work[DVState], action: SetRudder) -> None:
     ship: DVShip = work.ship(action.ship)
-    _put(work, ship.model_copy(update={"rudder": action.rudder}))
+    work.state = work.state.with_ship(ship.model_copy(update={"rudder": action.rudder}))
     work.event("set_rudder", f"{ship.label}'s rudder: {action.rudder} (set by hand).", ship=ship.id,
                rudder=action.rudder)
 
@@ -99,7 +95,7 @@ def _remove_ship(work: Work[DVState], action: RemoveShip) -> None:
     ship: DVShip = work.ship(action.ship)
     if not ship.in_play:
         raise Refusal(f"{ship.label} is already off the table ({ship.removed})")
-    _put(work, ship.model_copy(update={"removed": action.how}))
+    work.state = work.state.with_ship(ship.model_copy(update={"removed": action.how}))
     work.event("ship_removed", f"{ship.label} is removed ({action.how.replace('_', ' ')}).", ship=ship.id,
                how=action.how)
     if work.state.phase not in ("setup", "over"):

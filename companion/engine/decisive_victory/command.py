@@ -79,12 +79,8 @@ def pay(work: Work[DVState], ship: DVShip, payer_id: str | None, cost: int, what
     payer: DVShip = work.ship(payer_id) if payer_id else ship
     work.rule(payer_problem(work.state, ship, payer, cost, what))
     paid = payer.model_copy(update={"cp": max(0, payer.cp - cost)})
-    work.update(ships=_replaced(work.state, paid))
+    work.state = work.state.with_ship(paid)
     return paid
-
-
-def _replaced(state: DVState, ship: DVShip) -> list[DVShip]:
-    return [ship if s.id == ship.id else s for s in state.ships]
 
 
 class UseAbility(_Action):
@@ -117,7 +113,7 @@ def _use_ability(work: Work[DVState], action: UseAbility) -> None:
     ship = work.state.ship(ship.id)
     ship = ship.model_copy(update={"abilities": [*ship.abilities, action.ability]})
     ship = _effect(work, ship, action, control)
-    work.update(ships=_replaced(work.state, ship))
+    work.state = work.state.with_ship(ship)
     payer = f" (paid by {work.state.ship(action.payer).label})" if action.payer and action.payer != ship.id else ""
     work.event("ability", f"{ship.label}: {name}{payer}.", ship=ship.id, ability=action.ability,
                payer=action.payer or ship.id, cost=cost, system=action.system, mode=control)

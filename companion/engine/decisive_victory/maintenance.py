@@ -226,7 +226,7 @@ def _roll(work: Work[DVState], action: MaintenanceRoll) -> None:
     work.rule(_step_problem(work.state, ship, action.step))
     if action.step in system_rolls.ROLLS:
         ship = ship.model_copy(update={"system_rolls_due": [r for r in ship.system_rolls_due if r != action.step]})
-        work.update(ships=[ship if s.id == ship.id else s for s in work.state.ships])
+        work.state = work.state.with_ship(ship)
         needs = system_rolls.needs(work.state, ship, action.step)
         resolve = system_rolls.ROLLS[action.step]
     else:
@@ -292,7 +292,7 @@ def _pay_abandon(work: Work[DVState], action: PayAbandon) -> None:
                   f"{2 * ship.record.critical_damage_threshold}, or already paid this phase")
     pay(work, ship, action.payer, ABANDON_COST, "keeping the crew aboard")
     ship = work.state.ship(ship.id).model_copy(update={"abandon_paid": True})
-    work.update(ships=[ship if s.id == ship.id else s for s in work.state.ships])
+    work.state = work.state.with_ship(ship)
     work.event("pay_abandon", f"{ship.label}'s crew stays aboard ({ABANDON_COST} CP paid"
                f"{' by ' + work.state.ship(action.payer).label if action.payer and action.payer != ship.id else ''}).",
                ship=ship.id, payer=action.payer or ship.id)
@@ -306,7 +306,7 @@ def _abandon(work: Work[DVState], action: Abandon) -> None:
     if not abandon_due(ship):
         work.rule(f"{ship.label} has {ship.damage_points} damage points, under 2 × CDT: its crew need not abandon")
     ship = ship.model_copy(update={"removed": "abandoned"})
-    work.update(ships=[ship if s.id == ship.id else s for s in work.state.ships])
+    work.state = work.state.with_ship(ship)
     work.event("abandon", f"{ship.label}'s crew abandons ship: it is removed from the game.", ship=ship.id)
 
 

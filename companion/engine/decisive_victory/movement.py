@@ -110,10 +110,6 @@ def _mover(work: Work[DVState], ship_id: str, doing: str) -> DVShip:
     return ship
 
 
-def _put(work: Work[DVState], ship: DVShip) -> None:
-    work.update(ships=[ship if s.id == ship.id else s for s in work.state.ships])
-
-
 # --- speed ---------------------------------------------------------------------------------------
 
 class SetSpeed(_Action):
@@ -145,7 +141,7 @@ def speed_problem(state: DVState, ship: DVShip, mode: SpeedMode) -> str | None:
 def _set_speed(work: Work[DVState], action: SetSpeed) -> None:
     ship = _mover(work, action.ship, "speed is changed")
     work.rule(speed_problem(work.state, ship, action.mode))
-    _put(work, ship.model_copy(update={"speed_mode": action.mode, "mode_changed": True}))
+    work.state = work.state.with_ship(ship.model_copy(update={"speed_mode": action.mode, "mode_changed": True}))
     work.event("speed", f"{ship.label} goes to {action.mode} speed.", ship=ship.id, mode=action.mode)
 
 
@@ -189,7 +185,7 @@ def _move(work: Work[DVState], action: Move) -> None:
     work.rule(move_problem(work.state, ship, action.inches, action.turns, action.use_carried_turn))
     moved = ship.model_copy(update={"inches_moved": ship.inches_moved + action.inches,
                                     "turns_made": ship.turns_made + action.turns})
-    _put(work, moved)
+    work.state = work.state.with_ship(moved)
     if ship.rudder in ("port", "starboard") and moved.turns_made < floor(moved.inches_moved / 2):
         work.event("warning", f"{ship.label}'s rudder is locked to {ship.rudder}: it must turn 45° that way "
                    "whenever possible (003:118).", ship=ship.id)
@@ -231,7 +227,7 @@ def _close_action(work: Work[DVState], action: CloseAction) -> None:
         _pay_close_action(work, ship, other, action.paid_by)
     for a, b in ((ship.id, other.id), (other.id, ship.id)):
         now = work.state.ship(a)
-        _put(work, now.model_copy(update={"close_action_with": now.close_action_with | {b}}))
+        work.state = work.state.with_ship(now.model_copy(update={"close_action_with": now.close_action_with | {b}}))
 
 
 def _pay_close_action(work: Work[DVState], ship: DVShip, other: DVShip, paid_by: str) -> None:
@@ -263,7 +259,7 @@ def _collide(work: Work[DVState], ship: DVShip, other: DVShip, action: CloseActi
     for rolls, target in ((at_other, other), (at_ship, ship)):
         points = sum(1 for r in rolls if r.face >= 4)
         now = work.state.ship(target.id)
-        _put(work, now.model_copy(update={"damage_points": now.damage_points + points}))
+        work.state = work.state.with_ship(now.model_copy(update={"damage_points": now.damage_points + points}))
         work.event("collision", f"Collision: {target.label} takes {points} damage point{'s' * (points != 1)} "
                    f"({', '.join(str(r.face) for r in rolls) or 'no dice'}).", ship=target.id, points=points,
                    dice=[{"colour": "D6", "face": r.face} for r in rolls])
@@ -291,7 +287,7 @@ def _carries(state: DVState, ship: DVShip) -> bool:
 
 def _finish(work: Work[DVState], ship: DVShip) -> None:
     carried = _carries(work.state, ship)
-    _put(work, ship.model_copy(update={"move_done": True, "turn_carried": carried}))
+    work.state = work.state.with_ship(ship.model_copy(update={"move_done": True, "turn_carried": carried}))
     work.event("end_move", f"{ship.label} ends its move" + (" (a turn carried to next turn)." if carried else "."),
                ship=ship.id, turn_carried=carried)
 

@@ -321,7 +321,7 @@ def _air_strike(work: Work[DVState], action: AirStrike) -> None:
         if hit and kind == "fighter":
             ship = work.state.ship(target.id)
             ship = ship.model_copy(update={"minor_damage": ship.minor_damage + 1})
-            work.update(ships=[ship if s.id == ship.id else s for s in work.state.ships])
+            work.state = work.state.with_ship(ship)
             work.event("damage", f"Strafing run: 1 minor damage to {ship.label}, no save (003:222).", ship=ship.id,
                        dice=[], damage_points=0, minor_damage=1)
         elif hit:
