@@ -114,9 +114,8 @@ def _strike_odds(state: DVState, flight: Flight, ship_id: str) -> dict[str, str]
     kind = flight.record.type
     if kind == "fighter":
         return {"hit": str(O.strafing_chance(state.success_table)), "minor_damage": "1"}
-    armor = state.ship(ship_id).record.armor
-    odds = O.strike_odds(kind, Armour(deck=armor.deck, belt=armor.belt, underwater=armor.underwater),
-                         state.success_table, state.grid_of(state.ship(ship_id)))
+    armour = Armour.model_validate(state.ship(ship_id).record.armor, from_attributes=True)
+    odds = O.strike_odds(kind, armour, state.success_table, state.grid_of(state.ship(ship_id)))
     hurt: Fraction = 1 - odds.damage_points.get(0, Fraction(0))
     return {"hit": str(odds.hit), "save_fail": str(odds.save_fail), "damage_point": str(hurt),
             "expected_damage_points": str(odds.expected_damage_points)}

@@ -93,12 +93,11 @@ def odds_attack(state: DVState, attack: DVAttack) -> Attack:
     firer's distance (strength and location bands [R-29]), bow-on, close action, damaged guns."""
     facts = modifier_facts(state, attack)
     weapon = weapon_of(state, attack)
-    armour = state.ship(attack.target).record.armor
     return Attack(modifier=sum(v for _, v in situational_modifiers(facts)), weapon=Weapon(weapon.kind),
                   strength=weapon.strength, damage=weapon.damage, distance=attack.distance,
                   bow_on=attack.facts.bow_on, close_action=facts.close_action and weapon.kind == "gun",
                   guns_damaged=facts.guns_damaged and weapon.kind == "gun",
-                  armour=Armour(deck=armour.deck, belt=armour.belt, underwater=armour.underwater))
+                  armour=Armour.model_validate(state.ship(attack.target).record.armor, from_attributes=True))
 
 
 def odds_json(state: DVState, attack: DVAttack) -> dict[str, Any]:

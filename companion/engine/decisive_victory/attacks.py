@@ -119,8 +119,6 @@ def _system_problem(state: DVState, ship: DVShip, weapon: Weapon) -> str | None:
         return f"{ship.label} has begun rolling its attacks: every attack is declared before the first roll [R-23]"
     if weapon.id in ship.systems_fired and not any(a.system == weapon.id for a in mine):
         return f"the {name} has already fired this turn"
-    if weapon.id in ship.dp_used_for_aa:
-        return f"the {name} fired at aircraft this turn: it cannot attack surface targets (003:215)"
     if "concentrate_fire" in ship.abilities and mine and any(a.system != weapon.id for a in mine):
         return "concentrate fire: no other weapon system of the ship may be used this turn (003:162)"
     return None

@@ -325,19 +325,14 @@ def _air_strike(work: Work[DVState], action: AirStrike) -> None:
             work.event("damage", f"Strafing run: 1 minor damage to {ship.label}, no save (003:222).", ship=ship.id,
                        dice=[], damage_points=0, minor_damage=1)
         elif hit:
-            resolve_hit(work, target.id, O.strike_attack(kind, _armour(target)), a.face, b.face, dice)
+            armour = Armour.model_validate(target.record.armor, from_attributes=True)
+            resolve_hit(work, target.id, O.strike_attack(kind, armour), a.face, b.face, dice)
 
     with_dice(work, action.table, roll)
     flight = work.state.flight(flight.id).model_copy(update={"attacked_turn": work.state.turn, "target": target.id})
     put(work, flight)
     if kind in O.RETURN_AFTER_STRIKE:
         to_returning(work, flight, "has made its attack run")
-
-
-def _armour(ship: DVShip) -> Armour:
-    armor = ship.record.armor
-    return Armour(deck=armor.deck, belt=armor.belt, underwater=armor.underwater)
-
 
 
 ACTIONS: tuple[type[_Action], ...] = (PlaceFlight, MoveFlight, Intercept, AirAttack, AAFire, AirStrike)

@@ -70,10 +70,9 @@ def _strike(state: DVState, action: Any) -> tuple[Flight, DVShip] | None:
 
 
 def _strike_attack(flight: Flight, target: DVShip) -> Attack:
-    armour = target.record.armor
     kind = flight.record.type
     return air_odds.strike_attack("dive_bomber" if kind == "fighter" else kind,
-                                  Armour(deck=armour.deck, belt=armour.belt, underwater=armour.underwater))
+                                  Armour.model_validate(target.record.armor, from_attributes=True))
 
 
 def _rolled(state: DVState, action: Any) -> DVAttack | None:
