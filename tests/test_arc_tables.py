@@ -1,7 +1,7 @@
 """Geometry as tables (issue 30): arcs.py's looked-up answers equal the direct computation.
 
 The tables (`arcs.wedge_range`, `arcs.offset_in_arc`, `arcs.ship_range`) and the direct
-separating-axis test and breadth-first range (`in_wedge`, `range_in_wedge`, rules-notes 4-5)
+separating-axis test and breadth-first range (`in_wedge`, `arc_oracle.range_in_wedge`, rules-notes 4-5)
 are compared on every offset between two hexes of the Quick-Start board, for every wedge a
 location can have; and a whole ship's range against the smallest in-arc range of its hexes.
 """
@@ -12,8 +12,9 @@ import random
 
 import pytest
 
+from arc_oracle import range_in_wedge
 from companion.engine import arcs
-from companion.engine.arcs import ARC_DEGREES, in_wedge, offset_in_arc, range_in_wedge, ship_range, wedge_for, wedge_range
+from companion.engine.arcs import ARC_DEGREES, in_wedge, offset_in_arc, ship_range, wedge_for, wedge_range
 from companion.engine.board import Board
 from companion.engine.hexes import DIRECTIONS, Hex
 

@@ -13,7 +13,6 @@ answers are cached per (offset, wedge).
 
 from __future__ import annotations
 
-from collections import deque
 from functools import lru_cache
 
 from .hexes import DIRECTIONS, Hex
@@ -102,58 +101,20 @@ def in_wedge(origin: Hex, target: Hex, wedge: tuple[int, int]) -> bool:
     return offset_in_wedge(d.q, d.r, wedge[0], wedge[1])
 
 
-@lru_cache(maxsize=64)
-def _wedge_ranges(span: int, radius: int) -> dict[tuple[int, int], int]:
-    """Shortest chain length to every hex of the wedge within `radius` steps.
-
-    Breadth-first from the origin, stepping only through hexes in the wedge
-    (rules-notes 5: count the target, not the weapon's hex).
-    """
-    ranges: dict[tuple[int, int], int] = {}
-    frontier = deque([(0, 0, 0)])
-    while frontier:
-        q, r, steps = frontier.popleft()
-        for dq, dr in DIRECTIONS:
-            key = (q + dq, r + dr)
-            if key in ranges or max(abs(key[0]), abs(key[1]), abs(key[0] + key[1])) > radius:
-                continue
-            if _in_wedge_from_corner_0(key[0], key[1], span):
-                ranges[key] = steps + 1
-                frontier.append((key[0], key[1], steps + 1))
-    return ranges
-
-
-def _radius_for(distance: int) -> int:
-    radius = 16
-    while radius < distance + 4:
-        radius *= 2
-    return radius
-
-
 def range_in_wedge(origin: Hex, target: Hex, wedge: tuple[int, int]) -> int | None:
-    """Range from `origin` to `target` along hexes inside the wedge, or None."""
+    """Range from `origin` to `target` along hexes inside the wedge, or None (`wedge_range`)."""
     d = target - origin
-    first, span = wedge
-    key = _canonical(d.q, d.r, first)
-    if not _in_wedge_from_corner_0(*key, span):
-        return None
-    radius = _radius_for(d.distance())
-    while True:
-        found = _wedge_ranges(span, radius).get(key)
-        if found is not None and found <= radius:
-            return found
-        if radius > 4096:
-            return None
-        radius *= 2
+    return wedge_range(d.q, d.r, wedge)
 
 
 # --- tables (issue 30): the same answers, looked up -------------------------------------------------
 #
 # An arc and its ranges depend only on the offset of the target hex from the wedge's origin in the
 # wedge's own frame.  `_bounds` turns the separating-axis test above into linear inequalities on the
-# offset; `_RANGES` keeps, per span, the breadth-first ranges of `_wedge_ranges` out to the widest
-# radius asked for so far; `ship_range` answers a whole ship (a line of hexes) per wedge and shape.
-# tests/test_arc_tables.py checks every answer against `in_wedge` and `range_in_wedge`.
+# offset; `_RANGES` keeps, per span, the breadth-first ranges (`_Layers`) out to the widest radius
+# asked for so far; `ship_range` answers a whole ship (a line of hexes) per wedge and shape.
+# tests/test_arc_tables.py checks every answer against `in_wedge` and the direct breadth-first
+# search out to a growing radius (tests/arc_oracle.py, the search this module made before issue 27).
 
 
 def _turn_back(first: int) -> tuple[int, int, int, int]:
@@ -180,8 +141,9 @@ def _bounds(span: int) -> tuple[tuple[int, int, int], ...]:
 class _Layers:
     """The breadth-first ranges of one wedge from corner 0, grown a layer at a time as far as asked.
 
-    Every hex of range k is found once layers 1..k are complete, whatever lies farther out, so a
-    hex found is at its shortest chain, as `_wedge_ranges` finds it (rules-notes 5)."""
+    Breadth-first from the origin, stepping only through hexes in the wedge (rules-notes 5: count
+    the target, not the weapon's hex).  Every hex of range k is found once layers 1..k are complete,
+    whatever lies farther out, so a hex found is at its shortest chain."""
 
     def __init__(self, span: int):
         self.forms = _bounds(span)
@@ -229,7 +191,7 @@ def _canonical_range(q: int, r: int, span: int) -> int | None:
         found = layers.ranges.get((q, r))
         if found is not None:
             return found
-    return range_in_wedge(Hex(0, 0), Hex(q, r), (0, span))  # not reached: ask the direct search
+    return None  # not reached: a hex of a wedge is found at its hex distance (tests/test_arc_tables.py)
 
 
 def wedge_range(dq: int, dr: int, wedge: tuple[int, int]) -> int | None:
@@ -269,7 +231,7 @@ def ship_range(wedge: tuple[int, int], dq: int, dr: int, back: int, count: int) 
 def clear_tables() -> None:
     """Empty every table and cache of this module (benchmarks: a cold start)."""
     _RANGES.clear()
-    for cached in (ship_range, _in_wedge_from_corner_0, _wedge_ranges):
+    for cached in (ship_range, _in_wedge_from_corner_0):
         cached.cache_clear()
 
 
