@@ -14,7 +14,7 @@ import os
 import sys
 
 from ..app.network import DEFAULT_PORT, free_port, join_address, open_app_store
-from .common import Arguments, CommandError, SubParsers, command
+from .common import Arguments, CommandError, SubParsers, command, sub_command
 
 
 def _server(sub: SubParsers, name: str, help: str, host_help: str) -> argparse.ArgumentParser:
@@ -44,9 +44,9 @@ def web(sub: SubParsers) -> None:
 
 @command
 def desktop(sub: SubParsers) -> None:
-    p = sub.add_parser("desktop", help="open the app in Flet's native window (the client downloads at first use)")
+    p = sub_command(sub, "desktop", run_desktop,
+                    help="open the app in Flet's native window (the client downloads at first use)")
     p.add_argument("--data", metavar="FOLDER", help="folder for saved games")
-    p.set_defaults(run=run_desktop)
 
 
 def _serve(args: Arguments) -> int:

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import Arguments, CommandError, SubParsers, command
+from .common import Arguments, CommandError, SubParsers, command, sub_command
 
 
 @command
 def build_web(sub: SubParsers) -> None:
-    p = sub.add_parser("build-web", help="write the app as a static web folder that runs offline in a phone's browser")
+    p = sub_command(sub, "build-web", _run,
+                    help="write the app as a static web folder that runs offline in a phone's browser")
     p.add_argument("out", metavar="OUT", help="the folder to write (new, empty, or an earlier web build)")
     p.add_argument("--wheels", metavar="DIR", help="keep the fetched wheels here (default: a temporary folder)")
     p.add_argument("--base-url", default="/", help="the path the folder is served under (default /)")
     p.add_argument("--seed", help="fix the dice of every new game in the built page (for tests, as $COMPANION_SEED)")
-    p.set_defaults(run=_run)
 
 
 def _run(args: Arguments) -> int:

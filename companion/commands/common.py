@@ -51,8 +51,10 @@ class CommandError(ValueError):
     """A plain-words failure of a command."""
 
 
-def json_out(data: Any) -> None:
+def json_out(data: Any) -> int:
+    """Print `data` as JSON; 0, the exit code, so a command's --json branch is `return json_out(...)`."""
     print(json.dumps(data, indent=2, ensure_ascii=False))
+    return 0
 
 
 def warn(text: str) -> None:
@@ -69,12 +71,18 @@ def data_option(parser: argparse.ArgumentParser) -> None:
                         help=f"the data folder (default: ${ENVIRONMENT_VARIABLE}, else the user's data folder)")
 
 
+def sub_command(sub: SubParsers, name: str, run: Callable[[Arguments], int], **kwargs: Any) -> argparse.ArgumentParser:
+    """A sub-command that runs `run` (`kwargs`: its help, description, ... as argparse's `add_parser`)."""
+    parser = sub.add_parser(name, **kwargs)
+    parser.set_defaults(run=run)
+    return parser
+
+
 def game_command(sub: SubParsers, name: str, help: str, run: Callable[[Arguments], int]) -> argparse.ArgumentParser:
     """A sub-command on one game of the store: GAME and `--data DIR`."""
-    parser = sub.add_parser(name, help=help)
+    parser = sub_command(sub, name, run, help=help)
     parser.add_argument("game", metavar="GAME", help="game id, the start of one, or the game's name")
     data_option(parser)
-    parser.set_defaults(run=run)
     return parser
 
 

@@ -19,7 +19,7 @@ from ..engine.decisive_victory.odds import (
     GRID, TABLE_1, SuccessTable, Weapon, attack_from, attack_odds, box_name, clamp_modifier, save_is_rolled, save_odds, success_chance,
     successful_totals,
 )
-from .common import CommandError, SubParsers, command, json_out, percent
+from .common import CommandError, SubParsers, command, json_out, percent, sub_command
 from ..engine.decisive_victory.table1 import load_success_table
 from ..files import read_json
 
@@ -38,26 +38,26 @@ def dv(sub: SubParsers) -> None:
 
 
 def _test_parser(rolls: SubParsers) -> None:
-    p = rolls.add_parser("test", help="the 2d6 success test at modifier M (2 and 12 fail, a natural seven succeeds)")
+    p = sub_command(rolls, "test", run_test,
+                    help="the 2d6 success test at modifier M (2 and 12 fail, a natural seven succeeds)")
     p.add_argument("modifier", type=int, metavar="M", help="the sum of all modifiers (kept within 0 to 9)")
     _table_option(p)
     p.add_argument("--json", action="store_true", help="exact fractions as JSON")
-    p.set_defaults(run=run_test)
 
 
 def _save_parser(rolls: SubParsers) -> None:
-    p = rolls.add_parser("save", help="an armour save: armour A against strength S")
+    p = sub_command(rolls, "save", run_save, help="an armour save: armour A against strength S")
     p.add_argument("--armour", "--armor", type=int, required=True, metavar="A", help="the struck armour value")
     p.add_argument("--strength", type=int, required=True, metavar="S", help="the hit's strength (after range)")
     _table_option(p)
     p.add_argument("--json", action="store_true", help="exact fractions as JSON")
-    p.set_defaults(run=run_save)
 
 
 def _attack_parser(rolls: SubParsers) -> None:
-    p = rolls.add_parser("attack", help="one attack's whole chain: hit, row, save, damage points, minor damage, box",
-                         description="One attack's whole chain (spec §15.4). --modifier is the total: fire "
-                                     "control and every situational modifier (range, night, ...).")
+    p = sub_command(rolls, "attack", run_attack,
+                    help="one attack's whole chain: hit, row, save, damage points, minor damage, box",
+                    description="One attack's whole chain (spec §15.4). --modifier is the total: fire "
+                                "control and every situational modifier (range, night, ...).")
     p.add_argument("--modifier", "-m", type=int, required=True, metavar="M", help="the attack's total modifier")
     p.add_argument("--weapon", choices=[w.value for w in Weapon], default="gun", help="default: gun")
     p.add_argument("--strength", type=int, required=True, metavar="S", help="the weapon's printed strength")
@@ -73,7 +73,6 @@ def _attack_parser(rolls: SubParsers) -> None:
     p.add_argument("--grid", metavar="FILE", help="a group's own hit grid (decisive-victory-hit-grid/1) "
                                                   "in place of the spec's placeholder")
     p.add_argument("--json", action="store_true", help="exact fractions as JSON")
-    p.set_defaults(run=run_attack)
 
 
 def _table_option(p: argparse.ArgumentParser) -> None:
@@ -105,9 +104,8 @@ def run_test(args: argparse.Namespace) -> int:
     p = success_chance(args.modifier, table)
     totals = successful_totals(args.modifier, table)
     if args.json:
-        json_out({"modifier": args.modifier, "clamped": m, "successful_totals": totals,
-                  "success": str(p), "natural_seven": "1/18", "failure": str(1 - p)})
-        return 0
+        return json_out({"modifier": args.modifier, "clamped": m, "successful_totals": totals,
+                         "success": str(p), "natural_seven": "1/18", "failure": str(1 - p)})
     clamped = "" if m == args.modifier else f" (kept within 0 to 9: {_signed(m)})"
     band = f"{totals[0]}-{totals[-1]} or " if totals else ""
     print(f"2d6 test at {_signed(args.modifier)}{clamped}: succeeds on {band}a natural seven (3 and 4); "
@@ -126,9 +124,8 @@ def run_save(args: argparse.Namespace) -> int:
     odds = save_odds(args.armour, args.strength, _table(args))
     diff = args.armour - args.strength
     if args.json:
-        json_out({"armour": args.armour, "strength": args.strength, "difference": diff,
-                  "rolled": save_is_rolled(args.armour, args.strength), **odds.as_json()})
-        return 0
+        return json_out({"armour": args.armour, "strength": args.strength, "difference": diff,
+                         "rolled": save_is_rolled(args.armour, args.strength), **odds.as_json()})
     print(f"Armour {args.armour} against strength {args.strength}: {_save_words(diff)}")
     _rows([("critical (no effect)", odds.critical), ("success", odds.success), ("fail", odds.fail)])
     return 0
@@ -157,8 +154,7 @@ def run_attack(args: argparse.Namespace) -> int:
     grid = _grid(args)
     odds = attack_odds(attack, _table(args), grid)
     if args.json:
-        json_out({"attack": _attack_json(attack.model_dump(mode="json")), **odds.as_json(grid)})
-        return 0
+        return json_out({"attack": _attack_json(attack.model_dump(mode="json")), **odds.as_json(grid)})
     where = f", {args.distance}\" away" if args.distance is not None else ""
     print(f"{args.weapon.replace('_', ' ').capitalize()} attack at {_signed(args.modifier)} (strength "
           f"{args.strength}, damage {args.damage}{where}) on deck {args.deck} / belt {args.belt} / "

@@ -16,17 +16,16 @@ from ..engine.quick_start.scenario import Scenario, two_sides
 from ..files import load_catalogue, load_file
 from .dv_files import check_dv_file
 from .common import (Arguments, SubParsers, command, fleet_option, json_out, one_line, percent,
-                     plain_message, warn)
+                     plain_message, sub_command, warn)
 
 # --- validate ----------------------------------------------------------------
 
 
 @command
 def validate(sub: SubParsers) -> None:
-    p = sub.add_parser("validate", help="check card, fleet and scenario files")
+    p = sub_command(sub, "validate", run_validate, help="check card, fleet and scenario files")
     p.add_argument("files", nargs="+", metavar="FILE")
     fleet_option(p, "more cards for scenarios that name card ids")
-    p.set_defaults(run=run_validate)
 
 
 def run_validate(args: Arguments) -> int:
@@ -72,18 +71,16 @@ def _check_loaded(loaded: Card | Fleet | Scenario, path: str, fleets: list[str])
 
 @command
 def schema(sub: SubParsers) -> None:
-    p = sub.add_parser("schema", help="print the JSON Schema of a file format",
-                       description="The JSON Schema of a file format: Leviathans cards, fleets and scenarios; "
-                                   "Decisive Victory (dv-) ships, fleets, flights, hit grids, Table 1 and "
-                                   "scenarios.")
+    p = sub_command(sub, "schema", run_schema, help="print the JSON Schema of a file format",
+                    description="The JSON Schema of a file format: Leviathans cards, fleets and scenarios; "
+                                "Decisive Victory (dv-) ships, fleets, flights, hit grids, Table 1 and "
+                                "scenarios.")
     p.add_argument("kind", choices=["card", "fleet", "scenario", *SCHEMAS])
-    p.set_defaults(run=run_schema)
 
 
 def run_schema(args: Arguments) -> int:
     models: dict[str, type[BaseModel]] = {"card": Card, "fleet": Fleet, "scenario": Scenario, **SCHEMAS}
-    json_out(models[args.kind].model_json_schema(by_alias=True))
-    return 0
+    return json_out(models[args.kind].model_json_schema(by_alias=True))
 
 
 # --- dist and roll ---------------------------------------------------------------
@@ -91,18 +88,16 @@ def run_schema(args: Arguments) -> int:
 
 @command
 def dist(sub: SubParsers) -> None:
-    p = sub.add_parser("dist", help="exact distribution of a dice pool's total")
+    p = sub_command(sub, "dist", run_dist, help="exact distribution of a dice pool's total")
     p.add_argument("pool", nargs="+", metavar="POOL", help="e.g. 'DBlue & DBlack' or 2DRed")
     p.add_argument("--json", action="store_true", help="exact fractions as JSON")
-    p.set_defaults(run=run_dist)
 
 
 def run_dist(args: Arguments) -> int:
     pool = parse_pool(" ".join(args.pool))
     outcomes = distribution(pool)
     if args.json:
-        json_out({"pool": pool.notation, "outcomes": {str(t): str(p) for t, p in outcomes.items()}})
-        return 0
+        return json_out({"pool": pool.notation, "outcomes": {str(t): str(p) for t, p in outcomes.items()}})
     print(f"{pool.notation}: {len(pool)} dice, totals {min(outcomes)} to {max(outcomes)}")
     print(f"{'total':>5}  {'exactly':>14}  {'':>6}  {'at least':>7}")
     remaining = Fraction(1)
@@ -114,11 +109,10 @@ def run_dist(args: Arguments) -> int:
 
 @command
 def roll(sub: SubParsers) -> None:
-    p = sub.add_parser("roll", help="roll a dice pool: each die's face and the total")
+    p = sub_command(sub, "roll", run_roll, help="roll a dice pool: each die's face and the total")
     p.add_argument("pool", nargs="+", metavar="POOL")
     p.add_argument("--seed", help="the same seed gives the same faces")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(run=run_roll)
 
 
 def run_roll(args: Arguments) -> int:
@@ -127,9 +121,8 @@ def run_roll(args: Arguments) -> int:
     rolls, _ = roll_pool(Roller.from_seed(seed), pool)
     total = sum(d.face for d in rolls)
     if args.json:
-        json_out({"pool": pool.notation, "seed": seed,
-                  "dice": [{"die": d.colour.label, "face": d.face} for d in rolls], "total": total})
-        return 0
+        return json_out({"pool": pool.notation, "seed": seed,
+                         "dice": [{"die": d.colour.label, "face": d.face} for d in rolls], "total": total})
     for d in rolls:
         print(f"{d.colour.label:>8}  {d.face}")
     print(f"{'total':>8}  {total}")

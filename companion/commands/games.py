@@ -17,7 +17,7 @@ from ..store.atomic import write_atomic
 from ..store.export import scenario_at
 from ..store.store import TinyDBStore
 from ..store.verify import verify_game
-from .common import Arguments, SubParsers, command, data_option, game_command, json_out, warn
+from .common import Arguments, SubParsers, command, data_option, game_command, json_out, sub_command, warn
 
 
 def open_data(args: Arguments) -> TinyDBStore:
@@ -37,18 +37,16 @@ def _when(stamp: float) -> str:
 
 @command
 def games(sub: SubParsers) -> None:
-    p = sub.add_parser("games", help="list the saved games (of every ruleset)")
+    p = sub_command(sub, "games", run_games, help="list the saved games (of every ruleset)")
     data_option(p)
     p.add_argument("--json", action="store_true")
-    p.set_defaults(run=run_games)
 
 
 def run_games(args: Arguments) -> int:
     store = open_data(args)
     found = store.games()
     if args.json:
-        json_out([vars(s) for s in found])
-        return 0
+        return json_out([vars(s) for s in found])
     if not found:
         print(f"no games in {store.folder}")
         return 0
@@ -108,10 +106,9 @@ def export_target(text: str) -> Path:
 
 @command
 def import_(sub: SubParsers) -> None:
-    p = sub.add_parser("import", help="add a game exported with `companion export`")
+    p = sub_command(sub, "import", run_import, help="add a game exported with `companion export`")
     p.add_argument("file", metavar="FILE")
     data_option(p)
-    p.set_defaults(run=run_import)
 
 
 def run_import(args: Arguments) -> int:
@@ -135,8 +132,7 @@ def replay(sub: SubParsers) -> None:
 def run_replay(args: Arguments) -> int:
     store = open_data(args)
     stored = store.stored(store.find(args.game))
-    json_out(scenario_at(stored, args.to))
-    return 0
+    return json_out(scenario_at(stored, args.to))
 
 
 @command

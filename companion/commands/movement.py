@@ -6,18 +6,19 @@ from ..engine.board import Board
 from ..engine.hexes import facing_name
 from ..engine.kernel import Refusal
 from ..engine.quick_start.reach import Action, Reach
-from .common import Arguments, CommandError, SubParsers, command, fleet_option, json_out, scenario_state
+from .common import (Arguments, CommandError, SubParsers, command, fleet_option, json_out, scenario_state,
+                     sub_command)
 
 
 @command
 def reach(sub: SubParsers) -> None:
-    p = sub.add_parser("reach", help="every end position a ship can reach this turn, with its cheapest MP")
+    p = sub_command(sub, "reach", run_reach,
+                    help="every end position a ship can reach this turn, with its cheapest MP")
     p.add_argument("scenario", metavar="SCENARIO", help="a scenario file of a ruleset with a movement planner")
     p.add_argument("--ship", required=True, metavar="SHIP", help="the id of the ship that moves")
     fleet_option(p)
     p.add_argument("--json", action="store_true",
                    help="[{bow, facing, mp_cost, moved}, ...], one per end position, cheapest first")
-    p.set_defaults(run=run_reach)
 
 
 def run_reach(args: Arguments) -> int:
@@ -31,8 +32,7 @@ def run_reach(args: Arguments) -> int:
     except Refusal as refusal:
         raise CommandError(f"{args.scenario}: {refusal}") from None
     if args.json:
-        json_out(found.as_json(state.board))
-        return 0
+        return json_out(found.as_json(state.board))
     _print_reach(found, name, state.board)
     return 0
 

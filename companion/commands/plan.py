@@ -7,19 +7,19 @@ from ..engine.quick_start.fire_plan import Figure, FirePlan, fire_plan
 from ..engine.quick_start.ruleset import QUICK_START
 from ..engine.quick_start.state import GameState
 from .common import (Arguments, CommandError, SubParsers, command, fleet_option, json_out, percent,
-                     scenario_state)
+                     scenario_state, sub_command)
 
 
 @command
 def plan(sub: SubParsers) -> None:
-    p = sub.add_parser("plan", help="each gun's options ranked by exact odds, and the fire plan of the best")
+    p = sub_command(sub, "plan", run_plan,
+                    help="each gun's options ranked by exact odds, and the fire plan of the best")
     p.add_argument("scenario", metavar="SCENARIO")
     who = p.add_mutually_exclusive_group(required=True)
     who.add_argument("--ship", metavar="SHIP", help="the ship whose guns to advise")
     who.add_argument("--side", metavar="SIDE", help="every ship of a side")
     fleet_option(p)
     p.add_argument("--json", action="store_true", help="exact fractions as strings")
-    p.set_defaults(run=run_plan)
 
 
 def run_plan(args: Arguments) -> int:
@@ -35,9 +35,8 @@ def run_plan(args: Arguments) -> int:
     advice = {ship: advise(state, ship) for ship in ships}
     planned = fire_plan(state, [shot for guns in advice.values() for shot in best_shots(guns)])
     if args.json:
-        json_out({"ships": [{"ship": ship, "guns": [g.as_json() for g in guns]} for ship, guns in advice.items()],
-                  "plan": planned.as_json()})
-        return 0
+        ships_json = [{"ship": ship, "guns": [g.as_json() for g in guns]} for ship, guns in advice.items()]
+        return json_out({"ships": ships_json, "plan": planned.as_json()})
     for ship, guns in advice.items():
         _print_guns(state, ship, guns)
     _print_plan(state, planned)

@@ -24,7 +24,7 @@ from ..engine.quick_start.scenario import two_sides
 from ..engine.roller import Roller
 from ..files import parse_json
 from .common import (Arguments, CommandError, SubParsers, command, data_option, fleet_option, game_command,
-                     json_out, one_line, scenario_state, warn)
+                     json_out, one_line, scenario_state, sub_command, warn)
 from .games import open_data
 
 #: Seeds the dice of `companion new` when --seed is not given (as the app's: tests, demos).
@@ -35,14 +35,13 @@ SEED_VARIABLE = "COMPANION_SEED"
 
 @command
 def new(sub: SubParsers) -> None:
-    p = sub.add_parser("new", help="start a game from a scenario file (of any ruleset); prints its id")
+    p = sub_command(sub, "new", run_new, help="start a game from a scenario file (of any ruleset); prints its id")
     p.add_argument("scenario", metavar="SCENARIO", help="a scenario file: its format names its ruleset")
     p.add_argument("--name", metavar="N", help="the game's name (default: the scenario's, else the date)")
     p.add_argument("--seed", metavar="S", help=f"the dice seed: the same seed, the same dice "
                                                  f"(default: ${SEED_VARIABLE}, else a secret one)")
     fleet_option(p)
     data_option(p)
-    p.set_defaults(run=run_new)
 
 
 def run_new(args: Arguments) -> int:
@@ -90,8 +89,7 @@ def run_act(args: Arguments) -> int:
         warn(f"refused ({outcome.kind}): {one_line(outcome.reason)}")
         return 1
     if args.json:
-        json_out([event.model_dump(mode="json") for event in outcome.events])
-        return 0
+        return json_out([event.model_dump(mode="json") for event in outcome.events])
     for event in outcome.events:
         print(event.text)
     return 0
@@ -116,8 +114,7 @@ def run_options(args: Arguments) -> int:
         raise CommandError(f"no side '{args.side}' in {game.name} (sides: {', '.join(state.sides)})")
     found = game.ruleset.options(state, args.side)
     if args.json:
-        json_out([{"action": o.action, "possible": o.possible, "problem": o.problem} for o in found])
-        return 0
+        return json_out([{"action": o.action, "possible": o.possible, "problem": o.problem} for o in found])
     possible = [o for o in found if o.possible]
     print(f"{game.name}: turn {state.turn}, {game.ruleset.phases.get(state.phase, state.phase)}; "
           f"{len(possible)} of {len(found)} options possible now")

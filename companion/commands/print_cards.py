@@ -9,7 +9,7 @@ from .. import printing
 from ..app.rulesets.decisive_victory.files import is_dv_data
 from ..engine.cards import Card, Fleet
 from ..files import load_file, read_json
-from .common import Arguments, CommandError, SubParsers, command
+from .common import Arguments, CommandError, SubParsers, command, sub_command
 from .dv_files import dv_records_page
 
 OUTPUT_SUFFIXES = (".html", ".htm", ".pdf")
@@ -17,8 +17,8 @@ OUTPUT_SUFFIXES = (".html", ".htm", ".pdf")
 
 @command
 def print_cards(sub: SubParsers) -> None:
-    p = sub.add_parser(
-        "print",
+    p = sub_command(
+        sub, "print", run_print,
         help="printable ship cards of card or fleet files (HTML, or PDF through chromium)",
         description="Write one print-ready page per ship card: black-and-white friendly, "
                     "one card per page, with boxes to mark damage. A .pdf output needs chromium.",
@@ -28,7 +28,6 @@ def print_cards(sub: SubParsers) -> None:
     p.add_argument("--out", metavar="OUT",
                    help="OUT.html or OUT.pdf (default: the first FILE's name with .html, in the "
                         "current folder; '-' writes the HTML to standard output)")
-    p.set_defaults(run=run_print)
 
 
 def run_print(args: Arguments) -> int:

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from ..engine.quick_start.combat import firing_solutions
 from ..engine.quick_start.ruleset import QUICK_START
-from .common import Arguments, SubParsers, command, fleet_option, json_out, percent, scenario_state
+from .common import (Arguments, SubParsers, command, fleet_option, json_out, percent, scenario_state,
+                     sub_command)
 
 
 @command
 def solutions(sub: SubParsers) -> None:
-    p = sub.add_parser("solutions", help="every firing solution of a ship, with exact odds")
+    p = sub_command(sub, "solutions", run_solutions, help="every firing solution of a ship, with exact odds")
     p.add_argument("scenario", metavar="SCENARIO")
     p.add_argument("--attacker", required=True, metavar="SHIP")
     fleet_option(p)
     p.add_argument("--json", action="store_true")
-    p.set_defaults(run=run_solutions)
 
 
 def run_solutions(args: Arguments) -> int:
@@ -22,8 +22,7 @@ def run_solutions(args: Arguments) -> int:
                                  attacker=args.attacker)
     found = firing_solutions(state, args.attacker)
     if args.json:
-        json_out([s.as_json() for s in found])
-        return 0
+        return json_out([s.as_json() for s in found])
     attacker = state.ship(args.attacker)
     print(f"{attacker.card.name} ({attacker.side}) at {attacker.describe_position(state.board)}")
     if not found:

@@ -12,19 +12,18 @@ from ..engine.war_fleet.ruleset import WAR_FLEET
 from ..engine.war_fleet.state import WarFleetState
 from ..files import load_catalogue, load_file
 from .common import (Arguments, CommandError, SubParsers, command, fleet_option, json_out, percent,
-                     scenario_state)
+                     scenario_state, sub_command)
 
 # --- convert ---------------------------------------------------------------------------
 
 
 @command
 def convert(sub: SubParsers) -> None:
-    p = sub.add_parser("convert", help="War Fleet stats of a Quick-Start card (seed 004, Conversion)")
+    p = sub_command(sub, "convert", run_convert, help="War Fleet stats of a Quick-Start card (seed 004, Conversion)")
     p.add_argument("card", metavar="CARD", help="a card or fleet file, or the id of a card in the fleets")
     p.add_argument("--to", required=True, choices=["war-fleet"], help="the ruleset to convert to")
     fleet_option(p, "more cards to find CARD's id in")
     p.add_argument("--json", action="store_true", help="the stats as JSON (a list for a fleet file)")
-    p.set_defaults(run=run_convert)
 
 
 def card_or_fleet(what: str, fleets: Sequence[str] = ()) -> Card | Fleet:
@@ -47,8 +46,7 @@ def run_convert(args: Arguments) -> int:
     cards = list(named.ships) if isinstance(named, Fleet) else [named]
     if args.json:
         converted = [convert_card(card).as_json() for card in cards]
-        json_out(converted if isinstance(named, Fleet) else converted[0])
-        return 0
+        return json_out(converted if isinstance(named, Fleet) else converted[0])
     for i, card in enumerate(cards):
         if i:
             print()
@@ -81,13 +79,12 @@ def _print_stats(card: Card) -> None:
 
 @command
 def attacks(sub: SubParsers) -> None:
-    p = sub.add_parser("attacks", help="every War Fleet attack option, with exact odds")
+    p = sub_command(sub, "attacks", run_attacks, help="every War Fleet attack option, with exact odds")
     p.add_argument("scenario", metavar="SCENARIO", help="a leviathans-warfleet-scenario/1 file")
     p.add_argument("--attacker", metavar="SHIP", help="one ship's options only")
     p.add_argument("--all", action="store_true", help="also the attacks that cannot be made, with why")
     fleet_option(p)
     p.add_argument("--json", action="store_true")
-    p.set_defaults(run=run_attacks)
 
 
 def run_attacks(args: Arguments) -> int:
@@ -100,8 +97,7 @@ def run_attacks(args: Arguments) -> int:
         found = all_attack_options(state, impossible=args.all)
     shown = [o for o in found if o.possible or args.all]
     if args.json:
-        json_out([o.as_json() for o in shown])
-        return 0
+        return json_out([o.as_json() for o in shown])
     if not shown:
         print("no attack can be made from this position" + ("" if args.all else " (--all lists why)"))
     for option in shown:
