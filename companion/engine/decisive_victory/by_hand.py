@@ -70,25 +70,19 @@ def _mark_box(work: Work[DVState], action: MarkBox) -> None:
                    status=after)
 
 
-def _set_damage(work: Work[DVState], action: SetDamage) -> None:
+#: What each setting by hand changes: the action's field, the ship's field, and the words told.
+SETTINGS = {"set_damage": ("points", "damage_points", "{ship} has {value} damage points"),
+            "set_minor": ("minor", "minor_damage", "{ship} has {value} minor damage"),
+            "set_rudder": ("rudder", "rudder", "{ship}'s rudder: {value}")}
+
+
+def _set(work: Work[DVState], action: SetDamage | SetMinor | SetRudder) -> None:
+    given, field, words = SETTINGS[action.kind]
+    value = getattr(action, given)
     ship: DVShip = work.ship(action.ship)
-    work.state = work.state.with_ship(ship.model_copy(update={"damage_points": action.points}))
-    work.event("set_damage", f"{ship.label} has {action.points} damage points (set by hand).", ship=ship.id,
-               points=action.points)
-
-
-def _set_minor(work: Work[DVState], action: SetMinor) -> None:
-    ship: DVShip = work.ship(action.ship)
-    work.state = work.state.with_ship(ship.model_copy(update={"minor_damage": action.minor}))
-    work.event("set_minor", f"{ship.label} has {action.minor} minor damage (set by hand).", ship=ship.id,
-               minor=action.minor)
-
-
-def _set_rudder(work: Work[DVState], action: SetRudder) -> None:
-    ship: DVShip = work.ship(action.ship)
-    work.state = work.state.with_ship(ship.model_copy(update={"rudder": action.rudder}))
-    work.event("set_rudder", f"{ship.label}'s rudder: {action.rudder} (set by hand).", ship=ship.id,
-               rudder=action.rudder)
+    work.state = work.state.with_ship(ship.model_copy(update={field: value}))
+    work.event(action.kind, words.format(ship=ship.label, value=value) + " (set by hand).", ship=ship.id,
+               **{given: value})
 
 
 def _remove_ship(work: Work[DVState], action: RemoveShip) -> None:
@@ -103,6 +97,5 @@ def _remove_ship(work: Work[DVState], action: RemoveShip) -> None:
 
 
 ACTIONS: tuple[type[_Action], ...] = (MarkBox, SetDamage, SetMinor, SetRudder, RemoveShip, SetBookkeeping, Concede)
-HANDLERS: dict[str, Handler] = {"mark_box": _mark_box, "set_damage": _set_damage, "set_minor": _set_minor,
-                                "set_rudder": _set_rudder, "remove_ship": _remove_ship,
+HANDLERS: dict[str, Handler] = {"mark_box": _mark_box, **dict.fromkeys(SETTINGS, _set), "remove_ship": _remove_ship,
                                 "set_bookkeeping": set_bookkeeping, "concede": concede}

@@ -39,11 +39,6 @@ def _flight_side(data: Mapping[str, Any], state: Any) -> str | None:
     return flight.side if flight is not None else None
 
 
-def _mover_side(data: Mapping[str, Any], state: Any) -> str | None:
-    """`close_action`: the moving ship's side."""
-    return ship_side("ship")(data, state)
-
-
 def _shell_side(data: Mapping[str, Any], state: Any) -> str | None:
     """`illuminate`: the side of the ship whose star shell lit the ships (the last fired)."""
     shells = state.star_shells
@@ -54,8 +49,7 @@ SIDE_OF: dict[str, SideOf] = {
     **{kind: ship_side("ship") for kind in (
         "use_ability", "set_speed", "move", "end_move", "searchlight", "star_shell", "radar_roll",
         "declare_attack", "aa_fire", "maintenance_roll", "trade_damage", "pay_abandon", "abandon",
-        "mark_box", "set_damage", "set_minor", "set_rudder", "remove_ship")},
-    "close_action": _mover_side,
+        "mark_box", "set_damage", "set_minor", "set_rudder", "remove_ship", "close_action")},
     "illuminate": _shell_side,
     "roll_attack": _attack_side,
     **{kind: _flight_side for kind in ("air_attack", "air_strike", "launch_flight", "land_flight", "move_flight",
@@ -116,10 +110,6 @@ def build_state(scenario: DVScenario, catalogue: Mapping[str, Any] | None = None
     return build_dv_state(scenario, records, roller=roller)
 
 
-def _save(state: DVState, name: str) -> dict[str, Any]:
-    return dump_dv_scenario(scenario_of(state, name=name))
-
-
 DECISIVE_VICTORY: Ruleset[DVState, game.DVAction] = Ruleset(
     id=RULESET,
     name="Decisive Victory",
@@ -137,7 +127,7 @@ DECISIVE_VICTORY: Ruleset[DVState, game.DVAction] = Ruleset(
     describe=summary,
     candidates=candidates,
     rule_errors=game.RULE_ERRORS,
-    save_scenario=_save,
+    save_scenario=lambda state, name: dump_dv_scenario(scenario_of(state, name=name)),
     readings="docs/rule-readings.md",
     rated_rolls=report.rated_rolls,
     expected_damage=report.expected_damage,
