@@ -9,7 +9,6 @@ from __future__ import annotations
 import flet as ft
 
 from . import hand_model as H
-from . import model as M
 from .controls import entry
 from ...views.frame import on
 from ...views.widgets import TOUCH, muted, tag
@@ -27,8 +26,8 @@ class HandControls:
         return ft.Row([tag(c.ident, ft.OutlinedButton(content=c.label, height=TOUCH, on_click=on(self._do, c)))
                        for c in choices], wrap=True, spacing=6, run_spacing=6)
 
-    async def _do(self, c: H.HandChoice) -> None:
-        await self.body.step(M.Step(c.ident, c.label, c.action, c.confirm))
+    async def _do(self, c: H.Step) -> None:
+        await self.body.step(c)
 
     # --- by hand on the selected ship ------------------------------------------------------------
 

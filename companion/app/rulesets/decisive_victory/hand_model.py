@@ -9,22 +9,14 @@ game plays (§18: a group's own replace the reconstructed ones).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ....engine.decisive_victory.state import RECONSTRUCTED_GRID, RECONSTRUCTED_TABLE, DVShip, DVState
+from ..steps import Step
 from .rolls import faces
 
 RUDDER = {"free": "Rudder free", "ahead": "Locked ahead", "port": "Locked to port", "starboard": "Locked to starboard"}
 REMOVED = {"sunk": "Sunk", "abandoned": "Abandoned", "scuttled": "Scuttled", "by_hand": "Off the table"}
-
-
-@dataclass(frozen=True)
-class HandChoice:
-    ident: str
-    label: str
-    action: dict[str, Any]
-    confirm: str = ""
 
 
 def tables_words(state: DVState, ship: DVShip) -> str:
@@ -40,44 +32,44 @@ def tables_words(state: DVState, ship: DVShip) -> str:
     return f"Hit grid: {grid} · Table 1: {table}"
 
 
-def initiative_choices(state: DVState) -> tuple[HandChoice, ...]:
+def initiative_choices(state: DVState) -> tuple[Step, ...]:
     """The initiative as the table decided it (§6, `set_initiative`), in the initiative phase."""
     if state.phase != "initiative":
         return ()
-    return tuple(HandChoice(f"dv-set-initiative-{side}", f"{side} has it (decided at the table)",
+    return tuple(Step(f"dv-set-initiative-{side}", f"{side} has it (decided at the table)",
                             {"kind": "set_initiative", "side": side}) for side in state.sides)
 
 
-def rudder_choices(state: DVState, ship_id: str) -> tuple[HandChoice, ...]:
+def rudder_choices(state: DVState, ship_id: str) -> tuple[Step, ...]:
     ship = state.ship(ship_id)
-    return tuple(HandChoice(f"dv-rudder-{r}", words, {"kind": "set_rudder", "ship": ship.id, "rudder": r})
+    return tuple(Step(f"dv-rudder-{r}", words, {"kind": "set_rudder", "ship": ship.id, "rudder": r})
                  for r, words in RUDDER.items() if r != ship.rudder)
 
 
-def removal_choices(state: DVState, ship_id: str) -> tuple[HandChoice, ...]:
+def removal_choices(state: DVState, ship_id: str) -> tuple[Step, ...]:
     ship = state.ship(ship_id)
     if not ship.in_play:
         return ()
-    return tuple(HandChoice(f"dv-remove-{how}", f"{words}: take {ship.label} off",
+    return tuple(Step(f"dv-remove-{how}", f"{words}: take {ship.label} off",
                             {"kind": "remove_ship", "ship": ship.id, "how": how},
                             f"{ship.label} leaves the game ({words.lower()}). Undo brings it back.")
                  for how, words in REMOVED.items())
 
 
-def concede_choices(state: DVState, side: str | None) -> tuple[HandChoice, ...]:
+def concede_choices(state: DVState, side: str | None) -> tuple[Step, ...]:
     """A side gives up (§16 `concede`): the device's own side, or any side on a whole-table device."""
     if state.phase == "over":
         return ()
-    return tuple(HandChoice(f"dv-concede-{s}", f"{s} concedes", {"kind": "concede", "side": s},
+    return tuple(Step(f"dv-concede-{s}", f"{s} concedes", {"kind": "concede", "side": s},
                             f"{s} concedes the battle: the game is over. Undo takes it back.")
                  for s in state.sides if side is None or s == side)
 
 
-def bookkeeping_choice(state: DVState) -> HandChoice:
+def bookkeeping_choice(state: DVState) -> Step:
     """Rule checks off (bookkeeping: the rules warn instead of refusing) or back on."""
     if state.settings.bookkeeping:
-        return HandChoice("dv-bookkeeping-off", "Rule checks on again", {"kind": "set_bookkeeping", "on": False})
-    return HandChoice("dv-bookkeeping-on", "Rule checks off (bookkeeping: warnings, no refusals)",
+        return Step("dv-bookkeeping-off", "Rule checks on again", {"kind": "set_bookkeeping", "on": False})
+    return Step("dv-bookkeeping-on", "Rule checks off (bookkeeping: warnings, no refusals)",
                       {"kind": "set_bookkeeping", "on": True})
 
 

@@ -27,6 +27,7 @@ from ....engine.decisive_victory.scenario import build_dv_state, load_dv_scenari
 from ....engine.decisive_victory.state import AttackFacts, DVAttack, DVShip, DVState
 from ....engine.roller import Roller
 
+from ..steps import Banner, Choice, Step
 from .hand_model import tables_words
 from .rolls import (LastRoll, attack_rolls, attack_table, dice_of, faces, groups,  # noqa: F401 (the views' one door)
                        initiative_faces, last_roll, log_lines, maintenance_table)
@@ -169,24 +170,6 @@ def _weapon_name(ship: DVShip, system: str) -> str:
 # --- the banner -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Step:
-    ident: str
-    label: str
-    action: dict[str, Any]
-    confirm: str = ""
-    options: tuple["Step", ...] = ()  # what the rules allow instead, offered beside the confirmation
-    allowed: bool = True  # False: the rules refuse the step now (the confirmation says why)
-
-
-@dataclass(frozen=True)
-class Banner:
-    title: str
-    detail: str
-    steps: tuple[Step, ...]
-    phase: str
-
-
 def banner(state: DVState) -> Banner:
     """Turn and phase, who acts, and the phase's own buttons (§4, §16)."""
     title = f"Turn {state.turn} · {PHASES.get(state.phase, state.phase)}"
@@ -249,14 +232,6 @@ def end_movement_step(state: DVState) -> Step:
 
 
 # --- command phase ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Choice:
-    ident: str
-    label: str
-    action: dict[str, Any]
-    problem: str | None = None
 
 
 def ability_choices(state: DVState, ship_id: str) -> tuple[Choice, ...]:

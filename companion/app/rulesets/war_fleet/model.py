@@ -32,6 +32,7 @@ from ....engine.war_fleet.state import WarFleetState, WarShip
 from ....engine.war_fleet.turn import to_move, to_place
 from ....store.game import Game
 from ...viewmodels import ArcShade, location_name, percent
+from ..steps import Banner, Choice, Step
 from .card import converted_card, edited_stats  # noqa: F401  (M.converted_card in the views)
 from ....files import read_json
 
@@ -134,21 +135,6 @@ def arc_shades(state: WarFleetState, ship_id: str) -> tuple[ArcShade, ...]:
 # --- the banner: phase and the next step ---------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Step:
-    label: str
-    action: Any
-    ident: str
-    confirm: str = ""  # asked before acting, when the step ends what the players may not mean to
-
-
-@dataclass(frozen=True)
-class Banner:
-    title: str
-    detail: str
-    steps: tuple[Step, ...]
-
-
 def banner(state: WarFleetState) -> Banner:
     """The phase's banner; its detail names the table rules the game changed."""
     told = _phase_banner(state)
@@ -164,20 +150,20 @@ def _phase_banner(state: WarFleetState) -> Banner:
         turn = to_place(state)
         if state.placement_first is None:
             return Banner(title, f"Each side rolls {state.settings.initiative_dice}; the loser places first.",
-                          (Step("Roll for placement", A.RollPlacement(), "wf-roll-placement"),))
+                          (Step("wf-roll-placement", "Roll for placement", A.RollPlacement()),))
         assert turn is not None  # in setup a ship is still to be placed
         side, ship_class = turn
         return Banner(title, f"{side} places a class {ship_class} ship: select it, then tap its hex.", ())
     if state.phase == "initiative":
         return Banner(title, f"Each side rolls {state.settings.initiative_dice}, ties rolled again.",
-                      (Step("Roll initiative", A.RollInitiative(), "wf-roll-initiative"),))
+                      (Step("wf-roll-initiative", "Roll initiative", A.RollInitiative()),))
     if state.phase == "movement":
         group = to_move(state)
         detail = f"Initiative: {state.initiative}. " + (
             f"{group[0]}'s class {group[1]} ships move now (initiative loser first)." if group else "")
         return Banner(title, detail, (
-            Step("End this group's moves", A.EndGroup(), "wf-end-group"),
-            Step("End movement", A.EndMovement(), "wf-end-movement", _unmoved(state)),
+            Step("wf-end-group", "End this group's moves", A.EndGroup()),
+            Step("wf-end-movement", "End movement", A.EndMovement(), _unmoved(state)),
         ))
     if state.phase == "combat":
         waiting = [a for a in state.attacks if a.result is None]
@@ -187,12 +173,12 @@ def _phase_banner(state: WarFleetState) -> Banner:
                   f"Rolling: {len(waiting)} declared attack{'s' if len(waiting) != 1 else ''} left.")
         steps = []
         if waiting:
-            steps.append(Step("Roll every declared attack", "roll-all", "wf-roll-all"))
-        steps.append(Step("End combat", A.EndCombat(), "wf-end-combat"))
+            steps.append(Step("wf-roll-all", "Roll every declared attack", "roll-all"))
+        steps.append(Step("wf-end-combat", "End combat", A.EndCombat()))
         return Banner(title, detail, tuple(steps))
     if state.phase == "end":
         return Banner(title, "Damage has taken effect; casualties have left the map.",
-                      (Step("End turn", A.EndTurn(), "wf-end-turn"),))
+                      (Step("wf-end-turn", "End turn", A.EndTurn()),))
     return Banner(title, "", ())
 
 
@@ -206,32 +192,21 @@ def roll_all(game: Game, act: Act | None = None) -> list[Applied | Refused]:
 # --- the selected ship: movement --------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Move:
-    label: str
-    action: Any
-    ident: str
-    problem: str | None = None
-
-
-def moves(state: WarFleetState, ship_id: str) -> tuple[Move, ...]:
+def moves(state: WarFleetState, ship_id: str) -> tuple[Choice, ...]:
     """The steps the selected ship can take now, each with why not when it cannot."""
     ship = state.ship(ship_id)
     if state.phase != "movement" or ship.removed or not ship.placed:
         return ()
     candidates = [
-        Move("Forward", A.Step(ship=ship_id, step="forward"), "wf-forward"),
-        Move("Turn to port", A.Step(ship=ship_id, step="port"), "wf-port"),
-        Move("Turn to starboard", A.Step(ship=ship_id, step="starboard"), "wf-starboard"),
+        Choice("wf-forward", "Forward", A.Step(ship=ship_id, step="forward")),
+        Choice("wf-port", "Turn to port", A.Step(ship=ship_id, step="port")),
+        Choice("wf-starboard", "Turn to starboard", A.Step(ship=ship_id, step="starboard")),
     ] + [
-        Move(f"Pivot to {name}", A.Pivot(ship=ship_id, facing=name), f"wf-pivot-{name}")
+        Choice(f"wf-pivot-{name}", f"Pivot to {name}", A.Pivot(ship=ship_id, facing=name))
         for name in FACING_NAMES if FACING_NAMES.index(name) != ship.facing
-    ] + [Move("End move", A.EndMove(ship=ship_id), "wf-end-move")]
-    return tuple(
-        Move(m.label, m.action, m.ident,
-             outcome.reason if isinstance(outcome := apply(state, m.action), Refused) else None)
-        for m in candidates
-    )
+    ] + [Choice("wf-end-move", "End move", A.EndMove(ship=ship_id))]
+    return tuple(replace(m, problem=outcome.reason if isinstance(outcome := apply(state, m.action), Refused) else None)
+                 for m in candidates)
 
 
 # --- attacks with exact odds ------------------------------------------------------------------------

@@ -1,0 +1,35 @@
+"""The plain rows a ruleset's view model hands its body (no flet): the banner with its steps, and a
+choice the selected ship may take now (with why not, when it may not)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Step:
+    """A button of the banner (or of the table's by-hand controls) and the action it sends."""
+
+    ident: str
+    label: str
+    action: Any
+    confirm: str = ""  # asked before acting, when the step ends what the players may not mean to
+    options: tuple["Step", ...] = ()  # what the rules allow instead, offered beside the confirmation
+    allowed: bool = True  # False: the rules refuse the step now (the confirmation says why)
+
+
+@dataclass(frozen=True)
+class Banner:
+    title: str
+    detail: str
+    steps: tuple[Step, ...]
+    phase: str = ""  # the phase the banner's chips mark (Decisive Victory's turn steps)
+
+
+@dataclass(frozen=True)
+class Choice:
+    ident: str
+    label: str
+    action: Any
+    problem: str | None = None
