@@ -22,20 +22,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from .kernel import Event, Refused
-from .report_damage import ReportWords, RollMark, ShotMark, percentile
+from .report_damage import Frozen, ReportWords, RollMark, ShotMark, percentile
 from .ruleset import AnyRuleset
 
 __all__ = ["RollMark", "ShotMark", "ReportWords", "TurnLuck", "GunShots", "ShipsLost", "SideReport", "Report",
            "percentile", "after_action_report"]
 
 
-class TurnLuck(BaseModel):
+class TurnLuck(Frozen):
     """One point of a side's luck line: its rolls' mean percentile in the turn, and over the game so far."""
-
-    model_config = ConfigDict(frozen=True)
 
     turn: int
     rolls: int
@@ -43,10 +39,8 @@ class TurnLuck(BaseModel):
     running: Fraction | None
 
 
-class GunShots(BaseModel):
+class GunShots(Frozen):
     """How often one gun fired (resolved shots) and the slots and keels its shots took."""
-
-    model_config = ConfigDict(frozen=True)
 
     ship: str
     gun: str
@@ -57,19 +51,15 @@ class GunShots(BaseModel):
     keel_breaks: int
 
 
-class ShipsLost(BaseModel):
+class ShipsLost(Frozen):
     """The side's ships lost in one turn (names), and in all up to it."""
-
-    model_config = ConfigDict(frozen=True)
 
     turn: int
     ships: list[str]
     total: int
 
 
-class SideReport(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class SideReport(Frozen):
     side: str
     rolls: list[RollMark]
     luck: list[TurnLuck]
@@ -86,10 +76,8 @@ class SideReport(BaseModel):
         return _mean([r.percentile for r in self.rolls])
 
 
-class Report(BaseModel):
+class Report(Frozen):
     """A game's (or one turn's) after-action report."""
-
-    model_config = ConfigDict(frozen=True)
 
     ruleset: str
     turns: list[int]

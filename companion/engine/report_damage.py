@@ -27,10 +27,14 @@ LUCK_NOTE = ("Each roll's percentile is its place in its own pool's exact distri
              "P(this total). Breach and keel rolls count for the firing side, initiative rolls for the rolling side.")
 
 
-class RollMark(BaseModel):
-    """One roll: whose, when, of what pool, its total of faces and its outcome's mid-rank percentile."""
+class Frozen(BaseModel):
+    """A mark or figure of the report, frozen once made."""
 
     model_config = ConfigDict(frozen=True)
+
+
+class RollMark(Frozen):
+    """One roll: whose, when, of what pool, its total of faces and its outcome's mid-rank percentile."""
 
     turn: int
     side: str
@@ -40,11 +44,9 @@ class RollMark(BaseModel):
     percentile: Fraction
 
 
-class ShotMark(BaseModel):
+class ShotMark(Frozen):
     """One resolved shot (or attack): who fired which gun at whom, what it did in the ruleset's two
     measures (`slots`: Quick-Start's slots destroyed; `keel`: its keels broken) and what it was expected to."""
-
-    model_config = ConfigDict(frozen=True)
 
     turn: int
     side: str
@@ -60,11 +62,9 @@ class ShotMark(BaseModel):
     keel_expected: Fraction = Fraction(0)
 
 
-class ReportWords(BaseModel):
+class ReportWords(Frozen):
     """The report's words for a ruleset's two damage measures, its shots, and whose rolls count;
     plain words by default, each ruleset its own (Quick-Start's `SLOTS_AND_KEELS`)."""
-
-    model_config = ConfigDict(frozen=True)
 
     dealt: str = "damage dealt"
     dealt_short: str = "damage"
