@@ -219,14 +219,14 @@ def ship_side(field: str) -> Callable[[Mapping[str, Any], Any], str | None]:
     return side
 
 
-def attacker_side(records: str, key: str) -> Callable[[Mapping[str, Any], Any], str | None]:
-    """The side of the attacker of the declared shot or attack (in `state.<records>`) that an
-    action names by its id in `key`."""
+def attacker_side(records: str, key: str, whose: str = "attacker") -> SideOf:
+    """The side of the attacker (or of its `whose`: "target") of the declared shot or attack (in
+    `state.<records>`) that an action names by its id in `key`."""
     def side(data: Mapping[str, Any], state: Any) -> str | None:
         record = next((r for r in getattr(state, records) if r.id == data.get(key)), None)
-        if record is None or not state.has_ship(record.attacker):
+        if record is None or not state.has_ship(getattr(record, whose)):
             return None
-        owner: str = state.ship(record.attacker).side
+        owner: str = state.ship(getattr(record, whose)).side
         return owner
     return side
 

@@ -9,7 +9,7 @@ ending movement or the turn, the rule-check switch) belong to the table.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator
 
 from pydantic import TypeAdapter
 
@@ -32,22 +32,13 @@ TABLE_ACTIONS = frozenset({
     "roll_unit_initiative", "set_move_order", "set_house_rules",
 })
 
-def target_side(data: Mapping[str, Any], state: GameState) -> str | None:
-    """The side of the target of the declared shot an action names by its id in `shot` (table rule
-    two_locations "target": the target's side picks the location struck)."""
-    shot = next((s for s in state.shots if s.id == data.get("shot")), None)
-    if shot is None or not state.has_ship(shot.target):
-        return None
-    return state.ship(shot.target).side
-
-
 SIDE_OF = {
     **{kind: ship_side("ship") for kind in ("step", "place", "end_move", "mark_slot", "set_keel", "record_move",
                                             "seize_initiative", "declare_turn", "cancel_turn", "move_along")},
     "declare_shot": ship_side("attacker"),
     "resolve_shot": attacker_side("shots", "shot"),
     "cancel_shot": attacker_side("shots", "shot"),
-    "choose_location": target_side,
+    "choose_location": attacker_side("shots", "shot", "target"),  # two_locations "target": its side picks
     "concede": conceding_side,
 }
 
