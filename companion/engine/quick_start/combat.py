@@ -47,7 +47,7 @@ def arc_and_range(attacker: ShipState, location: str, target: ShipState,
     Range to a ship is the smallest in-arc range over its in-arc hexes
     (rules-notes 5).
     """
-    return sights(attacker, location, shapes([target]), rules)[0]
+    return _sights(_gun_place(attacker, location, rules), shapes([target]))[0]
 
 
 #: A ship as the arc tables see it: its bow (q, r), the facing its hexes trail in, its hex count.
@@ -55,7 +55,7 @@ Shape = tuple[int, int, int, int]
 
 
 def shapes(ships: Sequence[ShipState]) -> list[Shape]:
-    """Each ship's `Shape`, for `sights`."""
+    """Each ship's `Shape`, for `_sights`."""
     found = []
     for ship in ships:  # Hex.at and Placement.trail, inline (issue 30: once per enemy per call)
         q = ship.column - 1
@@ -64,16 +64,10 @@ def shapes(ships: Sequence[ShipState]) -> list[Shape]:
     return found
 
 
-def sights(attacker: ShipState, location: str, targets: Sequence[Shape],
-           rules: TableRules = DEFAULT_RULES) -> list[tuple[bool, int | None]]:
-    """`arc_and_range` of one location at each target, looked up in arcs.py's tables by the
-    target's offset from the gun's hex and its shape (issue 30): the same answers as `in_wedge`
-    and `range_in_wedge` on each of its hexes (tests/test_arc_tables.py)."""
-    return _sights(_gun_place(attacker, location, rules), targets)
-
-
 def _sights(place: tuple[int, int, tuple[int, int]], targets: Sequence[Shape]) -> list[tuple[bool, int | None]]:
-    """`sights` from a gun's `_gun_place`."""
+    """`arc_and_range` from a gun's `_gun_place` at each target, looked up in arcs.py's tables by the
+    target's offset from the gun's hex and its shape (issue 30): the same answers as `in_wedge`
+    and the direct in-arc range on each of its hexes (tests/test_arc_tables.py)."""
     q, r, wedge = place
     found = [ship_range(wedge, bow_q - q, bow_r - r, back, count) for bow_q, bow_r, back, count in targets]
     return [(range_ is not None, range_) for range_ in found]

@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from .combat import breach_odds, shot_pool
 from ..kernel import Event
+from .location_choice import shot_strikes
 from ..ruleset import ShipMarks
 from ..report_damage import RollMark, ShotMark, dice_mark, event_result, initiative_marks, kept
 from .state import GameState, ShipState
@@ -44,21 +44,17 @@ def expected_damage(state: GameState, action: Any, events: Sequence[Event]) -> S
     shot = next((s for s in state.shots if s.id == action.shot), None)
     if result is None or shot is None:
         return None
-    attacker, target = state.ship(shot.attacker), state.ship(shot.target)
-    where = [shot.target_location] if shot.target_location else list(shot.may_strike)
-    slots, keel = Fraction(0), Fraction(0)
-    for location in where:  # a d6 picks evenly between two strikes
-        pool = shot_pool(attacker, shot.location, shot.slot, shot.band, target, location, state.table_rules)
-        odds = breach_odds(pool, attacker.tesla_modifier, target, location)
-        slots += sum(odds.slot_destroyed.values(), Fraction(0)) / len(where)
-        keel += odds.keel_break / len(where)
+    attacker = state.ship(shot.attacker)
+    strikes = shot_strikes(state, shot)  # a d6 picks evenly between two strikes
+    slots = sum((sum(s.odds.slot_destroyed.values(), Fraction(0)) for s in strikes), Fraction(0)) / len(strikes)
+    keel = sum((s.odds.keel_break for s in strikes), Fraction(0)) / len(strikes)
     gun = attacker.card.locations[shot.location].gun(shot.slot)
     struck = next((e.data["location"] for e in events if e.kind == "slot_destroyed"), None)
     return ShotMark(
         turn=int(state.turn), side=attacker.side, attacker=attacker.id, location=shot.location, slot=shot.slot,
-        gun=gun.name, target=target.id, target_location=shot.target_location or struck or " or ".join(where),
-        slots=int(result["outcome"] == "slot_destroyed"), keel=int(result["outcome"] == "keel_break"),
-        slots_expected=slots, keel_expected=keel)
+        gun=gun.name, target=shot.target, slots=int(result["outcome"] == "slot_destroyed"),
+        target_location=shot.target_location or struck or " or ".join(s.location for s in strikes),
+        keel=int(result["outcome"] == "keel_break"), slots_expected=slots, keel_expected=keel)
 
 
 def ships_lost(before: GameState, after: GameState, events: Sequence[Event]) -> Iterable[str]:
