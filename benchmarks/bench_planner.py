@@ -17,7 +17,7 @@ Printed: the median over every ship of its median time, and the slowest ship's
 median.  Aim: under 50 ms for either tap.
 
 Fire plans (issue 30): `companion plan --side` on the 40-ship board, each side's
-every gun at its best option (`advice.best_plan`), timed per target: exact
+every gun at its best option (`advice.best_shots`), timed per target: exact
 while the tallies fit `fire_plan.MAX_EXACT_CARDS`, else sampled with its
 stated error; and the same targets forced onto the sampled path (`bound=0`),
 to time it and show its largest error.  Aim: every target under 0.5 s.

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from cards_for_tests import card, gun, location, miss, other, position, ship
 from companion.commands import main
-from companion.engine.quick_start.advice import Value, advise, best_plan, best_shots, ranked, side_ships
+from companion.engine.quick_start.advice import Value, advise, best_shots, ranked, side_ships
 from companion.engine.quick_start.combat import firing_solution
 from companion.engine.quick_start.fire_plan import PlannedShot, fire_plan
 from companion.engine.quick_start.state import Shot
@@ -103,6 +103,11 @@ def test_guns_with_a_declared_shot_are_left_out_of_the_plan():
     assert [g.declared for g in guns if g.location == "starboard"] == [True, False]
     assert [(s.location, s.slot) for s in best_shots(guns)] == [("starboard", 2)]
     assert len(best_shots(guns, undeclared_only=False)) == 2
+
+
+def best_plan(state, ship_ids):
+    """The fire plan of every gun of these ships firing its best option, as `companion plan` makes it."""
+    return fire_plan(state, [shot for ship_id in ship_ids for shot in best_shots(advise(state, ship_id))])
 
 
 def test_best_plan_of_a_ship_and_of_a_side():

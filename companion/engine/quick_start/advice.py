@@ -32,8 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from .combat import FiringSolution, Odds, firing_solutions
-from .fire_plan import FirePlan, PlannedShot, fire_plan
-from ..roller import Roller
+from .fire_plan import PlannedShot
 from .state import GameState
 from .table_play import Chooser, LocationRoll
 
@@ -157,12 +156,6 @@ def best_shots(guns: tuple[GunAdvice, ...], undeclared_only: bool = True) -> lis
     return [g.best.shot for g in guns if g.best is not None and not (undeclared_only and g.declared)]
 
 
-def best_plan(state: GameState, ship_ids: list[str], roller: Roller | None = None) -> FirePlan:
-    """The fire plan of every gun of these ships (a ship, or a whole side) firing its best option."""
-    shots = [shot for ship_id in ship_ids for shot in best_shots(advise(state, ship_id))]
-    return fire_plan(state, shots, roller)
-
-
 def side_ships(state: GameState, side: str) -> list[str]:
-    """The ships of a side still in play, for `best_plan` of a whole side."""
+    """The ships of a side still in play, for the fire plan of a whole side."""
     return [s.id for s in state.active_ships if s.side == side]
