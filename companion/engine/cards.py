@@ -259,15 +259,9 @@ class Card(_Strict):
         wanted = list(LOCATION_HEX[self.type])
         missing = [name for name in wanted if name not in self.locations]
         extra = [name for name in self.locations if name not in wanted]
-        if missing or extra:
-            parts = []
-            if missing:
-                parts.append("missing " + ", ".join(missing))
-            if extra:
-                parts.append("unknown " + ", ".join(extra))
-            raise ValueError(
-                f"a Type {self.type} ship has locations {', '.join(wanted)} ({'; '.join(parts)})"
-            )
+        parts = [f"{word} {', '.join(names)}" for word, names in (("missing", missing), ("unknown", extra)) if names]
+        if parts:
+            raise ValueError(f"a Type {self.type} ship has locations {', '.join(wanted)} ({'; '.join(parts)})")
         return self
 
     @property

@@ -104,14 +104,8 @@ class Pool(tuple[Colour, ...]):
     @property
     def notation(self) -> str:
         """Compact rulebook notation: `2DRed & DBlue` (order of first appearance)."""
-        counts = Counter(self)
-        seen: list[Colour] = []
-        for die in self:
-            if die not in seen:
-                seen.append(die)
-        return " & ".join(
-            (f"{counts[d]}{d.label}" if counts[d] > 1 else d.label) for d in seen
-        ) or "none"
+        counts = Counter(self)  # in the order each die first appears
+        return " & ".join((f"{n}{d.label}" if n > 1 else d.label) for d, n in counts.items()) or "none"
 
     @property
     def expanded(self) -> str:
@@ -150,11 +144,10 @@ def _parsed(text: str) -> Pool:
         if not match:
             raise PoolError(f"{where} is not a die: write e.g. 'DBlue' or '2DRed'")
         digits, name = match.group(1), match.group(2).lower()
-        if name in _BY_NAME:
-            colour = _BY_NAME[name]
-        else:
+        if name not in _BY_NAME:
             raise PoolError(f"unknown die colour '{_shown(match.group(2))}' in {where}: "
                             "use Green, Blue, Yellow, Red, Black, D6 or D10")
+        colour = _BY_NAME[name]
         count = int(digits) if digits and len(digits) <= 3 else (1 if not digits else MAX_POOL_DICE + 1)
         if count < 1:
             raise PoolError(f"{where} asks for no dice")
@@ -237,9 +230,7 @@ def counts(dice: tuple[Colour, ...]) -> PoolCounts:
     products carries into the next digit (no count exceeds `outcomes`); a product of such
     numbers has the convolution as its digits.
     """
-    how_many: dict[Colour, int] = {}
-    for colour in dice:
-        how_many[colour] = how_many.get(colour, 0) + 1
+    how_many = Counter(dice)
     outcomes, lowest, length = 1, 0, 1
     for colour, n in how_many.items():
         low, ways, sides = _FACE_WAYS[colour]
