@@ -98,7 +98,6 @@ def on_target_flight(work: Work[DVState], flight_id: str, doing: str) -> Flight:
     return flight
 
 
-
 def befall(work: Work[DVState], flight_id: str, result: O.FlightAttackResult, why: str) -> None:
     flight = work.state.flight(flight_id)
     if result == "destroyed":

@@ -57,7 +57,6 @@ def _resolve_attacking(work: Work[DVState], action: ResolveAttacking) -> None:
     work.event("air_stage", f"Turn {turn}: attacking stage resolved; On Target stage.", step="on_target")
 
 
-
 # --- returning and landed stages (§12.4-12.5) ------------------------------------------------
 
 

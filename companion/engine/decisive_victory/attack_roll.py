@@ -26,14 +26,13 @@ from ..kernel import Work
 from ..common import ordered_pair, rolled_faces
 from ..roller import DiceSource
 from .attack_facts import modifiers, odds_attack, weapon_of
-from .damage import mark_box, pair, pair_json, die
+from .damage import Events, mark_box, pair, pair_json, die
 from .odds import (Attack, Save, box_name, box_of, damage_result, damage_target, gives_bonus_roll,
                    hit_damage_dice, hit_row, hit_strength, hits, row_armour, save_is_rolled, save_result)
 from .state import DVAttack, DVShip, DVState
 from .table1 import clamp
 
 T = TypeVar("T")
-Events = list[tuple[str, str, dict[str, Any]]]
 
 
 class AttackFaces(BaseModel):

@@ -20,6 +20,9 @@ from .grid import Box, mark
 from .odds import box_name, half
 from .state import DVShip, DVState
 
+#: What a roll did, in order: (event kind, text, data), told by the handler that made it.
+Events = list[tuple[str, str, dict[str, Any]]]
+
 #: The roll a system's new status calls for (§15.1 rows 14-16).
 ROLL_ON: dict[tuple[str, str], str] = {("Flight", "damaged"): "flight_deck", ("Torp", "disabled"): "torpedoes",
                                        ("Turn", "disabled"): "rudder"}
@@ -42,14 +45,14 @@ def pair_json(first: DieRoll, second: DieRoll) -> list[dict[str, Any]]:
     return [die(first, "first"), die(second, "second")]
 
 
-def mark_box(state: DVState, ship: DVShip, aimed: Box, why: str) -> tuple[DVShip, list[tuple[str, str, dict[str, Any]]]]:
+def mark_box(state: DVState, ship: DVShip, aimed: Box, why: str) -> tuple[DVShip, Events]:
     """Mark `aimed` on the ship's grid, spilling down its column [R-42]; the bottom reached: +1 damage
     point (`003:99-100`).  Then every system whose status changed, with its immediate effect: the
     ship after, and the events (kind, text, data) in order."""
     grid = state.grid_of(ship)
     before = {name: state.status(ship, name) for name in _systems(state, ship)}
     marking = mark(grid, ship.boxes, aimed)
-    events: list[tuple[str, str, dict[str, Any]]] = []
+    events: Events = []
     if marking.marked is None:
         ship = ship.model_copy(update={"damage_points": ship.damage_points + marking.extra_damage})
         events.append(("box_marked", f"{ship.label}: {why} at {box_name(aimed, grid)}: no box left down the column, "
@@ -73,8 +76,7 @@ def _systems(state: DVState, ship: DVShip) -> list[str]:
     return [s.system for s in state.systems(ship)]
 
 
-def _changed(state: DVState, ship: DVShip, system: str, was: str, now: str,
-             events: list[tuple[str, str, dict[str, Any]]]) -> DVShip:
+def _changed(state: DVState, ship: DVShip, system: str, was: str, now: str, events: Events) -> DVShip:
     """A system became damaged and/or disabled: damaged first, both when it skips [R-43]."""
     steps = ["damaged", "disabled"] if was == "working" and now == "disabled" else [now]
     for status in steps:
@@ -117,8 +119,7 @@ def embarked(state: DVState, ship: DVShip) -> list[str]:
     return [f.id for f in state.flights if f.base == ship.id and f.stage == "landed"]
 
 
-def grid_roll(state: DVState, ship: DVShip, dice: DiceSource, purpose: str,
-              why: str) -> tuple[DVShip, list[tuple[str, str, dict[str, Any]]]]:
+def grid_roll(state: DVState, ship: DVShip, dice: DiceSource, purpose: str, why: str) -> tuple[DVShip, Events]:
     """One unmodified roll on the hit location table (§15.1 row 8): 1st die the row, 2nd die the
     column (`003:141,145`), then marked with spill like a hit."""
     first, second = pair(dice, purpose)

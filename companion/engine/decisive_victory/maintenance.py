@@ -12,7 +12,7 @@ once a phase [R-52]).  Smoke drifts once a maintenance phase (`003:158`).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,14 +23,13 @@ from ..roller import DiceSource
 from . import system_rolls
 from .attack_roll import with_dice
 from .command import effective_status, pay
-from .damage import ROLL_WORDS, die, grid_roll
+from .damage import ROLL_WORDS, Events, die, grid_roll
 from .state import DVShip, DVState
 
 Step = Literal["struct", "catastrophic", "minor", "flight_deck", "torpedoes", "rudder"]
 #: The steps in their order; doing one passes every earlier one (§11).
 ORDER = ("struct", "catastrophic", "minor", "trade")
 ABANDON_COST = 2  # "spend 2 command points from the ship or the fleet flagship" (003:150)
-Events = list[tuple[str, str, dict[str, Any]]]
 
 
 class MaintenanceFaces(BaseModel):
@@ -215,10 +214,6 @@ def _faces(table: MaintenanceFaces | None, needs: dict[str, str], grids: int) ->
     return faces, needs
 
 
-def _dice_needs(ship: DVShip, count: int, words: str) -> dict[str, str]:
-    return {f"dice{i}": f"{words} {i} of {count}" for i in range(1, count + 1)}
-
-
 def _roll(work: Work[DVState], action: MaintenanceRoll) -> None:
     ship: DVShip = work.ship(action.ship)
     if not ship.in_play:
@@ -231,7 +226,7 @@ def _roll(work: Work[DVState], action: MaintenanceRoll) -> None:
         resolve = system_rolls.ROLLS[action.step]
     else:
         count = ship.damage_points if action.step == "catastrophic" else 0
-        needs = _dice_needs(ship, count, "catastrophic damage die")
+        needs = {f"dice{i}": f"catastrophic damage die {i} of {count}" for i in range(1, count + 1)}
         resolve = STEPS[action.step]
     faces = _faces(action.table, needs, 99)
     state, events = with_dice(work, faces, lambda dice: resolve(work.state, ship, dice))

@@ -187,7 +187,6 @@ def _air_attack(work: Work[DVState], action: AirAttack) -> None:
     befall(work, answered.id, theirs, "air to air")
 
 
-
 # --- AA fire (§12.7.1) ------------------------------------------------------------------------
 
 

@@ -15,14 +15,10 @@ Each works on the ship in the state and returns the ship after and the events.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..dice import Colour
 from ..roller import DiceSource
-from .damage import die, embarked, grid_roll
+from .damage import Events, die, embarked, grid_roll
 from .state import DVShip, DVState
-
-Events = list[tuple[str, str, dict[str, Any]]]
 
 
 def rudder_roll(state: DVState, ship: DVShip, dice: DiceSource) -> tuple[DVState, Events]:
