@@ -29,7 +29,7 @@ from .frame import on
 from .hexmap import HexMap
 from ..rulesets import ReplayDrawer
 from ..rulesets.registry import screens_for
-from .screen import fitted_size, ships_view
+from .screen import fitted_size, ships_view, titled_card
 from .widgets import die_face, icon_button, mounted, muted, tag
 
 log = logging.getLogger(__name__)
@@ -72,14 +72,16 @@ class ReplayView:
                                  on_select=self._picked)
         self.map_box = ft.Container(alignment=ft.Alignment.CENTER, expand=True, border_radius=10,
                                     clip_behavior=ft.ClipBehavior.ANTI_ALIAS)
+        # each step button: its icon, its tooltip, and the step it goes to from the one shown
         self.buttons = {
-            "replay-first": (ft.Icons.FIRST_PAGE, "The start of the game", self._first),
+            "replay-first": (ft.Icons.FIRST_PAGE, "The start of the game", lambda n: 0),
             "replay-prev-turn": (ft.Icons.KEYBOARD_DOUBLE_ARROW_LEFT, "Back a turn (the start of this turn, or the one before)",
-                                 self._previous_turn),
-            "replay-back": (ft.Icons.CHEVRON_LEFT, "Back one step", self._back),
-            "replay-next": (ft.Icons.CHEVRON_RIGHT, "Forward one step", self._next),
-            "replay-next-turn": (ft.Icons.KEYBOARD_DOUBLE_ARROW_RIGHT, "Forward to the next turn", self._next_turn),
-            "replay-last": (ft.Icons.LAST_PAGE, "The end of the log", self._last),
+                                 lambda n: self.loaded.previous_turn(n)),
+            "replay-back": (ft.Icons.CHEVRON_LEFT, "Back one step", lambda n: n - 1),
+            "replay-next": (ft.Icons.CHEVRON_RIGHT, "Forward one step", lambda n: n + 1),
+            "replay-next-turn": (ft.Icons.KEYBOARD_DOUBLE_ARROW_RIGHT, "Forward to the next turn",
+                                 lambda n: self.loaded.next_turn(n)),
+            "replay-last": (ft.Icons.LAST_PAGE, "The end of the log", lambda n: self.loaded.last),
         }
         self.fork_button = tag("replay-fork", ft.FilledButton(
             content="Play from here", icon=ft.Icons.CALL_SPLIT, height=48, on_click=self._fork,
@@ -99,8 +101,9 @@ class ReplayView:
                             padding=ft.Padding.only(left=6, right=6), height=48, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)
 
     def _controls(self) -> ft.Control:
-        self.step_buttons = {ident: ft.IconButton(icon=icon, tooltip=tip, on_click=handler, icon_size=30, width=56, height=56)
-                             for ident, (icon, tip, handler) in self.buttons.items()}
+        self.step_buttons = {ident: ft.IconButton(icon=icon, tooltip=tip, on_click=on(self._step, to), icon_size=30,
+                                                  width=56, height=56)
+                             for ident, (icon, tip, to) in self.buttons.items()}
         steps = [tag(ident, button) for ident, button in self.step_buttons.items()]
         hosts = self.app.sharing.may_start(self.app.device) is None if self.app.device is not None else True
         self.fork_button.visible = hosts  # shown to the host; the server checks again when tapped
@@ -120,11 +123,6 @@ class ReplayView:
         assert self.map is not None
         return self.map
 
-    def _card(self, ident: str, title: str, *controls: ft.Control) -> ft.Control:
-        return tag(ident, ft.Container(ft.Column([
-            ft.Text(title.upper(), size=13, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_SURFACE_VARIANT), *controls],
-            spacing=8, tight=True), padding=14, border_radius=14, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
-
     def _layout(self) -> None:
         page = self.app.page
         width, height = page.width or 1280, page.height or 800
@@ -135,11 +133,11 @@ class ReplayView:
             self._build_map(map_w, map_h)
         heading = ft.Container(ft.Column([tag("replay-where", self.where), tag("replay-whose", self.whose)],
                                          spacing=2, tight=True), padding=ft.Padding.only(left=16, right=16))
-        side = [self._card("replay-step", "This step", self.title, self.lines),
-                self._card("replay-rolls", "Dice rolled", self.rolls),
-                self._card("replay-changes", "What changed", self.changes),
-                self._card("replay-lost", "Ships lost", self.lost),
-                self._card("replay-ships", "Ships as they were", self.ships)]
+        side = [titled_card("replay-step", "This step", self.title, self.lines, padding=14),
+                titled_card("replay-rolls", "Dice rolled", self.rolls, padding=14),
+                titled_card("replay-changes", "What changed", self.changes, padding=14),
+                titled_card("replay-lost", "Ships lost", self.lost, padding=14),
+                titled_card("replay-ships", "Ships as they were", self.ships, padding=14)]
         if self.drawer.note:
             side.insert(0, muted(self.drawer.note, 14))
         column = ft.Column(side, spacing=10, scroll=ft.ScrollMode.AUTO, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
@@ -253,23 +251,9 @@ class ReplayView:
         self.selected = ship_id
         await self.show(self.number)
 
-    async def _first(self, e) -> None:
-        await self.show(0)
-
-    async def _last(self, e) -> None:
-        await self.show(self.loaded.last)
-
-    async def _back(self, e) -> None:
-        await self.show(self.number - 1)
-
-    async def _next(self, e) -> None:
-        await self.show(self.number + 1)
-
-    async def _previous_turn(self, e) -> None:
-        await self.show(self.loaded.previous_turn(self.number))
-
-    async def _next_turn(self, e) -> None:
-        await self.show(self.loaded.next_turn(self.number))
+    async def _step(self, to) -> None:
+        """A step button: to the step `to(number shown)`."""
+        await self.show(to(self.number))
 
     async def _picked(self, e) -> None:
         if self.turns.value:

@@ -127,6 +127,14 @@ def name_label(ident: str, text: str, box: Box, size: float, colour: str) -> ft.
         bgcolor=ft.Colors.with_opacity(0.85, colour), border_radius=8)
 
 
+def titled_card(ident: str, title: str, *controls: ft.Control, padding: int = 16) -> ft.Control:
+    """A card of the shared screen (or the replay): its title in small capitals over its controls."""
+    return tag(ident, ft.Container(
+        content=ft.Column([ft.Text(title.upper(), size=13, weight=ft.FontWeight.BOLD,
+                                   color=ft.Colors.ON_SURFACE_VARIANT), *controls], spacing=8, tight=True),
+        padding=padding, border_radius=14, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
+
+
 class TVScreen:
     """What every shared screen has: the game it shows, the headline and whose turn in large type,
     the last roll, the log count with the table's check code, and the Change button.  Each
@@ -144,11 +152,7 @@ class TVScreen:
         self.count = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
         self.control = ft.Container(expand=True, bgcolor=ft.Colors.SURFACE)
 
-    def _card(self, ident: str, title: str, *controls: ft.Control) -> ft.Control:
-        return tag(ident, ft.Container(
-            content=ft.Column([ft.Text(title.upper(), size=13, weight=ft.FontWeight.BOLD,
-                                       color=ft.Colors.ON_SURFACE_VARIANT), *controls], spacing=8, tight=True),
-            padding=16, border_radius=14, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
+    _card = staticmethod(titled_card)
 
     async def refresh(self, force: bool = False) -> None:
         raise NotImplementedError
@@ -278,14 +282,13 @@ class ScreenView(TVScreen):
                                 width=SIDE_WIDTH, padding=ft.Padding.only(right=12, bottom=12))
             body = ft.Row([ft.Container(content=self.map_box, expand=True, padding=ft.Padding.only(left=12, bottom=12)),
                            side], spacing=12, expand=True, vertical_alignment=ft.CrossAxisAlignment.STRETCH)
-            self.control.content = ft.Column([bar, heading, body], spacing=0, expand=True)
         else:
             body = ft.Column([ft.Container(content=self.map_box, padding=ft.Padding.symmetric(horizontal=8)),
                               ft.Container(content=ft.Column([shots, roll, lost, fleets], spacing=10,
                                                              horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
                                            padding=ft.Padding.symmetric(horizontal=8))],
                              spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
-            self.control.content = ft.Column([bar, heading, body], spacing=0, expand=True)
+        self.control.content = ft.Column([bar, heading, body], spacing=0, expand=True)
         if self.model is not None:
             self.draw_ships(self.model_state)
             self._draw_shots(self.model)
