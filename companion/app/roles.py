@@ -163,6 +163,17 @@ def _may_change(role: Role | None, stack: list, state: GameStateLike, ruleset: A
     return None if problem is None else f"{prefix} {problem}"
 
 
-def role_words(role: Role) -> str:
-    """'the whole table', 'the shared screen' or the side: the role in a sentence."""
-    return {TABLE: "the whole table", SCREEN: "the shared screen"}.get(role.kind, role.side or "")
+#: The roles that are not a side, as a label names them (a sentence says "the whole table").
+ROLE_LABELS = {TABLE: "Whole table", SCREEN: "Shared screen"}
+
+
+def role_label(role: Role | None, none: str = "No role") -> str:
+    """'Whole table', 'Shared screen' or the side: the role as a label (`none` for no role)."""
+    return none if role is None else ROLE_LABELS.get(role.kind, role.side or "")
+
+
+def role_words(role: Role | None) -> str:
+    """'the whole table', 'the shared screen' or the side: the role in a sentence ('no role')."""
+    if role is None or role.kind not in ROLE_LABELS:
+        return role_label(role, "no role")
+    return "the " + role_label(role).lower()

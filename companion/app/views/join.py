@@ -13,7 +13,7 @@ import logging
 import flet as ft
 
 from ..client_calls import ask
-from ..roles import SCREEN, SIDE, TABLE, Role
+from ..roles import SCREEN, SIDE, TABLE, Role, role_label, role_words
 from ..server import observed_address
 from ..session import Session
 from ..tasks import run_soon
@@ -58,13 +58,6 @@ async def remember_token(token: str, prefs: ft.SharedPreferences | None = None) 
     """Keep the device's token in the browser (a new one: its first visit, or after the host forgot
     the device and it came back with the PIN or the host's tap), through `prefs` if the session has one."""
     await ask("keep this device's token", lambda: (prefs or ft.SharedPreferences()).set(TOKEN_KEY, token))
-
-
-def words(role: Role | None) -> str:
-    """A role in a sentence: 'British', 'the shared screen', 'the whole table'."""
-    if role is None:
-        return "no role"
-    return {TABLE: "the whole table", SCREEN: "the shared screen"}.get(role.kind, role.side or "")
 
 
 def _page(content: list[ft.Control], width: int = 460) -> ft.Control:
@@ -235,7 +228,7 @@ def role_screen(app, game) -> ft.Control:
                            muted(f"Turn {state.turn} · {' against '.join(state.sides)}")],
                           spacing=0, tight=True, expand=True)]),
         ft.Text("What is this device for?", size=22, weight=ft.FontWeight.W_600),
-        tag("role-needs-host", muted(f"This device holds {words(held)}. Pick another role to ask the host: the change "
+        tag("role-needs-host", muted(f"This device holds {role_words(held)}. Pick another role to ask the host: the change "
                                      "is made when they approve it on their screen. Pick the one it holds to take "
                                      "the question back.", 14)) if asking else
         muted("A side's moves, shots and rolls come only from devices holding that side. "
@@ -252,7 +245,7 @@ def role_bar(app, game) -> ft.Control:
     role = app.sharing.role(app.device, game.id)
     state = game.state
     colour = side_colour(state.sides, role.side, app.theme_name) if role and role.kind == SIDE else ft.Colors.PRIMARY
-    label = {TABLE: "Whole table", SCREEN: "Shared screen"}.get(role.kind if role else "", role.side if role else "")
+    label = role_label(role, "")
 
     async def change(e) -> None:
         app._leave_game()
@@ -325,7 +318,7 @@ def questions(app, game) -> ft.Control:
             for seat in app.sharing.seats(game.id):
                 if seat.asks is not None and seat.token != app.device.token:
                     lines.append(line(f"asks-{seat.ident}",
-                                      f"{seat.name} asks for {words(seat.asks)} (holds {words(seat.role)})", [
+                                      f"{seat.name} asks for {role_words(seat.asks)} (holds {role_words(seat.role)})", [
                         tag(f"approve-{seat.ident}", ft.TextButton(content="Approve", icon=ft.Icons.CHECK,
                                                                   on_click=on(answer, seat.token, True))),
                         tag(f"refuse-{seat.ident}", ft.TextButton(content="Refuse", icon=ft.Icons.CLOSE,
@@ -335,12 +328,12 @@ def questions(app, game) -> ft.Control:
             asked = app.sharing.asked(app.device, game.id)
             refused = app.sharing.refused(app.device, game.id)
             if asked is not None:
-                lines.append(line("role-asked", f"Asked the host for {words(asked)}: waiting for their answer", [
+                lines.append(line("role-asked", f"Asked the host for {role_words(asked)}: waiting for their answer", [
                     tag("role-take-back", ft.TextButton(content="Take back", on_click=take_back))]))
             elif refused is not None:  # told until read (issue 25 part 8: it was left waiting in silence)
                 held = app.sharing.role(app.device, game.id)
-                lines.append(line("role-refused", f"The host refused your request for {words(refused)}: "
-                                                  f"this device still holds {words(held)}.", [
+                lines.append(line("role-refused", f"The host refused your request for {role_words(refused)}: "
+                                                  f"this device still holds {role_words(held)}.", [
                     tag("role-refused-ok", ft.TextButton(content="OK", on_click=seen))]))
         row.controls = lines
         box.visible = bool(lines)

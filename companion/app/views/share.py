@@ -8,7 +8,7 @@ import flet as ft
 from ...web.browser import IN_BROWSER, NO_SHARED_TABLE
 from ..devices import NAME_LIMIT
 from ..qr import qr_png
-from ..roles import SCREEN, TABLE, Role
+from ..roles import Role, role_label
 from .pages import follow, follow_drawn
 from .widgets import heading, muted, tag
 
@@ -110,7 +110,7 @@ def _asking(app) -> list[ft.Control]:
     for device, game_id, role in sharing.requests():
         game = sharing.game(game_id)
         where = f" in {game.name}" if game is not None else ""
-        text = f"{device.name} asks for {_role_text(role)}{where} (holds {_role_text(sharing.role(device, game_id))})"
+        text = f"{device.name} asks for {role_label(role)}{where} (holds {role_label(sharing.role(device, game_id))})"
         lines.append(ft.Row([
             ft.Icon(ft.Icons.SWAP_HORIZ, color=ft.Colors.ON_TERTIARY_CONTAINER),
             tag(f"asks-{device.ident}", ft.Text(text, color=ft.Colors.ON_TERTIARY_CONTAINER, expand=True), label=text),
@@ -127,12 +127,6 @@ def _refused(app, problem: str | None) -> None:
     """Say why the host's tap changed nothing."""
     if problem:
         app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
-
-
-def _role_text(role: Role | None) -> str:
-    if role is None:
-        return "No role"
-    return {TABLE: "Whole table", SCREEN: "Shared screen"}.get(role.kind, role.side or "")
 
 
 def rename_dialog(app, token: str, name: str, done=None) -> ft.AlertDialog:
@@ -197,11 +191,11 @@ def devices_dialog(app, game) -> ft.AlertDialog:
             def rename(e, token=seat.token, name=seat.name):
                 app.page.show_dialog(rename_dialog(app, token, name, refresh))
 
-            options = [ft.DropdownOption(key=r.key, text=_role_text(r)) for r in roles]
+            options = [ft.DropdownOption(key=r.key, text=role_label(r)) for r in roles]
             options.append(ft.DropdownOption(key="none", text="No role (asks again)"))
             status = f"{seat.holds} · " + ("online" if seat.online else "away") + (" · host" if seat.host else "")
             if seat.asks is not None:
-                status += f" · asks for {_role_text(seat.asks)}"
+                status += f" · asks for {role_label(seat.asks)}"
             rows.controls.append(tag(f"seat-{seat.ident}", ft.Column([
                 ft.Row([
                     ft.Icon(_device_icon(seat.ident), color=ft.Colors.PRIMARY if seat.online else ft.Colors.OUTLINE),
