@@ -9,13 +9,12 @@ import flet as ft
 from ...engine.dice import parse_pool
 from ...messages import sentence
 from ...engine.roller import Roller, roll_pool
-from ..session import Session
 from ..setup import new_seed
 from ..tasks import soon
 from ..viewmodels import dice_view
 from .frame import on
-from .pages import centred, page_width
-from .widgets import chips, faces, heading, icon_button, muted, settle, tag, tumble, tumbling
+from .pages import page_width, titled
+from .widgets import chips, faces, heading, muted, settle, tag, tumble, tumbling
 
 PRESETS = ("DBlue & DBlack", "DYellow & DGreen & 2DRed", "2DRed", "DRed & DBlue & DBlack", "D6")
 
@@ -70,12 +69,10 @@ def build(app) -> ft.Control:
 
     pool.on_submit = show
     pool.on_change = show
-    body = ft.Column([
-        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", on(app.navigate, Session()), "back"), heading("Dice roller", 22)]),
+    soon(app.page, show)
+    return titled(
+        app, "Dice roller",
         ft.Row([pool, tag("roll-dice", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=roll, height=52))]),
         ft.Row([ft.OutlinedButton(content=p, on_click=on(preset, p), height=48) for p in PRESETS], wrap=True),
         message, rolled, heading("Distribution"), table,
-        muted("Green 1-4, Blue 1-6, Yellow 1-8, Red 1-10, Black 1-12 (d12s with their colour's numbers); D6 is the slot die."),
-    ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
-    soon(app.page, show)
-    return centred(app, body)
+        muted("Green 1-4, Blue 1-6, Yellow 1-8, Red 1-10, Black 1-12 (d12s with their colour's numbers); D6 is the slot die."))

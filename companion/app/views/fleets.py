@@ -34,7 +34,7 @@ from ..tasks import soon
 from ..viewmodels import card_view
 from .editor import open_editor
 from .frame import on
-from .pages import centred, deliver, host_only, may_edit_cards, picker
+from .pages import deliver, host_only, may_edit_cards, picker, titled
 from .shipcard import ShipCard
 from .widgets import heading, icon_button, inner, muted, tag
 
@@ -75,17 +75,12 @@ class FleetsView:
             tag("fleets-dv-editor", ft.OutlinedButton(content="Decisive Victory records", icon=ft.Icons.DIRECTIONS_BOAT,
                                                       on_click=on(app.navigate, Session("dv-editor")), height=44)),
         ], wrap=True, spacing=8, run_spacing=8)
-        body = ft.Column([
-            ft.Row([back, heading("Fleets", 22)]),
+        self.control = titled(
+            app, "Fleets",
             muted("Every printed ship card by faction, the Quick-Start scenario's four cards as the "
                   "Lieutenant's Manual gives them, and your own cards. Shipped cards are never changed: "
                   "editing one makes your copy, which a newer shipped fleet will not replace."),
-            actions,
-            self.message,
-            self.holder,
-            ft.Container(height=24),
-        ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
-        self.control = centred(app, body, 1040, 12)
+            actions, self.message, self.holder, ft.Container(height=24), back=back, widest=1040, margin=12)
         self.holder.controls = [muted("Reading the fleets…")]
         soon(app.page, self.fill)
 

@@ -13,21 +13,12 @@ from ...engine.roller import Roller
 from ...engine.quick_start.scenario import two_sides
 from ...engine.registry import RULESETS, ruleset_for_format
 from ...files import MAX_FILE_BYTES, parse_json, read_text
-from ..session import Session
 from ..readings import ReadingsMissing, rule_readings_text
 from ..tasks import soon
 from ..viewmodels import ReadingSection, rule_readings
-from .frame import on
 from .game_files import import_button
-from .pages import centred, host_only, may_start
-from .widgets import heading, icon_button, inner, muted, pill, section, tag
-
-
-def _page(app, title: str, *controls: ft.Control) -> ft.Control:
-    return centred(app, ft.Column([
-        ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", on(app.navigate, Session()), "back"), heading(title, 22)]),
-        *controls,
-    ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True), 900)
+from .pages import host_only, may_start, titled
+from .widgets import heading, inner, muted, pill, section, tag
 
 
 def build_rules(app) -> ft.Control:
@@ -44,10 +35,10 @@ def build_rules(app) -> ft.Control:
         app.page.update()
 
     soon(app.page, fill)
-    return _page(app, "Rule readings",
-                 muted("If your group reads the printed rulebook differently, turn the rule checks off in the "
-                       "game menu (bookkeeping mode) and the app records what you enter."),
-                 holder)
+    return titled(app, "Rule readings",
+                  muted("If your group reads the printed rulebook differently, turn the rule checks off in the "
+                        "game menu (bookkeeping mode) and the app records what you enter."),
+                  holder, widest=900)
 
 
 def _section(chapter: ReadingSection) -> list[ft.Control]:
@@ -154,11 +145,11 @@ def build_load(app) -> ft.Control:
         await app.create_game(state, name + " " + time.strftime("%d %b %H:%M"))
 
     inner(button, ft.FilledButton).on_click = load
-    return _page(app, "Load a scenario",
-                 muted(f"A scenario file of any game here ({', '.join(r.scenario_format for r in RULESETS.values())}): "
-                       "a table position with ships, facings and damage. "
-                       "Cards are looked up in the fleets, or given inline. "
-                       f"At most {MAX_SHIPS} ships on a board of at most {MAX_COLUMNS} x {MAX_ROWS} hexes."),
-                 ft.Row([tag("load-path", path)]), ft.Row([tag("load-paste", text)]), message, button,
-                 muted("Or a whole game exported from another device (leviathans-game/1): it goes on here."),
-                 import_button(app, say))
+    return titled(app, "Load a scenario",
+                  muted(f"A scenario file of any game here ({', '.join(r.scenario_format for r in RULESETS.values())}): "
+                        "a table position with ships, facings and damage. "
+                        "Cards are looked up in the fleets, or given inline. "
+                        f"At most {MAX_SHIPS} ships on a board of at most {MAX_COLUMNS} x {MAX_ROWS} hexes."),
+                  ft.Row([tag("load-path", path)]), ft.Row([tag("load-paste", text)]), message, button,
+                  muted("Or a whole game exported from another device (leviathans-game/1): it goes on here."),
+                  import_button(app, say), widest=900)

@@ -1,4 +1,4 @@
-"""Page helpers every screen shares: the content column (`centred`, `page_width`), the host-only
+"""Page helpers every screen shares: the content column (`centred`, `page_width`, `titled`), the host-only
 refusal (`host_only`, `may_start`, `may_edit_cards`), the file picker and `deliver` (a download),
 and `follow` (redraw on every change to the devices or a table).
 
@@ -32,6 +32,14 @@ def centred(app, content: ft.Control, widest: int = 760, margin: int = 16) -> ft
         content=ft.Row([ft.Container(content=content, width=page_width(app, widest))],
                        alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
         padding=ft.Padding.symmetric(horizontal=margin, vertical=8), expand=True), expand=True)
+
+
+def titled(app, title: str, *controls: ft.Control, back: ft.Control | None = None, widest: int = 760,
+           margin: int = 16) -> ft.Control:
+    """A screen of its own, `centred`: the way back (Home, unless `back`) and its title over its controls."""
+    back = back or icon_button(ft.Icons.ARROW_BACK, "Home", on(app.navigate, Session()), "back")
+    return centred(app, ft.Column([ft.Row([back, heading(title, 22)]), *controls], spacing=12,
+                                  scroll=ft.ScrollMode.AUTO, expand=True), widest, margin)
 
 
 def host_only(app, title: str, problem: str | None) -> ft.Control | None:

@@ -14,7 +14,7 @@ from ..report_model import Bar, ReportScreen, Series, report_screen
 from ..session import Session
 from ..tasks import soon
 from .frame import on
-from .pages import centred
+from .pages import titled
 from .widgets import heading, icon_button, muted, section, tag
 
 WHOLE = "all"
@@ -42,11 +42,7 @@ def build(app) -> ft.Control:
     soon(app.page, fill)
     back = icon_button(ft.Icons.ARROW_BACK, "Back to the game", on(app.navigate, Session("game", game_id, tab="log")),
                        "report-back")
-    return centred(app, ft.Column([
-        ft.Row([back, heading("After-action report", 22)]),
-        tag("report-turn", picker),
-        holder,
-    ], spacing=12, scroll=ft.ScrollMode.AUTO, expand=True), 1100)
+    return titled(app, "After-action report", tag("report-turn", picker), holder, back=back, widest=1100)
 
 
 def report_controls(model: ReportScreen) -> list[ft.Control]:
