@@ -11,8 +11,8 @@ It prints in black and white: every die is a chip with the colour's letter
 (G, Bl, Y, R, Bk) and its own ring pattern, so greyscale loses nothing.
 One card per page (A4 or Letter, landscape), inline CSS, no network.
 
-`html_to_pdf` and `screenshot` drive Debian's headless chromium when it is
-installed; nothing else is needed.
+`html_to_pdf` drives Debian's headless chromium when it is installed;
+nothing else is needed.
 """
 
 from __future__ import annotations
@@ -339,7 +339,7 @@ def cards_of(loaded: Card | Fleet | Iterable[Card | Fleet]) -> list[Card]:
     return [card for item in loaded for card in cards_of(item)]
 
 
-# --- chromium: PDF and screenshots -------------------------------------------------------------
+# --- chromium: PDF ---------------------------------------------------------------------------
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
@@ -386,14 +386,6 @@ def html_to_pdf(html_path: str | Path, pdf_path: str | Path, *, chromium: str | 
     url = Path(html_path).resolve().as_uri()
     return _run_chromium(["--no-pdf-header-footer", f"--print-to-pdf={Path(pdf_path).resolve()}", url],
                          Path(pdf_path), chromium, timeout)
-
-
-def screenshot(html_path: str | Path, png_path: str | Path, *, size: tuple[int, int] = (1200, 1600),
-               chromium: str | None = None, timeout: float = 120) -> Path:
-    """A PNG of the page as a browser window of `size` shows it."""
-    url = Path(html_path).resolve().as_uri()
-    return _run_chromium([f"--screenshot={Path(png_path).resolve()}", f"--window-size={size[0]},{size[1]}", url],
-                         Path(png_path), chromium, timeout)
 
 
 def write_page(page: str, out: str | Path) -> Path:
