@@ -51,7 +51,6 @@ class _Persister:
         self.fs = fs
         self.running = False
         self.again = False
-        self.copies = 0
 
     def request(self) -> None:
         if self.running:
@@ -62,7 +61,6 @@ class _Persister:
 
     def _done(self, error=None) -> None:
         self.running = False
-        self.copies += 1
         if error:
             log.error("the games could not be kept in this browser: %s", error)
         if self.again:

@@ -53,6 +53,8 @@ UNUSED = re.compile(r"^(main\.dart\.wasm|main\.dart\.mjs|flutter\.js\.map|flutte
                     r"|canvaskit/(skwasm|skwasm_heavy|wimp)\.(js|wasm)|canvaskit/experimental_webparagraph/.*"
                     r"|.*\.symbols|pyodide/(python|python\.bat|python\.exe|python_cli_entry\.mjs|.*\.d\.ts"
                     r"|micropip-.*\.whl|packaging-.*\.whl))$")
+#: The assets folder's own note (fonts, icons and the manifest go to the top of the build).
+ASSETS_LEFT_OUT = re.compile(r"^(.*/)?README\.md$")
 SERVICE_WORKER = "sw.js"
 ARCHIVE = "app.tar.gz"
 SEED_FILE = "seed.txt"  # beside main.py in the archive: the dice seed of a test build
@@ -73,7 +75,7 @@ def build_web(out: Path, wheels: Path | None = None, base_url: str = "/", seed: 
             raise BuildError(f"{out} exists and is not an earlier web build: give a new or empty folder")
         shutil.rmtree(out)
     say(f"copying Flet's web client and the Pyodide runtime from {web}")
-    _copy_client(web, out)
+    _copy_files(web, out, UNUSED)
     pyodide = _pyodide_info(out / "pyodide")
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(wheels) if wheels else Path(scratch) / "wheels"
@@ -81,7 +83,7 @@ def build_web(out: Path, wheels: Path | None = None, base_url: str = "/", seed: 
         names = fetch_wheels(folder, pyodide)
         say(f"packing the app and {len(names)} wheels into {ARCHIVE}")
         _write_archive(out / ARCHIVE, folder, names, seed, say)
-    _copy_assets(out)
+    _copy_files(_shipped("assets"), out, ASSETS_LEFT_OUT)  # the app's fonts, icons and manifest, where Flet looks
     _patch_page(out, pyodide["version"], base_url)
     files = write_service_worker(out)
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
@@ -95,13 +97,13 @@ def _flet_web_dir() -> Path:
     return Path(get_package_web_dir())
 
 
-def _copy_client(web: Path, out: Path) -> None:
-    for source in sorted(web.rglob("*")):
-        relative = source.relative_to(web).as_posix()
-        if source.is_file() and not UNUSED.match(relative):
-            target = out / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
+def _copy_files(source: Path, out: Path, left_out: re.Pattern[str]) -> None:
+    """Every file under `source` to the same place under `out`, but those whose path `left_out` matches."""
+    for path in sorted(source.rglob("*")):
+        relative = path.relative_to(source).as_posix()
+        if path.is_file() and not left_out.match(relative):
+            (out / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, out / relative)
 
 
 def _pyodide_info(folder: Path) -> dict:
@@ -215,16 +217,6 @@ def _shipped(name: str) -> Path:
         if candidate.exists():
             return candidate
     raise BuildError(f"{name} is missing from the package and the checkout")
-
-
-def _copy_assets(out: Path) -> None:
-    """The app's fonts, icons and manifest at the top of the folder, where Flet looks for them."""
-    assets = _shipped("assets")
-    for source in assets.rglob("*"):
-        if source.is_file() and source.name != "README.md":
-            target = out / source.relative_to(assets)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
 
 
 def _patch_page(out: Path, pyodide_version: str, base_url: str) -> None:
