@@ -96,6 +96,7 @@ class UndoFold:
         self.done: list[dict[str, Any]] = []
         self.done_events: list[list[dict[str, Any]]] = []
         self.undone: list[dict[str, Any]] = []
+        self.lengths = [0]  # how many actions were in effect after each prefix of the log (one more than entries)
         for entry in entries:
             self.step(entry)
 
@@ -111,16 +112,7 @@ class UndoFold:
         elif done > len(self.done):  # a redo
             self.done.append(self.undone.pop())
             self.done_events.append(entry.events)
-
-
-def done_lengths(entries: Iterable[LogEntry]) -> list[int]:
-    """How many actions were in effect after each prefix of the log (len(entries) + 1 numbers)."""
-    done = undone = 0
-    lengths = [0]
-    for entry in entries:
-        done, undone = counts_after(entry.kind, done, undone)
-        lengths.append(done)
-    return lengths
+        self.lengths.append(len(self.done))
 
 
 def replay(initial: GameState, actions: list[dict[str, Any]], ruleset: AnyRuleset | None = None) -> GameState:
@@ -171,7 +163,7 @@ class Game:
 
     def _restore(self, snapshots: dict[int, GameState]) -> GameState:
         """Newest valid snapshot plus replay of the actions in effect after it."""
-        lengths = done_lengths(self.entries)
+        lengths = self._fold.lengths
         lowest_after = lengths[:]
         for i in range(len(lengths) - 2, -1, -1):
             lowest_after[i] = min(lengths[i], lowest_after[i + 1])

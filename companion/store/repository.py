@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from ..engine.registry import find_ruleset
 from .atomic import StoreError
-from .game import GameState, LogEntry, counts_after
+from .game import GameState, LogEntry, UndoFold, counts_after
 
 LATEST_TIME = 253402300799.0  # 9999-12-31 23:59:59 UTC: seconds since 1970 any clock can show
 
@@ -135,9 +135,8 @@ class CountingSink:
 
     def __init__(self, repository: Repository, game_id: str, entries: list[LogEntry]):
         self.repository, self.game_id = repository, game_id
-        self.done = self.undone = 0
-        for entry in entries:
-            self.done, self.undone = counts_after(entry.kind, self.done, self.undone)
+        fold = UndoFold(entries)
+        self.done, self.undone = len(fold.done), len(fold.undone)
 
     def append(self, entry: LogEntry, state: GameState) -> None:
         done, undone = counts_after(entry.kind, self.done, self.undone)

@@ -36,7 +36,7 @@ from typing import Any, Sequence
 from ..engine.registry import find_ruleset
 from .atomic import (FileLock, SaveFileError, StoreError, remove_temporary_files, set_aside, set_aside_bad_file,
                      sync_folder)
-from .game import GameState, LogEntry, done_lengths
+from .game import GameState, LogEntry, UndoFold
 from .repository import LATEST_TIME, CountingSink, GameRecord, Repository, StoredGame, StoredSummary
 from .segments import GAME_FILE, GameFolder
 
@@ -185,7 +185,7 @@ class TinyDBRepository(Repository):
             docs = [entry.to_doc() for entry in entries]
             updated = entries[-1].at if entries else record.created
             state = snapshot[1] if snapshot else record.initial
-            summary = StoredSummary.of(state, done_lengths(entries)[-1], updated)
+            summary = StoredSummary.of(state, len(UndoFold(entries).done), updated)
             if docs:  # the listing of a later start reads the last entry's summary
                 docs[-1] = {**docs[-1], "summary": summary.to_doc()}
             building = self.games_dir / f"{NEW_PREFIX}{record.id}-{secrets.token_hex(2)}"

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..engine.kernel import Refused
 from ..engine.registry import find_ruleset
-from .game import counts_after
+from .game import UndoFold
 from .repository import StoredGame
 
 DiceList = list[tuple[str, int]]
@@ -94,23 +94,17 @@ def verify_game(stored: StoredGame) -> Verification:
     over = any(e.get("kind") == "game_over" for entry in stored.entries for e in entry.events)
     result = Verification(record.name, len(stored.entries), record.commitment,
                           roller.commitment == record.commitment, over, roller.seed)
-    state = record.initial
     ruleset = find_ruleset(record.ruleset)
-    done: list[tuple[dict[str, Any], Any]] = []  # (action, state before it)
-    undone: list[tuple[dict[str, Any], Any]] = []
+    fold = UndoFold()  # the one rule of undo and redo
+    states = [record.initial]  # states[k]: the state after k actions in effect
     for entry in stored.entries:
-        in_effect, _ = counts_after(entry.kind, len(done), len(undone))  # the one rule of undo and redo
-        if in_effect == len(done):  # an undo or a redo with nothing to take back or do again
+        before = len(fold.done)
+        fold.step(entry)
+        if len(fold.done) <= before:  # an undo (back to the state before the action), or nothing to redo
             continue
-        if in_effect < len(done):  # an undo: back to the state before the action
-            undone.append(done.pop())
-            state = undone[-1][1]
-            continue
-        action = entry.action if entry.kind == "action" else undone.pop()[0]
-        assert action is not None  # an "action" entry holds its action (the log's own rule)
-        if entry.kind == "action":
-            undone.clear()
-        outcome = ruleset.apply(state, action)
+        action = fold.done[-1]  # the entry's action, or the one a redo does again
+        del states[before + 1:]
+        outcome = ruleset.apply(states[before], action)
         if isinstance(outcome, Refused):
             result.mismatches.append(f"log entry {entry.index} ({action.get('kind')}) does not replay: {outcome.reason}")
             break
@@ -123,8 +117,7 @@ def verify_game(stored: StoredGame) -> Verification:
         if derived != logged:
             result.mismatches.append(
                 f"log entry {entry.index} ({action.get('kind')}): logged {_show(logged)}, the seed gives {_show(derived)}")
-        done.append((action, state))
-        state = outcome.state
+        states.append(outcome.state)
     return result
 
 
