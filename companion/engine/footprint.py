@@ -21,14 +21,7 @@ LOCATION_HEX: dict[int, dict[str, int]] = {
     1: {"bow": 0, "port": 0, "starboard": 0, "stern": 1},
     2: {"bow": 0, "port": 1, "starboard": 1, "stern": 2},
     3: {"bow": 0, "port": 1, "starboard": 1, "stern": 2},
-    4: {
-        "bow": 0,
-        "port_bow": 1,
-        "starboard_bow": 1,
-        "port_quarter": 2,
-        "starboard_quarter": 2,
-        "stern": 3,
-    },
+    4: {"bow": 0, "port_bow": 1, "starboard_bow": 1, "port_quarter": 2, "starboard_quarter": 2, "stern": 3},
 }
 HEX_COUNT = {1: 2, 2: 3, 3: 3, 4: 4}
 PIVOT_HEX = {1: 0, 2: 1, 3: 1, 4: 1}
@@ -62,11 +55,6 @@ class Placement:
     @property
     def hex_count(self) -> int:
         return 1 if self.one_hex else HEX_COUNT[self.ship_type]
-
-    @property
-    def trail(self) -> tuple[int, int]:
-        """(the facing the ship's other hexes trail in from its bow, its number of hexes)."""
-        return (self.facing + 3) % 6, self.hex_count
 
     def location_hex(self, location: str) -> Hex:
         return self.bow if self.one_hex else self.hexes[LOCATION_HEX[self.ship_type][location]]

@@ -57,7 +57,7 @@ Shape = tuple[int, int, int, int]
 def shapes(ships: Sequence[ShipState]) -> list[Shape]:
     """Each ship's `Shape`, for `_sights`."""
     found = []
-    for ship in ships:  # Hex.at and Placement.trail, inline (issue 30: once per enemy per call)
+    for ship in ships:  # Hex.at and where Placement.hexes trail, inline (issue 30: once per enemy per call)
         q = ship.column - 1
         found.append((q, ship.row - 1 - (q - (q & 1)) // 2, (ship.facing + 3) % 6,
                       1 if ship.one_hex else HEX_COUNT[ship.card.type]))
