@@ -24,7 +24,7 @@ from ..kernel import Applied, Refusal, RefusalKind, Refused, Work, dispatch
 from .location_choice import choose_location, declared_location, location_roll_words, settle_location, waiting_words
 from ..hexes import PositionError, facing_name, parse_facing
 from .movement import (
-    MoveRefused, ends_in_half_hexes, placement_problem, reset_for_turn, stacking_problem,
+    MoveRefused, half_hex_loss, placement_problem, reset_for_turn, stacking_problem,
     step_problem, take_step,
 )
 from ..roller import NeedDice
@@ -150,10 +150,7 @@ def _end_move(work: Work[GameState], action: A.EndMove) -> None:
 def _finish_move(work: Work[GameState], ship: ShipState) -> None:
     ship = ship.model_copy(update={"move_done": True})
     work.event("end_move", f"{ship.card.name} ends its move at {ship.describe_position(work.state.board)}.", ship=ship.id)
-    if ends_in_half_hexes(ship, work.state.board):
-        ship = ship.model_copy(update={"left_board": True, "removed": True})
-        work.event("ship_destroyed", f"{ship.card.name} ended its move in the half-hexes at the table edge: destroyed and removed.", ship=ship.id)
-    work.state = work.state.with_ship(ship)
+    work.state = work.state.with_ship(half_hex_loss(work, ship))
 
 
 def _end_movement(work: Work[GameState], action: A.EndMovement) -> None:

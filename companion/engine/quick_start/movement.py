@@ -13,6 +13,7 @@ from typing import Literal
 
 from ..board import Board
 from ..footprint import Placement
+from ..kernel import Work
 from .state import GameState, ShipState
 
 StepKind = Literal["forward", "port", "starboard"]
@@ -96,9 +97,14 @@ def placement_problem(state: GameState, ship: ShipState, placement: Placement) -
     return stacking_problem(state, moved)
 
 
-def ends_in_half_hexes(ship: ShipState, board: Board) -> bool:
-    """Any part in the half-hexes at the table edge: destroyed (seed 001 "Half-hexes")."""
-    return any(board.in_half_hex_ring(c) for c in ship.hexes)
+def half_hex_loss(work: Work[GameState], ship: ShipState) -> ShipState:
+    """A ship that ends its move with any part in the half-hexes at the table edge is destroyed
+    (seed 001 "Half-hexes", `001:305`): removed, and said so; any other ship as it is."""
+    if not any(work.state.board.in_half_hex_ring(c) for c in ship.hexes):
+        return ship
+    work.event("ship_destroyed", f"{ship.card.name} ended its move in the half-hexes at the table edge: "
+               "destroyed and removed.", ship=ship.id)
+    return ship.model_copy(update={"left_board": True, "removed": True})
 
 
 def reset_for_turn(ship: ShipState) -> ShipState:

@@ -215,7 +215,7 @@ def reach(state: GameState, ship_id: str) -> Reach:
             continue
         cells = places.hexes[number]
         if held.isdisjoint(cells):
-            half = any(board.in_half_hex_ring(c) for c in cells)  # movement.ends_in_half_hexes
+            half = any(board.in_half_hex_ring(c) for c in cells)  # movement.half_hex_loss
             found[position] = Reached(position, cost, path, half)
     return Reach(ship.id, 0 if ship.move_done else ship.mp_left, cheapest_positions(found.values()))
 

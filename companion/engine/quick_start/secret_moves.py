@@ -18,6 +18,7 @@ from ..board import Board
 from ..footprint import Placement
 from ..hexes import Hex, facing_name, parse_facing
 from ..kernel import Refusal, RefusalKind, Work
+from .movement import half_hex_loss
 from .state import GameState, SealedMove, ShipState
 from .unit_initiative import group_to_move, in_use, may_move_now, names, needs_records, settle
 
@@ -118,12 +119,7 @@ def _reveal(work: Work[GameState], group: list[str]) -> None:
             positions={s: state.sealed_moves[s].model_dump(mode="json") for s in shown})
     work.update(sealed_moves={s: m for s, m in state.sealed_moves.items() if s not in group})
     for ship_id in shown:
-        ship = placed[ship_id]
-        if any(board.in_half_hex_ring(c) for c in ship.hexes):  # `001:305`, as movement.ends_in_half_hexes
-            ship = ship.model_copy(update={"left_board": True, "removed": True})
-            work.event("ship_destroyed", f"{ship.card.name} ended its move in the half-hexes at the table edge: "
-                       "destroyed and removed.", ship=ship.id)
-        work.state = work.state.with_ship(ship)
+        work.state = work.state.with_ship(half_hex_loss(work, placed[ship_id]))
 
 
 def _clashes(state: GameState, placed: dict[str, ShipState]) -> list[str]:
