@@ -22,29 +22,14 @@ _RANK = {colour: i for i, colour in enumerate(DIAL_UP_ORDER)}
 _LAST = len(DIAL_UP_ORDER) - 1
 
 
-def _check(pool: Pool) -> Pool:
-    pool = Pool(pool)
-    for die in pool:
+@lru_cache(maxsize=2048)
+def canonical(pool: Pool | str) -> Pool:
+    """The same dice, largest first: `DBlack & DGreen`; ValueError naming a die that cannot be dialled up."""
+    dice = parse_pool(pool) if isinstance(pool, str) else Pool(pool)
+    for die in dice:
         if die not in _RANK:
             raise ValueError(f"{die.label} is not a coloured die and cannot be dialled up")
-    return pool
-
-
-def canonical(pool: Pool | str) -> Pool:
-    """The same dice, largest first: `DBlack & DGreen`."""
-    if isinstance(pool, str):
-        return _canonical_text(pool)
-    return _canonical_dice(tuple(pool))
-
-
-@lru_cache(maxsize=1024)
-def _canonical_text(text: str) -> Pool:
-    return _canonical_dice(tuple(parse_pool(text)))
-
-
-@lru_cache(maxsize=1024)
-def _canonical_dice(dice: tuple[Colour, ...]) -> Pool:
-    largest_first: list[Colour] = sorted(_check(Pool(dice)), key=lambda d: -_RANK[d])
+    largest_first = sorted(dice, key=lambda d: -_RANK[d])
     return Pool(largest_first)
 
 
