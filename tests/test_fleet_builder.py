@@ -13,7 +13,7 @@ from companion.app.sharing import Sharing
 from companion.engine.board import Board
 from companion.engine.cards import FormatError
 from companion.store import MemoryStore
-from companion.store.library import catalogue_of, load_shipped, open_library, player_copy
+from companion.store.library import CardLibrary, catalogue_of, load_shipped, player_copy
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +119,7 @@ def test_a_broken_fleet_file_is_one_plain_message_and_the_side_is_kept(cards):
 def test_the_players_copy_is_kept_and_compared_with_the_printed_card(tmp_path, cards):
     from companion.app.card_compare import printed_card, differences
 
-    library = open_library(tmp_path)
+    library = CardLibrary(tmp_path)
     mine = player_copy(cards["pontbriand"], taken=cards)  # the Lieutenant's Manual edition, SI 20
     library.save(mine)
     catalogue = catalogue_of(library).cards()

@@ -328,21 +328,16 @@ _BY_STORE: "weakref.WeakKeyDictionary[Any, CardLibrary]" = weakref.WeakKeyDictio
 _OPEN_LOCK = threading.Lock()
 
 
-def open_library(folder: str | Path) -> CardLibrary:
-    """The one library of a data folder in this process."""
-    path = Path(folder).expanduser().resolve()
-    with _OPEN_LOCK:
-        if path not in _BY_FOLDER:
-            _BY_FOLDER[path] = CardLibrary(path)
-        return _BY_FOLDER[path]
-
-
 def library_for(store: object) -> CardLibrary:
-    """The library beside a store's games: the same data folder, or memory for a memory store."""
+    """The library beside a store's games: the one of its data folder in this process, or memory for a
+    memory store."""
     folder = getattr(store, "folder", None)
-    if folder is not None:
-        return open_library(folder)
     with _OPEN_LOCK:
+        if folder is not None:
+            path = Path(folder).expanduser().resolve()
+            if path not in _BY_FOLDER:
+                _BY_FOLDER[path] = CardLibrary(path)
+            return _BY_FOLDER[path]
         if store not in _BY_STORE:
             _BY_STORE[store] = CardLibrary(None)
         return _BY_STORE[store]
