@@ -38,8 +38,7 @@ REGISTRIES = {"companion/engine/registry.py", "companion/app/rulesets/__init__.p
 
 #: the command line's modules of one ruleset: each is that ruleset's own, as its packages are
 COMMANDS_OF = {
-    "companion/commands/quick_start.py": "quick_start",  # its game commands
-    "companion/commands/plan.py": "quick_start",  # the shot advisor and fire plan are Quick-Start's
+    "companion/commands/quick_start.py": "quick_start",  # its game commands, the shot advisor and fire plan
     "companion/commands/war_fleet.py": "war_fleet",  # its game commands
     "companion/commands/dv.py": "decisive_victory",  # its odds
     "companion/commands/dv_files.py": "decisive_victory",  # validate and print of its own files
