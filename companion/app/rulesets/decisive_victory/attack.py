@@ -10,6 +10,7 @@ import flet as ft
 
 from ....messages import sentence
 from . import model as M
+from ..body import box
 from .controls import entry, heading
 from ...views.frame import on
 from ...views.widgets import TOUCH, die_face, mounted, muted, tag
@@ -93,8 +94,7 @@ class AttackPanel:
                      ft.Row(dice.fields(ident), wrap=True, spacing=6, run_spacing=6),
                      tag(f"{ident}-table", ft.OutlinedButton(content="Roll with table dice", height=TOUCH,
                                                              on_click=on(self._table_roll, attack.id)))]
-        return tag(ident, ft.Container(ft.Column(rows, spacing=4, tight=True), padding=10, border_radius=10,
-                                       bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
+        return box(ident, *rows)
 
     def _form(self, state, ship_id: str) -> list[ft.Control]:
         ship = state.ship(ship_id)

@@ -23,6 +23,7 @@ from .attack import AttackPanel
 from .controls import heading
 from .hand import HandControls
 from .ship import ship_card, ship_line
+from ..body import ShipsBody, box
 from ...views.frame import on
 from ...views.game_files import export_from
 from ...views.pages import may_start
@@ -57,17 +58,13 @@ class FleetView:
             bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, on_click=on(self.body.select, r.id))) for r in rows]
 
 
-class DecisiveVictoryBody:
+class DecisiveVictoryBody(ShipsBody):
     """A Decisive Victory game inside the game frame."""
 
     PREFIX = "dv-"
-    SHARED_SCREEN = True
 
     def __init__(self, frame):
-        self.frame, self.app, self.game = frame, frame.app, frame.game
-        self.read_only = frame.read_only
-        self.selected: str | None = None
-        self.tab = "ship"
+        super().__init__(frame)
         self.map = FleetView(self)
         self.inches, self.turns = field("Inches"), field("Turns", 90)
         self.carried = ft.Checkbox(label="Use carried turn", value=False)
@@ -80,10 +77,6 @@ class DecisiveVictoryBody:
         self.by_hand = False  # the selected ship's record open to corrections
 
     @property
-    def state(self):
-        return self.game.state
-
-    @property
     def my_side(self) -> str | None:
         role = self.app.role
         return getattr(role, "side", None)
@@ -91,9 +84,6 @@ class DecisiveVictoryBody:
     def mine(self, ship_id: str) -> bool:
         side = self.my_side
         return not self.read_only and (side is None or self.state.ship(ship_id).side == side)
-
-    def go_tab(self, key: str) -> None:
-        self.tab = key
 
     def tabs(self) -> list[tuple]:
         """The Aircraft tab only in a game with flights (§12)."""
@@ -134,29 +124,16 @@ class DecisiveVictoryBody:
         if tab == "air":
             return self.air.controls(state)
         if tab == "log":
-            return [*self.hand.table_section(state),
-                    tag("dv-log", ft.Column([ft.Text(line, size=12) for line in M.log_lines(self.game.history())[-80:]],
-                                            spacing=4, tight=True))]
+            return [*self.hand.table_section(state), *self.log_panel(M.log_lines(self.game.history()))]
         return self._ships(state, rows)
 
-    def strip(self, models):
-        return None
-
-    def sent(self) -> None:
-        pass
-
     # --- the ships tab ------------------------------------------------------------------------
-
-    def _chips(self, state, rows) -> ft.Control:
-        return ft.Row([tag(f"dv-ship-{r.id}", ft.Chip(label=ft.Text(r.name), selected=r.id == self.selected,
-                                                      on_click=on(self.select, r.id), height=TOUCH))
-                       for r in rows if not r.removed], wrap=True, spacing=6, run_spacing=6)
 
     def _ships(self, state, rows) -> list[ft.Control]:
         out: list[ft.Control] = []
         if state.phase == "initiative" and not self.read_only:
             out += self._initiative(state)
-        out.append(self._chips(state, rows))
+        out.append(self.ship_chips([(r.id, r.name) for r in rows if not r.removed], self.select))
         if self.selected is None:
             out.append(muted("Select a ship: its damage, systems, hit grid and what it may do now."))
             return out
@@ -195,13 +172,12 @@ class DecisiveVictoryBody:
         await self.send({"kind": "mark_box", "ship": ship_id, "box": list(box), "marked": not marked})
 
     def _initiative(self, state) -> list[ft.Control]:
-        return [tag("dv-initiative", ft.Container(ft.Column([
-            heading("Initiative with table dice", 14),
-            muted("Each side's d6 (a re-roll's face after it, for a tie). Or tap Roll initiative above.", 12),
-            ft.Row([tag(f"dv-initiative-{side}", f) for side, f in self.initiative.items()], wrap=True, spacing=8),
-            button("dv-initiative-table", "Roll with these faces", on(self._initiative_table), filled=True),
-            *self.hand.initiative(state),
-        ], spacing=6, tight=True), padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))]
+        return [box("dv-initiative",
+                    heading("Initiative with table dice", 14),
+                    muted("Each side's d6 (a re-roll's face after it, for a tie). Or tap Roll initiative above.", 12),
+                    ft.Row([tag(f"dv-initiative-{side}", f) for side, f in self.initiative.items()], wrap=True, spacing=8),
+                    button("dv-initiative-table", "Roll with these faces", on(self._initiative_table), filled=True),
+                    *self.hand.initiative(state), spacing=6)]
 
     def _orders(self, state, ship) -> list[ft.Control]:
         """The phase's own controls for the selected ship, on a device that holds its side."""
@@ -273,8 +249,7 @@ class DecisiveVictoryBody:
                                "1st and 2nd die, \"/\" between rolls.", 11),
                          ft.Row([tag(f"dv-maint-{row.ship}-{n}", f) for n, f in zip(("dice", "grid", "side"), fields)],
                                 wrap=True, spacing=6)]
-        return tag(f"dv-maint-{row.ship}", ft.Container(ft.Column(controls, spacing=4, tight=True), padding=10,
-                                                      border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
+        return box(f"dv-maint-{row.ship}", *controls)
 
     async def _maintenance_roll(self, action: dict) -> None:
         """A maintenance step with the table's dice when any were typed (cleared once used)."""
@@ -304,19 +279,7 @@ class DecisiveVictoryBody:
 
     async def step(self, step: M.Step) -> None:
         if step.confirm:
-            page = self.app.page
-
-            def go(chosen: M.Step):
-                async def send(e) -> None:
-                    page.pop_dialog()
-                    await self.send(chosen.action)
-                return send
-            offered = [tag(o.ident, ft.OutlinedButton(content=o.label, on_click=go(o))) for o in step.options]
-            if step.allowed:
-                offered.append(tag(f"{step.ident}-confirm", ft.FilledButton(content=step.label, on_click=go(step))))
-            page.show_dialog(ft.AlertDialog(
-                title=ft.Text(f"{step.label}?"), content=ft.Text(step.confirm),
-                actions=[ft.TextButton(content="Not yet", on_click=lambda _: page.pop_dialog()), *offered]))
+            self.ask(step, "Not yet", lambda chosen: self.send(chosen.action))
             return
         await self.send(step.action)
 

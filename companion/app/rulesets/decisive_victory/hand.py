@@ -9,6 +9,7 @@ from __future__ import annotations
 import flet as ft
 
 from . import hand_model as H
+from ..body import box
 from .controls import entry
 from ...views.frame import on
 from ...views.widgets import TOUCH, muted, tag
@@ -56,8 +57,7 @@ class HandControls:
         concede = H.concede_choices(state, self.body.my_side)
         if concede:
             out.append(self._buttons(concede))
-        return [tag("dv-table", ft.Container(ft.Column(out, spacing=6, tight=True), padding=10, border_radius=10,
-                                             bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))]
+        return [box("dv-table", *out, spacing=6)]
 
     # --- collisions and radar with the table's dice ------------------------------------------------
 

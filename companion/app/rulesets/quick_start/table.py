@@ -27,6 +27,7 @@ from ...theme import side_colour
 from .volley import shots_to_roll
 from .advisor import AdvisorPanel
 from .fire import FirePanel, FireSections, TableDiceEntry, VolleySheet
+from ..body import menu_item
 from ...views.frame import on
 from ...views.hexmap import HexMap
 from .house import unit_initiative_dialog
@@ -165,16 +166,16 @@ class QuickStartBody:
         return [tag("menu", ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip="Game settings", width=48, height=48,
                                                items=[
             self.bookkeeping,
-            ft.PopupMenuItem(content=tag("menu-theme", ft.Text("Theme: light, dark or high contrast")),
-                             icon=ft.Icons.PALETTE_OUTLINED, on_click=lambda e: open_theme_dialog(self.app), height=48),
+            menu_item("menu-theme", "Theme: light, dark or high contrast", ft.Icons.PALETTE_OUTLINED,
+                      lambda e: open_theme_dialog(self.app)),
             ft.PopupMenuItem(content="End movement (ships not moved stay put)",
                              on_click=on(self.frame.act, A.EndMovement()), height=48),
-            ft.PopupMenuItem(content=tag("menu-report", ft.Text("After-action report")), icon=ft.Icons.INSIGHTS,
-                             height=48, on_click=on(self.app.navigate, Session("report", self.game.id))),
-            ft.PopupMenuItem(content=tag("menu-replay", ft.Text("Replay, turn by turn")), icon=ft.Icons.REPLAY,
-                             height=48, on_click=on(self.app.navigate, Session("replay", self.game.id))),
-            *([ft.PopupMenuItem(content=tag("menu-export", ft.Text("Export the game (a file to import elsewhere)")),
-                                icon=ft.Icons.DOWNLOAD, height=48, on_click=on(export_from, self.frame, self.app, self.game.id))]
+            menu_item("menu-report", "After-action report", ft.Icons.INSIGHTS,
+                      on(self.app.navigate, Session("report", self.game.id))),
+            menu_item("menu-replay", "Replay, turn by turn", ft.Icons.REPLAY,
+                      on(self.app.navigate, Session("replay", self.game.id))),
+            *([menu_item("menu-export", "Export the game (a file to import elsewhere)", ft.Icons.DOWNLOAD,
+                         on(export_from, self.frame, self.app, self.game.id))]
               if getattr(self.app.device, "host", False) else []),  # the file holds the dice seed (game_files)
         ]))]
 

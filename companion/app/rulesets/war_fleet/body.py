@@ -20,6 +20,7 @@ from ....engine.war_fleet.turn import to_move
 from . import model as M
 from ...session import Session
 from ...theme import DICE
+from ..body import ShipsBody, box, menu_item
 from ...views.frame import on
 from ...views.game_files import export_from
 from ...views.hexmap import HexMap
@@ -41,23 +42,13 @@ def _dice_row(dice: tuple[str, ...]) -> ft.Control:
                    for d in dice], spacing=4, tight=True)
 
 
-def _box(ident: str, *controls: ft.Control, spacing: int = 4,
-         bgcolor: str = ft.Colors.SURFACE_CONTAINER_HIGH) -> ft.Control:
-    """One tagged rounded card of the panel (a ship, an attack, a location, a pocket)."""
-    return tag(ident, ft.Container(content=ft.Column(list(controls), spacing=spacing, tight=True), padding=10,
-                                   border_radius=10, bgcolor=bgcolor))
-
-
-class WarFleetBody:
+class WarFleetBody(ShipsBody):
     """The War Fleet battle inside the game frame: its ships on the map, its tabs and banner steps."""
 
     PREFIX = "wf-"
-    SHARED_SCREEN = True  # the shared screen is War Fleet's TV layout (issue 28), not this body read only
 
     def __init__(self, frame):
-        self.frame, self.app, self.game = frame, frame.app, frame.game
-        self.read_only = frame.read_only  # the shared screen: it shows the battle and changes nothing
-        self.selected: str | None = None
+        super().__init__(frame)
         self.tab = "log" if self.read_only else "ship"
         self.reach = 2  # hexes around the selected ship that make its pocket
         self.map = HexMap(self.game.state, self.app.theme_name, self.tapped, ring=False)
@@ -66,29 +57,20 @@ class WarFleetBody:
                                guns=guns_from)
         self._plan: tuple = (None, None)
 
-    @property
-    def state(self):
-        return self.game.state
-
-    def go_tab(self, key: str) -> None:
-        self.tab = key
-
     def tabs(self) -> list[tuple]:
         return [t for t in TABS if not self.read_only or t[0] in SCREEN_TABS]
 
     def top_actions(self) -> list[ft.Control]:
         """One menu beside undo and redo, as Quick-Start's: the report, the replay and a new battle
         (three look-alike icons on a phone's bar hid the game's title: issue 28)."""
-        def item(ident: str, words: str, icon, handler) -> ft.PopupMenuItem:
-            return ft.PopupMenuItem(content=tag(ident, ft.Text(words)), icon=icon, height=TOUCH, on_click=handler)
-        items = [item("wf-report", "After-action report", ft.Icons.INSIGHTS,
+        items = [menu_item("wf-report", "After-action report", ft.Icons.INSIGHTS,
                       on(self.app.navigate, Session("report", self.game.id))),
-                 item("wf-replay", "Replay, turn by turn", ft.Icons.REPLAY,
+                 menu_item("wf-replay", "Replay, turn by turn", ft.Icons.REPLAY,
                       on(self.app.navigate, Session("replay", self.game.id)))]
         if not self.read_only:
-            items.append(item("wf-restart", "A new War Fleet battle", ft.Icons.ADD_CIRCLE_OUTLINE, self._restart))
+            items.append(menu_item("wf-restart", "A new War Fleet battle", ft.Icons.ADD_CIRCLE_OUTLINE, self._restart))
         if getattr(self.app.device, "host", False):  # the file holds the dice seed: the host's only (game_files)
-            items.append(item("wf-export", "Export the game (a file to import elsewhere)", ft.Icons.DOWNLOAD,
+            items.append(menu_item("wf-export", "Export the game (a file to import elsewhere)", ft.Icons.DOWNLOAD,
                               on(export_from, self.frame, self.app, self.game.id)))
         return [tag("wf-menu", ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip="Report, replay, new battle",
                                                   width=TOUCH, height=TOUCH, items=items))]
@@ -119,13 +101,7 @@ class WarFleetBody:
         """The open tab's panel (on a phone's map tab the ship panel, kept ready under the map)."""
         self._plan = models[3]
         return {"attacks": self._attack_panel, "card": self._card_panel, "pocket": self._pocket_panel,
-                "log": self._log_panel}.get(self.frame.tab, self._ship_panel)()
-
-    def strip(self, models) -> None:
-        return None
-
-    def sent(self) -> None:
-        pass
+                "log": lambda: self.log_panel(M.log_lines(self.game))}.get(self.frame.tab, self._ship_panel)()
 
     def _ships(self, state) -> None:
         """Every ship into the map's ship layer: a token per ship, several to a hex in a ring."""
@@ -133,20 +109,17 @@ class WarFleetBody:
 
     # --- panels --------------------------------------------------------------------------------
 
-    def _ship_chips(self, ids: list[str]) -> ft.Control:
-        state = self.state
-        return ft.Row([tag(f"wf-ship-{sid}", ft.Chip(label=ft.Text(state.ship(sid).name), selected=sid == self.selected,
-                                                     on_click=on(self._show, selected=sid), height=TOUCH))
-                       for sid in ids], wrap=True, spacing=6, run_spacing=6)
+    async def _pick(self, ship_id: str) -> None:
+        await self._show(selected=ship_id)
 
     def _ship_panel(self) -> list[ft.Control]:
         state = self.state
         out: list[ft.Control] = []
         group = to_move(state) if state.phase == "movement" else None
         if group:
-            movers = [s.id for s in state.active_ships if (s.side, s.ship_class) == group and not s.move_done
+            movers = [(s.id, s.name) for s in state.active_ships if (s.side, s.ship_class) == group and not s.move_done
                       and s.placed and s.pocket is None]
-            out += [heading(f"{group[0]}'s class {group[1]} ships to move", 14), self._ship_chips(movers)]
+            out += [heading(f"{group[0]}'s class {group[1]} ships to move", 14), self.ship_chips(movers, self._pick)]
         if self.selected is None:
             out.append(muted("Tap a ship on the map (tap again to cycle through the ships sharing a hex)."))
             return out
@@ -155,7 +128,7 @@ class WarFleetBody:
         status = ["casualty" if ship.casualty else None, "lost" if ship.lost else None,
                   f"in pocket battle {ship.pocket}" if ship.pocket else None,
                   "destroyed: " + ", ".join(l.replace("_", " ") for l in ship.destroyed) if ship.destroyed else None]
-        out.append(_box("wf-selected", ft.Text(ship.name, size=18, weight=ft.FontWeight.BOLD),
+        out.append(box("wf-selected", ft.Text(ship.name, size=18, weight=ft.FontWeight.BOLD),
                         ft.Text(f"{ship.side} · class {ship.ship_class} · {where} · MP {ship.mp_left} of {ship.mp}"),
                         *[ft.Text(s, color=ft.Colors.ERROR) for s in status if s], spacing=2))
         moves = M.moves(state, ship.id)
@@ -194,14 +167,15 @@ class WarFleetBody:
             buttons = [] if row.result else [button(f"wf-roll-{row.id}", "Roll", on(self.send, row.roll), filled=True,
                                                      icon=ft.Icons.CASINO),
                                              button(f"wf-cancel-{row.id}", "Cancel", on(self.send, row.cancel))]
-            out.append(_box(f"wf-attack-{row.id}", heading(row.title, 14),
+            out.append(box(f"wf-attack-{row.id}", heading(row.title, 14),
                             ft.Row([_dice_row(row.dice), ft.Text(row.odds, size=12, expand=True)], spacing=8)
                             if row.odds else ft.Container(),
                             ft.Text(row.result, size=13) if row.result else ft.Container(),
                             ft.Row(buttons, spacing=6), bgcolor=ft.Colors.SURFACE_CONTAINER))
         if state.phase == "combat" and not state.firing:
-            ready = [s.id for s in state.active_ships if s.placed and s.pocket is None and M.option_rows(state, s.id)]
-            out += [heading("Ships with an attack to declare", 14), self._ship_chips(ready)]
+            ready = [(s.id, s.name) for s in state.active_ships if s.placed and s.pocket is None
+                     and M.option_rows(state, s.id)]
+            out += [heading("Ships with an attack to declare", 14), self.ship_chips(ready, self._pick)]
         if self.selected and state.phase == "combat":
             rows = M.option_rows(state, self.selected)
             if rows:
@@ -213,7 +187,7 @@ class WarFleetBody:
                     button(f"wf-option-{i}" + ("" if j == 0 else f"-{j}"), "Declare", on(self.send, s.action), filled=True,
                             icon=ft.Icons.GPS_FIXED),
                 ]) for j, s in enumerate(option.strikes)]
-                out.append(_box(f"wf-option-row-{i}", heading(option.title, 14),
+                out.append(box(f"wf-option-row-{i}", heading(option.title, 14),
                                 ft.Row([_dice_row(option.dice), ft.Text(option.detail, size=12, expand=True)], spacing=8),
                                 *strikes))
             if not rows and not state.firing:
@@ -248,7 +222,7 @@ class WarFleetBody:
             ], spacing=2, tight=True, expand=1)
             source = ft.Column([heading("Quick-Start", 12),
                                 *[ft.Text(text, size=11) for text in line.source]], spacing=1, tight=True, expand=1)
-            out.append(_box(f"wf-card-{name}", ft.Row([war_fleet, source], vertical_alignment=ft.CrossAxisAlignment.START),
+            out.append(box(f"wf-card-{name}", ft.Row([war_fleet, source], vertical_alignment=ft.CrossAxisAlignment.START),
                             ft.ExpansionTile(title=ft.Text("How it was converted", size=12),
                                              controls=[ft.Text(w, size=11) for w in line.working])
                             if line.working else ft.Container()))
@@ -293,14 +267,10 @@ class WarFleetBody:
                                    icon=ft.Icons.PLAY_ARROW),
                            button(f"wf-bring-back-{row.id}", "Bring the result back", on(self._bring_back, row.id),
                                    filled=True, icon=ft.Icons.CALL_MERGE)]
-            out.append(_box(f"wf-pocket-{row.id}", heading(f"Pocket battle {row.id}: {row.ships}", 14),
+            out.append(box(f"wf-pocket-{row.id}", heading(f"Pocket battle {row.id}: {row.ships}", 14),
                             ft.Text("Being fought at Quick-Start scale" if row.open else f"Result: {row.outcome}", size=13),
                             ft.Row(buttons, spacing=6, wrap=True)))
         return out
-
-    def _log_panel(self) -> list[ft.Control]:
-        return [tag("wf-log", ft.Column([ft.Text(line, size=12) for line in M.log_lines(self.game)[-80:]],
-                                        spacing=4, tight=True))]
 
     # --- handlers --------------------------------------------------------------------------------
 
@@ -322,7 +292,7 @@ class WarFleetBody:
 
     async def _step(self, step: M.Step, confirmed: bool = False) -> None:
         if step.confirm and not confirmed:
-            self._ask(step)
+            self.ask(step, "Keep moving", lambda chosen: self._step(chosen, confirmed=True))
             return
         if step.action != "roll-all":
             await self.send(step.action)
@@ -331,18 +301,6 @@ class WarFleetBody:
         bad = next((o for o in outcomes if isinstance(o, Refused)), None)
         n = len(outcomes)
         await self._show((bad.reason if bad else f"{n} attack{'s' if n != 1 else ''} rolled.", bad is not None))
-
-    def _ask(self, step: M.Step) -> None:
-        """Ask before a step the players may not mean (ending movement with ships not moved)."""
-        page = self.app.page
-
-        async def go(e) -> None:
-            page.pop_dialog()
-            await self._step(step, confirmed=True)
-        page.show_dialog(ft.AlertDialog(
-            title=ft.Text(f"{step.label}?"), content=ft.Text(step.confirm),
-            actions=[ft.TextButton(content="Keep moving", on_click=lambda _: page.pop_dialog()),
-                     tag(f"{step.ident}-confirm", ft.FilledButton(content=step.label, on_click=go))]))
 
     async def send(self, action) -> None:
         """Act (`GameFrame.act` says what happened or why not); a new phase opens its tab."""
