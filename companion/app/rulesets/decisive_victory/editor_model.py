@@ -124,6 +124,11 @@ class Draft(Edited):
             return Problem(path, f"{where} '{value}' is not one of {error['ctx']['expected']}")
         return Problem(path, field_words(where, value, error, WHOLE_NUMBER_ERRORS + ("decimal_parsing", "float_parsing")))
 
+    def built(self) -> Any:
+        """The file as it would be saved (FormatError with the first problem if it cannot be)."""
+        _refuse(self.problems())
+        return self.model.model_validate(self._clean())
+
     def describe(self, path: Path) -> str:
         words = [FIELD_WORDS.get(str(p), str(p).replace("_", " ")) for p in path if not isinstance(p, int)]
         text = " ".join(words) or "The file"
@@ -137,11 +142,8 @@ _MISSING = object()
 
 def new_weapon(kind: str, taken: list[str]) -> dict[str, Any]:
     """A fresh weapon system of `kind` with an id no other system of the ship has."""
-    stem = "guns" if kind == "gun" else "torpedoes"
-    ident, n = stem, 2
-    while ident in taken:
-        ident, n = f"{stem}-{n}", n + 1
-    weapon: dict[str, Any] = {"id": ident, "name": "Gun battery" if kind == "gun" else "Torpedo tubes",
+    weapon: dict[str, Any] = {"id": _free_id("guns" if kind == "gun" else "torpedoes", taken),
+                              "name": "Gun battery" if kind == "gun" else "Torpedo tubes",
                               "kind": kind, "fire_control": 3, "strength": 4 if kind == "gun" else 10,
                               "damage": 1 if kind == "gun" else 3, "mounts": 1, "arcs": [], "max_range": None}
     if kind == "gun":
@@ -271,10 +273,7 @@ class ShipDraft(Draft):
             return f"{FIELD_WORDS.get(str(path[1]), str(path[1])).capitalize()} armour"
         return Draft.describe(self, path)
 
-    def record(self) -> ShipRecord:
-        """The record as it would be saved (FormatError with the first problem if it cannot be)."""
-        _refuse(self.problems())
-        return ShipRecord.model_validate(self._clean())
+    record = Draft.built
 
 
 # --- the hit grid ------------------------------------------------------------------------------
@@ -368,9 +367,7 @@ class GridDraft(Draft):
             return f"Threshold of a {FIELD_WORDS.get(str(path[1]), str(path[1]))}"
         return Draft.describe(self, path)
 
-    def grid(self) -> HitGrid:
-        _refuse(self.problems())
-        return HitGrid.model_validate(self._clean())
+    grid = Draft.built
 
 
 # --- Table 1 ------------------------------------------------------------------------------------
@@ -433,9 +430,7 @@ class TableDraft(Draft):
             return f"Modifier +{path[1] + LOWEST}"
         return Draft.describe(self, path)
 
-    def table(self) -> SuccessTable:
-        _refuse(self.problems())
-        return SuccessTable.model_validate(self._clean())
+    table = Draft.built
 
 
 def _refuse(problems: list[Problem]) -> None:

@@ -13,20 +13,14 @@ from ....engine.hexes import facing_name
 from ....engine.quick_start.ruleset import QUICK_START
 from ....engine.quick_start.secret_moves import BLANK_BOW
 from ....engine.quick_start.state import GameState
-
-
-@dataclass(frozen=True)
-class HouseMove:
-    ident: str  # the control's identifier ("declare-turn", "seize-initiative", ...)
-    label: str
-    action: dict[str, Any]
+from ..steps import Step
 
 
 @dataclass(frozen=True)
 class HouseMoves:
     """The selected ship's house-rule moves and what its card shows of them."""
 
-    moves: tuple[HouseMove, ...]
+    moves: tuple[Step, ...]  # ids: "declare-turn", "seize-initiative", ...
     recording: bool  # its end position is recorded in secret (H1: a simultaneous group of two sides)
     status: str  # "Turn declared: 1 of 2 hexes entered", "Recorded: 1011 facing N", "Recorded", ""
 
@@ -42,9 +36,9 @@ def house_moves(state: GameState, ship_id: str, holds_a_side: bool = True) -> Ho
         return None
     ship = state.ship(ship_id)
     tried = [
-        HouseMove("seize-initiative", "Seize the initiative", {"kind": "seize_initiative", "ship": ship_id}),
-        HouseMove("cancel-turn", "Cancel the turn (1 MP)", {"kind": "cancel_turn", "ship": ship_id}),
-        *(HouseMove(f"declare-turn{'-' + side if side else ''}", f"Declare a turn{' to ' + side if side else ''}",
+        Step("seize-initiative", "Seize the initiative", {"kind": "seize_initiative", "ship": ship_id}),
+        Step("cancel-turn", "Cancel the turn (1 MP)", {"kind": "cancel_turn", "ship": ship_id}),
+        *(Step(f"declare-turn{'-' + side if side else ''}", f"Declare a turn{' to ' + side if side else ''}",
                     {"kind": "declare_turn", "ship": ship_id, **({"side": side} if side else {})})
           for side in (("port", "starboard") if rules.declare_direction else (None,))),
     ]
