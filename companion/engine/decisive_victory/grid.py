@@ -20,7 +20,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ..cards import Sources, Whole
+from ..cards import Sources, Whole, _Strict
 from .validate import dv_validated
 
 GRID_FORMAT: Final = "decisive-victory-hit-grid/1"
@@ -32,10 +32,6 @@ ShipClass = Literal["destroyer", "cruiser", "capital"]
 Box = tuple[int, int]
 SystemStatus = Literal["working", "damaged", "disabled"]
 COLUMNS: Final = 6
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class GridRow(_Strict):

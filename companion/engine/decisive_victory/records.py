@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-from ..cards import Sources, Whole
+from ..cards import Sources, Whole, _Strict
 from ..names import ShipName
 from .grid import HitGrid, ShipClass
 from .inches import Inches
@@ -29,10 +29,6 @@ Rank = Literal["fleet_admiral", "admiral", "captain", "commander", "lieutenant"]
 COMMAND_SCORE: Final[dict[str, int]] = {"fleet_admiral": 5, "admiral": 3, "captain": 2, "commander": 1, "lieutenant": 0}
 FlightType = Literal["fighter", "dive_bomber", "torpedo_bomber", "float_plane", "patrol_bomber"]
 Arc = Literal["fore", "aft", "port", "starboard", "all"]
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 _REQUIRED: Final = object()

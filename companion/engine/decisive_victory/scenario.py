@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BeforeValidator, Field
 
-from ..cards import FormatError, Sources, Whole
+from ..cards import FormatError, Sources, Whole, _Strict
 from ..names import GameName, ShipName, SideName
 from ..roller import Roller
 from ..quick_start.state import check_ship_count
@@ -29,10 +29,6 @@ from .grid import RECONSTRUCTED as GRID
 from .table1 import RECONSTRUCTED as TABLE
 
 SCENARIO_FORMAT: Final = "decisive-victory-scenario/1"
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class ScenarioShip(_Strict):

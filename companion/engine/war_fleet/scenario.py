@@ -138,9 +138,10 @@ def scenario_of(state: WarFleetState, name: str = "") -> WarFleetScenario:
             hex=state.board.label(s.hex) if s.placed else None, facing=facing_name(s.facing),
             destroyed=sorted(s.destroyed),
         ))
+    rules = state.settings.table_rules  # left out when every one is the app's reading
     return WarFleetScenario(
-        name=name or state.name, board=state.board, turn=state.turn,
-        initiative_dice=state.settings.initiative_dice, table_rules=_chosen(state.settings.table_rules), cards=list(cards.values()), ships=ships,
+        name=name or state.name, board=state.board, turn=state.turn, initiative_dice=state.settings.initiative_dice,
+        table_rules=rules if rules.chosen else None, cards=list(cards.values()), ships=ships,
     )
 
 
@@ -155,8 +156,3 @@ def summary(state: WarFleetState) -> str:
     per_side = ", ".join(f"{sum(1 for s in state.ships if s.side == side)} {side}" for side in state.sides)
     return (f"War Fleet scenario, {len(state.ships)} ships ({per_side}) "
             f"on {state.board.columns} x {state.board.rows}")
-
-
-def _chosen(rules: TableRules) -> TableRules | None:
-    """A game's table rules as its scenario writes them: left out when every one is the app's reading."""
-    return rules if rules.chosen else None
