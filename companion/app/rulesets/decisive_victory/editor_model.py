@@ -20,6 +20,7 @@ from ....engine.cards import FormatError
 from ....engine.decisive_victory.grid import COLUMNS, RECONSTRUCTED as RECONSTRUCTED_GRID, SYSTEMS, HitGrid
 from ....engine.decisive_victory.records import SHIP_FORMAT, ShipRecord
 from ...editor_model import WHOLE_NUMBER_ERRORS, Edited, Problem, field_words
+from .air_model import TYPES as FLIGHT_TYPES  # noqa: F401 (the editor's flight types)
 from ....engine.decisive_victory.table1 import HIGHEST, LOWEST, RECONSTRUCTED as RECONSTRUCTED_TABLE, SuccessTable
 
 Path = tuple  # a place in a draft: ("weapons", 1, "fire_control")
@@ -28,8 +29,6 @@ CLASSES = {"destroyer": "Destroyer", "cruiser": "Cruiser", "capital": "Capital s
 ARMORS = ("deck", "belt", "underwater")
 KINDS = {"gun": "Gun battery", "torpedo": "Torpedo tubes"}
 ARCS = ("fore", "aft", "port", "starboard", "all")
-FLIGHT_TYPES = {"fighter": "Fighters", "dive_bomber": "Dive bombers", "torpedo_bomber": "Torpedo bombers",
-                "float_plane": "Float planes", "patrol_bomber": "Patrol bombers"}
 FIELD_WORDS = {
     "id": "record id", "name": "name", "nation": "nation", "class": "class", "speed": "speed",
     "turning_class": "turning class", "armor": "armour", "deck": "deck", "belt": "belt", "underwater": "underwater",

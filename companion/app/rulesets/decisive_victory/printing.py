@@ -19,8 +19,8 @@ from ....engine.decisive_victory.grid import RECONSTRUCTED, SYSTEMS, HitGrid
 from ....printing import escaped, printed_page
 from ....engine.decisive_victory.inches import inches_text
 from ....engine.decisive_victory.records import ShipRecord, Weapon
+from .editor_model import CLASSES, dice_text
 
-CLASS_NAMES = {"destroyer": "Destroyer", "cruiser": "Cruiser", "capital": "Capital ship"}
 ARMOR_ROWS = {"deck": "Deck", "belt": "Belt", "underwater": "Underwater"}
 SYSTEM_WORDS = {"Com": "command", "AA": "anti-aircraft", "Flight": "flight deck", "Guns": "gun systems",
                 "Turn": "rudder", "Speed": "engines", "Torp": "torpedo systems", "Struct": "structure"}
@@ -62,16 +62,11 @@ def _weapons(ship: ShipRecord) -> str:
             f'<th title="tick when fired this turn">Fired</th></tr></thead><tbody>{rows}</tbody></table>')
 
 
-def _dice_text(dice: list[int]) -> str:
-    """A row's 1st-die faces as printed: `1`, `2-3`."""
-    return str(dice[0]) if len(dice) == 1 else f"{dice[0]}-{dice[-1]}"
-
-
 def _grid(ship: ShipRecord, grid: HitGrid) -> str:
     head = "".join(f"<th>{c}</th>" for c in range(1, 7))
     rows = []
     for group, row in enumerate(grid.rows, start=1):
-        dice = _dice_text(row.dice)
+        dice = dice_text(row.dice)
         armor = getattr(ship.armor, row.armor)
         cells = []
         for column, system in enumerate(row.cells, start=1):
@@ -93,7 +88,7 @@ def _systems(ship: ShipRecord, grid: HitGrid) -> str:
         if count:
             items.append(f'<span class="system" data-system="{system}"><b>{system}</b> {SYSTEM_WORDS[system]}: '
                          f'{count} box{"es" if count != 1 else ""}</span>')
-    return (f'<div class="systems"><span class="threshold">A {CLASS_NAMES[ship.ship_class].lower()}\'s system is '
+    return (f'<div class="systems"><span class="threshold">A {CLASSES[ship.ship_class].lower()}\'s system is '
             f'<b>damaged</b> after {threshold} box{"es" if threshold != 1 else ""}, <b>disabled</b> when all '
             f'are marked (003:107).</span> {" ".join(items)}</div>')
 
@@ -123,7 +118,7 @@ def record_section(ship: ShipRecord, grid: HitGrid = RECONSTRUCTED) -> str:
               '(seed 003 prints no ship data); check them against your own records.</div>' if unverified else "")
     grid_note = ""
     if grid.unverified_boxes:
-        cells = ", ".join(f"row {_dice_text(grid.rows[g - 1].dice)} column {c}" for g, c in grid.unverified_boxes)
+        cells = ", ".join(f"row {dice_text(grid.rows[g - 1].dice)} column {c}" for g, c in grid.unverified_boxes)
         grid_note = (f'<div class="notes"><b>&dagger; Reconstructed cells</b> (the seed text lost them, spec R-40): '
                      f'{cells}. Replace them with your printed grid.</div>')
     notes = ""
@@ -138,7 +133,7 @@ def record_section(ship: ShipRecord, grid: HitGrid = RECONSTRUCTED) -> str:
 {banner}
 <header>
   <div class="title"><div class="ship-name">{_e(ship.name)}</div>
-  <div class="ship-class">{nation}{CLASS_NAMES[ship.ship_class]} &middot; Decisive Victory</div></div>
+  <div class="ship-class">{nation}{CLASSES[ship.ship_class]} &middot; Decisive Victory</div></div>
   <div class="stats">
     {_stat("Speed", f'{ship.speed}&Prime;', "speed")}{_stat("Turning class", ship.turning_class, "turning")}
     {_stat("CDT", ship.critical_damage_threshold, "cdt")}{_stat("CR", cr, "cr")}{_stat("AA", ship.aa, "aa")}
