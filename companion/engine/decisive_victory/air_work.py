@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from ..cards import _Strict
 from ..kernel import Refusal, Work
 from ..common import ordered_pair, rolled_faces
 from ..roller import DiceSource
@@ -19,11 +20,9 @@ from .state import DVShip, DVState, Flight
 
 T = TypeVar("T")
 
-class AirFaces(BaseModel):
+class AirFaces(_Strict):
     """Dice rolled at the table for an aircraft roll: `attack` [1st, 2nd]; the target flight's
     `answer` [1st, 2nd] (air to air); a strike's armour `save` [1st, 2nd] and `damage` dice."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     attack: list[int] = Field(default=[], max_length=2)
     answer: list[int] = Field(default=[], max_length=2)

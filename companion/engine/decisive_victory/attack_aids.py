@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from ..cards import _Strict
 from ..common import _Action
 from ..dice import Colour
 from ..kernel import Handler, Refusal, Work
@@ -40,9 +41,7 @@ class Searchlight(_Action):
     distance: Inches
 
 
-class ShellFaces(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+class ShellFaces(_Strict):
     scatter: list[int] = Field(default=[], max_length=3)
     direction: list[int] = Field(default=[], max_length=1)
 
@@ -63,9 +62,7 @@ class Illuminate(_Action):
     ships: list[str]
 
 
-class RadarFaces(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+class RadarFaces(_Strict):
     radar: list[int] = Field(default=[], max_length=2)
 
 

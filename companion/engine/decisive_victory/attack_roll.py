@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from ..cards import _Strict
 from ..dice import Colour
 from ..kernel import Work
 from ..common import ordered_pair, rolled_faces
@@ -35,10 +36,8 @@ from .table1 import clamp
 T = TypeVar("T")
 
 
-class AttackFaces(BaseModel):
+class AttackFaces(_Strict):
     """Dice rolled at the table for one attack (§16 `roll_attack`)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     attack: list[int] = Field(default=[], max_length=2)
     bonus: list[int] = Field(default=[], max_length=2)

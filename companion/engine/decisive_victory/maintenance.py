@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from ..cards import _Strict
 from ..common import _Action
 from ..dice import Colour
 from ..kernel import Handler, Refusal, Work
@@ -32,11 +33,9 @@ ORDER = ("struct", "catastrophic", "minor", "trade")
 ABANDON_COST = 2  # "spend 2 command points from the ship or the fleet flagship" (003:150)
 
 
-class MaintenanceFaces(BaseModel):
+class MaintenanceFaces(_Strict):
     """Dice rolled at the table: `dice` the d6s of the step in order, `grid` one [1st, 2nd] pair per
     grid roll in order, `side` the rudder's side die, `drift` the smoke's die."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     dice: list[int] = Field(default=[], max_length=99)
     grid: list[list[int]] = Field(default=[], max_length=99)
@@ -70,9 +69,7 @@ class Abandon(_Action):
     ship: str
 
 
-class DriftFaces(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+class DriftFaces(_Strict):
     drift: list[int] = Field(default=[], max_length=1)
 
 

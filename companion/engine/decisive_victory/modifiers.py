@@ -11,8 +11,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from ..cards import _Strict
 from .odds import TABLE_1, SuccessTable, half, success_chance
 
 
@@ -25,10 +26,8 @@ def fire_control(base: int, close_action: bool = False, guns_damaged: bool = Fal
     return half(fc) if split else fc
 
 
-class AttackFacts(BaseModel):
+class AttackFacts(_Strict):
     """What the table knows about one attack (§8.4); distances in inches, exact."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     weapon: Literal["gun", "torpedo"] = "gun"
     fire_control: int = Field(ge=0, le=99)

@@ -14,8 +14,7 @@ from fractions import Fraction
 from math import ceil, floor
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
+from ..cards import _Strict
 from ..common import EndMove, EndMovement, _Action, rolled
 from ..dice import Colour
 from ..kernel import Handler, Refusal, Work
@@ -196,10 +195,8 @@ def _move(work: Work[DVState], action: Move) -> None:
 
 # --- close action --------------------------------------------------------------------------------
 
-class CollisionDice(BaseModel):
+class CollisionDice(_Strict):
     """Collision dice rolled at the table: `ship`'s CR d6 at the other, and `other`'s at the ship."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     ship: list[int] = []
     other: list[int] = []

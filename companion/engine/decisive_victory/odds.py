@@ -18,9 +18,9 @@ from itertools import product
 from math import comb
 from typing import Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from ..cards import validated
+from ..cards import _Strict, validated
 from .grid import RECONSTRUCTED as RECONSTRUCTED_GRID, HitGrid
 from .table1 import RECONSTRUCTED, clamp
 from .table1 import SuccessTable as SuccessTable  # re-exported: the odds take a group's own table
@@ -222,22 +222,18 @@ class Weapon(str, Enum):
 TORPEDO_LIKE = (Weapon.TORPEDO, Weapon.TORPEDO_BOMBER)  # damage on a 3+ (003:92, [R-33])
 
 
-class Armour(BaseModel):
+class Armour(_Strict):
     """The target's three armour values (§3.1)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     deck: int = Field(ge=0, le=99)
     belt: int = Field(ge=0, le=99)
     underwater: int = Field(ge=0, le=99)
 
 
-class Attack(BaseModel):
+class Attack(_Strict):
     """The inputs of §15.4: the attack's total modifier (FC and every situational modifier,
     §8.4; clamped when rolled), the weapon, its strength and damage dice as printed, the
     measured distance in inches, the facts, and the target's armour."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     modifier: int = Field(ge=-99, le=99)
     weapon: Weapon = Weapon.GUN

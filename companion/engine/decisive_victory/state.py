@@ -14,6 +14,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
 
+from ..cards import _Strict
 from ..common import Ships
 from ..roller import DieRoll, Roller
 from .grid import RECONSTRUCTED as RECONSTRUCTED_GRID, SYSTEMS, Box, HitGrid, SystemStatus, system_status
@@ -33,11 +34,9 @@ Boxes = Annotated[frozenset[tuple[int, int]], PlainSerializer(lambda s: [list(b)
 Names = Annotated[frozenset[str], PlainSerializer(sorted, return_type=list[str])]
 
 
-class Plot(BaseModel):
+class Plot(_Strict):
     """Where a ship stands, when the players plot it (§1.2): inches from the table's left and
     bottom edges, heading in degrees clockwise from table north (the far edge)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     x: Inches
     y: Inches
@@ -128,20 +127,16 @@ class Base(BaseModel):
     aa_spent: int = 0
 
 
-class Conditions(BaseModel):
+class Conditions(_Strict):
     """The whole table's conditions (§8.4, §12.2 [R-54])."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     night: bool = Field(default=False, strict=True)
     bad_weather: bool = Field(default=False, strict=True)
     air_range_unit: Literal["feet", "inches"] = "feet"
 
 
-class Table(BaseModel):
+class Table(_Strict):
     """The table's size in inches (informational: the seed sets none, §18)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     width: Inches
     depth: Inches
@@ -170,10 +165,8 @@ class DVInitiativeRoll(BaseModel):
         return self.die.face + self.score
 
 
-class AttackFacts(BaseModel):
+class AttackFacts(_Strict):
     """What the players measured or saw for one attack (§1.2, §8.4)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     in_arc: bool = True
     bow_on: bool = False

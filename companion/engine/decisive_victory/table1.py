@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from ..cards import Sources, Whole
+from ..cards import Sources, Whole, _Strict
 from .validate import dv_validated
 
 TABLE_FORMAT: Final = "decisive-victory-success-table/1"
@@ -28,10 +28,8 @@ LOWEST, HIGHEST = 0, 9
 NATURAL_SEVEN: Final = frozenset({(3, 4), (4, 3)})
 
 
-class Band(BaseModel):
+class Band(_Strict):
     """The totals that succeed at one modifier; `totals` null: only a N7 succeeds."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     modifier: Whole = Field(ge=LOWEST, le=HIGHEST)
     totals: tuple[Whole, Whole] | None = Field(description="Lowest and highest successful total, or null for N7 only")
@@ -56,10 +54,8 @@ class Band(BaseModel):
         return str(low) if low == high else f"{low}-{high}"
 
 
-class SuccessTable(BaseModel):
+class SuccessTable(_Strict):
     """Table 1: one band per clamped modifier 0 to 9."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     format: Literal["decisive-victory-success-table/1"] = TABLE_FORMAT
     name: str = ""

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
+from ..cards import _Strict
 from ..common import Concede as Concede, EndMove as EndMove, EndMovement as EndMovement, EndTurn as EndTurn
 from ..common import SetBookkeeping as SetBookkeeping, SetInitiative as SetInitiative, Step as Step, _Action
 from .state import ShipOutcome
@@ -78,10 +79,8 @@ class CancelAttack(_Action):
     attack: int
 
 
-class TableRollFaces(BaseModel):
+class TableRollFaces(_Strict):
     """Faces rolled at the table: the attack dice in order, then each SI test's red die."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     attack: list[int] = []
     si: list[int] = []
