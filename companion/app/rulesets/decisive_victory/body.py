@@ -115,17 +115,11 @@ class DecisiveVictoryBody(ShipsBody):
         return [self.map.control]
 
     def panel(self, models) -> list[ft.Control]:
-        state, banner, rows = models
-        tab = self.frame.tab
-        if tab == "attacks":
-            return self.attacks.controls(state)
-        if tab == "maintenance":
-            return self._maintenance(state)
-        if tab == "air":
-            return self.air.controls(state)
-        if tab == "log":
-            return [*self.hand.table_section(state), *self.log_panel(M.log_lines(self.game.history()))]
-        return self._ships(state, rows)
+        state, _, rows = models
+        tabs = {"attacks": lambda: self.attacks.controls(state), "maintenance": lambda: self._maintenance(state),
+                "air": lambda: self.air.controls(state),
+                "log": lambda: [*self.hand.table_section(state), *self.log_panel(M.log_lines(self.game.history()))]}
+        return tabs.get(self.frame.tab, lambda: self._ships(state, rows))()
 
     # --- the ships tab ------------------------------------------------------------------------
 
@@ -295,12 +289,18 @@ class DecisiveVictoryBody(ShipsBody):
         self.frame.message(problem)
         await self.frame.refresh(force=True)
 
-    async def _move(self, ship_id: str) -> None:
-        action = M.move_action(ship_id, self.inches.value or "", self.turns.value or "", bool(self.carried.value))
+    async def send_or_say(self, action: dict | str, *typed: ft.TextField) -> None:
+        """Send an action made of what was typed, then empty the fields `typed`; or say what is wrong with it."""
         if isinstance(action, str):
             await self.say(action)
             return
+        for f in typed:
+            f.value = ""
         await self.send(action)
+
+    async def _move(self, ship_id: str) -> None:
+        await self.send_or_say(M.move_action(ship_id, self.inches.value or "", self.turns.value or "",
+                                             bool(self.carried.value)))
 
     async def _initiative_table(self) -> None:
         try:

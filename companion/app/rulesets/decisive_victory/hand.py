@@ -79,11 +79,7 @@ class HandControls:
         base = {"kind": "close_action", "ship": ship_id, "other": other_id, "paid_by": None}
         ratings = {k: f.value or "" for k, f in self.ratings.items() if k in (ship_id, other_id)}
         action = H.collision_action(base, self.ship_dice.value or "", self.other_dice.value or "", ratings)
-        if isinstance(action, str):
-            await self.body.say(action)
-            return
-        self.ship_dice.value = self.other_dice.value = ""
-        await self.body.send(action)
+        await self.body.send_or_say(action, self.ship_dice, self.other_dice)
 
     def radar_row(self, action: dict) -> ft.Control:
         return ft.Row([tag("dv-radar-faces", self.radar),
@@ -91,12 +87,7 @@ class HandControls:
                                                                on_click=on(self._radar, action)))], wrap=True, spacing=6)
 
     async def _radar(self, action: dict) -> None:
-        sent = H.radar_action(action, self.radar.value or "")
-        if isinstance(sent, str):
-            await self.body.say(sent)
-            return
-        self.radar.value = ""
-        await self.body.send(sent)
+        await self.body.send_or_say(H.radar_action(action, self.radar.value or ""), self.radar)
 
     # --- a star shell's light ------------------------------------------------------------------
 
@@ -118,8 +109,6 @@ class HandControls:
 
     async def _illuminate(self) -> None:
         action = H.illuminate_action(sorted(self.lit))
-        if isinstance(action, str):
-            await self.body.say(action)
-            return
-        self.lit = set()
-        await self.body.send(action)
+        if not isinstance(action, str):
+            self.lit = set()
+        await self.body.send_or_say(action)

@@ -419,12 +419,8 @@ def preview(state: DVState, ship_id: str, system: str, target_id: str, distance_
 
 def declared_previews(state: DVState) -> tuple[tuple[DVAttack, Preview], ...]:
     """The attacks declared this turn with their odds as the ships stand now (rolled ones too)."""
-    out = []
-    for a in state.attacks:
-        if not (state.has_ship(a.ship) and state.has_ship(a.target)):
-            continue
-        out.append((a, _odds_preview(state, a)))
-    return tuple(out)
+    return tuple((a, _odds_preview(state, a)) for a in state.attacks
+                 if state.has_ship(a.ship) and state.has_ship(a.target))
 
 
 # --- maintenance ------------------------------------------------------------------------------

@@ -327,10 +327,7 @@ class WarFleetBody(ShipsBody):
 
     async def _bring_back(self, pocket_id: int) -> None:
         outcome = await asyncio.to_thread(M.bring_back, self.game, pocket_id, self.app.store, self.frame.table_act)
-        if isinstance(outcome, Refused):
-            await self._show((outcome.reason, True))
-        else:
-            await self._show((outcome.events[-1].text, False))
+        await self._show((outcome.reason, True) if isinstance(outcome, Refused) else (outcome.events[-1].text, False))
 
     async def _restart(self, e) -> None:
         game, why = await new_battle(self.app)
