@@ -175,10 +175,6 @@ def ships_lost(before: DVState, after: DVState, events: Sequence[Event]) -> Iter
     return [s.id for s in before.ships if s.in_play and after.has_ship(s.id) and not after.ship(s.id).in_play]
 
 
-def ship_name(ship: DVShip) -> str:
-    return ship.label
-
-
 def ship_marks(ship: DVShip) -> ShipMarks:
     """Where it is plotted, its damage points, minor damage and boxes, and whether it is out of play."""
     return ShipMarks(ship.position, ship.damage_points + ship.minor_damage + len(ship.boxes), not ship.in_play)

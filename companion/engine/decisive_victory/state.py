@@ -289,12 +289,6 @@ class DVState(BaseModel, Ships[DVShip]):
                 return flight
         raise KeyError(flight_id)
 
-    def base(self, base_id: str) -> Base:
-        for base in self.bases:
-            if base.id == base_id:
-                return base
-        raise KeyError(base_id)
-
 
 def marked_boxes(boxes: list[Box]) -> frozenset[Box]:
     return frozenset((int(g), int(c)) for g, c in boxes)

@@ -62,10 +62,6 @@ def ships_lost(before: WarFleetState, after: WarFleetState, events: Sequence[Eve
     return [e.data["ship"] for e in events if e.kind in LOSSES and isinstance(e.data.get("ship"), str)]
 
 
-def ship_name(ship: WarShip) -> str:
-    return ship.name
-
-
 def ship_marks(ship: WarShip) -> ShipMarks:
     """Where it stands, its locations marked, lost or removed, and a casualty."""
     return ShipMarks((ship.column, ship.row, ship.facing), len(ship.destroyed), ship.lost or ship.removed,
