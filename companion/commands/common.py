@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from ..engine.cards import FormatError, format_error
 from ..engine.hexes import PositionError
+from ..engine.quick_start.scenario import two_sides
 from ..engine.registry import ruleset_for_format
 from ..files import load_catalogue, load_file
 from ..messages import one_line as one_line  # the command modules take it from here
@@ -111,10 +112,11 @@ def plain_message(exc: BaseException) -> str:
 
 
 def scenario_state(path: str, fleets: list[str], wrong_file: str, ruleset: Any = None, roller: Any = None,
-                   attacker: str | None = None) -> tuple[AnyRuleset, Any, Any]:
+                   attacker: str | None = None, to_play: bool = False) -> tuple[AnyRuleset, Any, Any]:
     """(ruleset, scenario, state) of a scenario file of any ruleset (the one its format names), or
     of `ruleset` only; FormatError naming the file otherwise (`wrong_file` says what was wanted),
-    or naming the ship a card of which is missing; CommandError if it has no ship `attacker`."""
+    or naming the ship a card of which is missing, or (`to_play`: a game to start or to validate)
+    saying a game needs two sides; CommandError if it has no ship `attacker`."""
     loaded = load_file(path)
     found = ruleset_for_format(getattr(loaded, "format", None))
     if found is None or (ruleset is not None and found is not ruleset):
@@ -122,6 +124,8 @@ def scenario_state(path: str, fleets: list[str], wrong_file: str, ruleset: Any =
     catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
     try:
         state = found.build_state(loaded, catalogue, roller)
+        if to_play:
+            two_sides(state.sides)  # a game needs two sides at least (issue 25 part 8)
     except FormatError as exc:
         raise exc.in_file(path) from None
     if attacker is not None and not state.has_ship(attacker):

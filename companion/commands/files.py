@@ -11,12 +11,11 @@ from ..app.rulesets.decisive_victory.files import SCHEMAS
 from ..engine.cards import Card, Fleet, FormatError
 from ..engine.dice import distribution, parse_pool
 from ..engine.roller import Roller, roll_pool
-from ..engine.registry import ruleset_for_format
-from ..engine.quick_start.scenario import Scenario, two_sides
-from ..files import load_catalogue, load_file
+from ..engine.quick_start.scenario import Scenario
+from ..files import load_file
 from .dv_files import check_dv_file
 from .common import (Arguments, SubParsers, command, fleet_option, json_out, one_line, percent,
-                     plain_message, sub_command, warn)
+                     plain_message, scenario_state, sub_command, warn)
 
 # --- validate ----------------------------------------------------------------
 
@@ -55,14 +54,7 @@ def _check_loaded(loaded: Card | Fleet | Scenario, path: str, fleets: list[str])
         left_out = f"; not in play: {', '.join(f'{c.name} (Type {c.type})' for c in loaded.left_out)}" \
             if loaded.left_out else ""
         return f"fleet {loaded.name}, {len(loaded.ships)} ships{left_out}"
-    ruleset = ruleset_for_format(loaded.format)  # the scenario's format names its ruleset
-    assert ruleset is not None  # load_file read the scenario by that format
-    catalogue = load_catalogue(fleets)  # a bad --fleet file names itself
-    try:
-        state = ruleset.build_state(loaded, catalogue)
-        two_sides(state.sides)  # a scenario to play has two sides at least (issue 25 part 8)
-    except FormatError as exc:
-        raise exc.in_file(path) from None
+    ruleset, _, state = scenario_state(path, fleets, "is not a scenario", to_play=True)  # the ruleset its format names
     return ruleset.describe(state)
 
 

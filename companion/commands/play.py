@@ -18,9 +18,7 @@ import os
 from typing import Any
 
 from ..engine.kernel import Refused
-from ..engine.cards import FormatError
 from ..engine.names import game_name
-from ..engine.quick_start.scenario import two_sides
 from ..engine.roller import Roller
 from ..files import parse_json
 from .common import (Arguments, CommandError, SubParsers, command, data_option, fleet_option, game_command,
@@ -48,11 +46,7 @@ def run_new(args: Arguments) -> int:
     seed = args.seed if args.seed is not None else os.environ.get(SEED_VARIABLE) or None
     ruleset, loaded, state = scenario_state(  # no seed: the store draws a secret one
         args.scenario, args.fleet, "is a card or fleet, not a scenario: start a game from a scenario file",
-        roller=Roller.from_seed(seed) if seed else None)
-    try:
-        two_sides(state.sides)  # a game needs two sides at least (issue 25 part 8)
-    except FormatError as exc:
-        raise exc.in_file(args.scenario) from None
+        roller=Roller.from_seed(seed) if seed else None, to_play=True)
     name, too_long = game_name(args.name or getattr(loaded, "name", ""))  # no control or bidi characters
     if too_long:
         raise CommandError(f"--name: {too_long}")
