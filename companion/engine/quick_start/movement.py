@@ -109,16 +109,8 @@ def half_hex_loss(work: Work[GameState], ship: ShipState) -> ShipState:
 
 def reset_for_turn(ship: ShipState) -> ShipState:
     """Nothing carries over between turns (seed 001 "Movement Across Turns")."""
-    return ship.model_copy(
-        update={
-            "mp_spent": 0,
-            "entered_since_turn": 0,
-            "turned_in_this_hex": False,
-            "move_done": False,
-            "moved": False,
-            "turn_mp": None,
-            "turn_declared": False,  # house rule H3: declarations lapse (R-H3.3)
-            "entered_since_declared": 0,
-            "declared_side": None,
-        }
-    )
+    return ship.model_copy(update={
+        "mp_spent": 0, "entered_since_turn": 0, "turned_in_this_hex": False, "move_done": False, "moved": False,
+        "turn_mp": None,
+        "turn_declared": False, "entered_since_declared": 0, "declared_side": None,  # H3: they lapse (R-H3.3)
+    })

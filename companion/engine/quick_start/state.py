@@ -178,11 +178,8 @@ class ShipState(BaseModel):
 
     def crew_dice(self, location: str) -> Pool:
         """Dice of every working crew slot in a location."""
-        pool = Pool()
-        for loc, n, slot in self.slots_of_kind(CrewSlot):
-            if loc == location and self.works(loc, n):
-                pool = pool + slot.pool
-        return pool
+        crews = (slot.pool for loc, n, slot in self.slots_of_kind(CrewSlot) if loc == location and self.works(loc, n))
+        return sum(crews, Pool())
 
     def location_dice(self, location: str) -> Pool:
         """`go` dice if the ship entered a new hex this turn, else `stop` dice."""

@@ -45,9 +45,7 @@ def may_move_now(state: GameState, ship: ShipState) -> str | None:
 
 def harden_damage(ship: ShipState) -> ShipState:
     """Circled slots become hashed at the end of the turn (seed 001 "End of Turn")."""
-    damage = {
-        loc: {n: SlotStatus.DESTROYED for n in slots} for loc, slots in ship.damage.items()
-    }
+    damage = {loc: {n: SlotStatus.DESTROYED for n in slots} for loc, slots in ship.damage.items()}
     return ship.model_copy(update={"damage": damage})
 
 
