@@ -41,16 +41,9 @@ class HouseRules(BaseModel):
 
     @property
     def names(self) -> list[str]:
-        """The house rules in use, in words, for the game banner."""
-        return [words for key, words in HOUSE_RULE_NAMES.items() if getattr(self, key)]
-
-
-HOUSE_RULE_NAMES = {
-    "unit_initiative": "unit initiative",
-    "seize_initiative": "seize the initiative",
-    "declared_turns": "declared turns",
-    "one_hex_ships": "one-hex ships",
-}
+        """The house rules in use, in words, for the game banner: their titles without the code,
+        "unit initiative" for "Unit initiative (H1)"."""
+        return [title.rsplit(" (", 1)[0].lower() for key, (title, _) in HOUSE_RULE_WORDS.items() if getattr(self, key)]
 
 
 class TableRules(BaseModel):
