@@ -46,11 +46,6 @@ FIELD_WORDS = {
 OPTIONAL_NUMBERS = {"collision_rating", "radar", "max_range"}
 
 
-def slug(text: str) -> str:
-    """`HMS Sample` -> `hms-sample`: a record id from a name."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "ship"
-
-
 class Draft(Edited):
     """A Decisive Victory file being edited: its data, a version per change, and its problems."""
 

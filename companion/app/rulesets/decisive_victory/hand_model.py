@@ -37,7 +37,7 @@ def initiative_choices(state: DVState) -> tuple[Step, ...]:
     if state.phase != "initiative":
         return ()
     return tuple(Step(f"dv-set-initiative-{side}", f"{side} has it (decided at the table)",
-                            {"kind": "set_initiative", "side": side}) for side in state.sides)
+                      {"kind": "set_initiative", "side": side}) for side in state.sides)
 
 
 def rudder_choices(state: DVState, ship_id: str) -> tuple[Step, ...]:
@@ -51,8 +51,8 @@ def removal_choices(state: DVState, ship_id: str) -> tuple[Step, ...]:
     if not ship.in_play:
         return ()
     return tuple(Step(f"dv-remove-{how}", f"{words}: take {ship.label} off",
-                            {"kind": "remove_ship", "ship": ship.id, "how": how},
-                            f"{ship.label} leaves the game ({words.lower()}). Undo brings it back.")
+                      {"kind": "remove_ship", "ship": ship.id, "how": how},
+                      f"{ship.label} leaves the game ({words.lower()}). Undo brings it back.")
                  for how, words in REMOVED.items())
 
 
@@ -61,7 +61,7 @@ def concede_choices(state: DVState, side: str | None) -> tuple[Step, ...]:
     if state.phase == "over":
         return ()
     return tuple(Step(f"dv-concede-{s}", f"{s} concedes", {"kind": "concede", "side": s},
-                            f"{s} concedes the battle: the game is over. Undo takes it back.")
+                      f"{s} concedes the battle: the game is over. Undo takes it back.")
                  for s in state.sides if side is None or s == side)
 
 
@@ -70,7 +70,7 @@ def bookkeeping_choice(state: DVState) -> Step:
     if state.settings.bookkeeping:
         return Step("dv-bookkeeping-off", "Rule checks on again", {"kind": "set_bookkeeping", "on": False})
     return Step("dv-bookkeeping-on", "Rule checks off (bookkeeping: warnings, no refusals)",
-                      {"kind": "set_bookkeeping", "on": True})
+                {"kind": "set_bookkeeping", "on": True})
 
 
 def lit_candidates(state: DVState) -> list[DVShip]:

@@ -198,7 +198,7 @@ def banner(state: DVState) -> Banner:
         return Banner(title, lead + (whose + " attacks. " if whose else "") + "The initiative winner attacks first.",
                       (Step("dv-end-activation", "End activation", {"kind": "end_activation"}),
                        Step("dv-end-attacks", "End attacks", {"kind": "end_attacks"})), phase)
-    return Banner(title, "Maintenance: " + maintenance_words(state),
+    return Banner(title, "Maintenance: " + (maintenance_left(state) or "Nothing left to roll: the turn may end."),
                   (Step("dv-end-turn", "End turn", {"kind": "end_turn"}),), phase)
 
 
@@ -479,7 +479,3 @@ def _due_steps(state: DVState, ship: DVShip, step: str) -> list[Choice]:
         out.append(Choice(f"dv-pay-abandon-{ship.id}-flagship", f"{flagship.label} pays 2 CP",
                           {"kind": "pay_abandon", "ship": ship.id, "payer": flagship.id}))
     return out + [Choice(f"dv-abandon-{ship.id}", "Abandon ship", {"kind": "abandon", "ship": ship.id})]
-
-
-def maintenance_words(state: DVState) -> str:
-    return maintenance_left(state) or "Nothing left to roll: the turn may end."

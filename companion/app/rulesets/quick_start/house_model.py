@@ -39,7 +39,7 @@ def house_moves(state: GameState, ship_id: str, holds_a_side: bool = True) -> Ho
         Step("seize-initiative", "Seize the initiative", {"kind": "seize_initiative", "ship": ship_id}),
         Step("cancel-turn", "Cancel the turn (1 MP)", {"kind": "cancel_turn", "ship": ship_id}),
         *(Step(f"declare-turn{'-' + side if side else ''}", f"Declare a turn{' to ' + side if side else ''}",
-                    {"kind": "declare_turn", "ship": ship_id, **({"side": side} if side else {})})
+               {"kind": "declare_turn", "ship": ship_id, **({"side": side} if side else {})})
           for side in (("port", "starboard") if rules.declare_direction else (None,))),
     ]
     moves = tuple(move for move in tried if QUICK_START.apply(state, move.action).ok)

@@ -23,9 +23,8 @@ from ...session import Session
 from ....engine.quick_start.table_rules import QUICK_START_TABLE_RULES
 from ...setup import QUICK_START_SIDES, SetupError, build_setup, played_by, quick_start_picks
 from ...tasks import soon
-from ...views.pages import deliver, picker
 from ...views.frame import on
-from ...views.pages import centred, host_only, may_start
+from ...views.pages import centred, deliver, host_only, may_start, picker
 from ...views.rules_choice import RulesChoice
 from ...views.widgets import heading, icon_button, muted, tag
 

@@ -3,8 +3,6 @@ for its games (app/rulesets/__init__.py: `GameScreens`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import flet as ft
 
 from ...session import Session
@@ -14,10 +12,6 @@ from .. import GameScreens, StartTile
 from .newgame import build as new_game, start_quick_start
 from .replay import QuickStartReplay
 from .table import QuickStartBody
-
-
-async def _new_game(app: Any) -> None:
-    await app.navigate(Session("new"))
 
 
 SCREENS = GameScreens(
@@ -32,7 +26,8 @@ SCREENS = GameScreens(
         StartTile("quick-start", ft.Icons.BOLT, "Quick-Start battle",
                   "HML Hertfordshire and HML Raven against Pontbriand and Pelletier, set on their own "
                   "edges: place them as the table has them, then play.", start_quick_start, featured=True),
-        StartTile("new-game", ft.Icons.ADD_CIRCLE_OUTLINE, "New game", "Pick sides, ships and board size", _new_game),
+        StartTile("new-game", ft.Icons.ADD_CIRCLE_OUTLINE, "New game", "Pick sides, ships and board size",
+                  lambda app: app.navigate(Session("new"))),
     ),
     routes={"new": new_game},
 )

@@ -253,33 +253,29 @@ class QuickStartBody:
                                                                     height=TOUCH))
             return kept
 
-        if action == "start_game":
-            return [button("start-game", "Start the battle", ft.Icons.PLAY_ARROW, on(self.frame.act, A.StartGame()))]
-        if action == "roll_unit_initiative":
-            return [button("roll-unit-initiative", "Roll 1d10 for each ship", ft.Icons.CASINO,
-                           on(self.frame.act, A.RollUnitInitiative())),
-                    button("enter-unit-initiative", "Table dice", ft.Icons.KEYBOARD, on(unit_initiative_dialog, self), False)]
-        if action == "roll_initiative":
-            return [button("roll-initiative", "Roll initiative", ft.Icons.CASINO, on(self.frame.act, A.RollInitiative()))]
-        if action == "enter_initiative":
-            return [button("enter-initiative", "Table dice", ft.Icons.KEYBOARD, self._initiative_dialog, False)]
-        if action == "set_initiative":
-            return [button(f"initiative-{side}", f"{side} has it", ft.Icons.FLAG, on(self.frame.act, A.SetInitiative(side=side)), False)
-                    for side in state.sides]
-        if action == "end_turn":
-            return [button("end-turn", "End turn", ft.Icons.UPDATE, on(self.frame.act, A.EndTurn()))]
-        return []
+        act = self.frame.act
+        buttons = {
+            "start_game": lambda: [button("start-game", "Start the battle", ft.Icons.PLAY_ARROW, on(act, A.StartGame()))],
+            "roll_unit_initiative": lambda: [
+                button("roll-unit-initiative", "Roll 1d10 for each ship", ft.Icons.CASINO, on(act, A.RollUnitInitiative())),
+                button("enter-unit-initiative", "Table dice", ft.Icons.KEYBOARD, on(unit_initiative_dialog, self), False)],
+            "roll_initiative": lambda: [button("roll-initiative", "Roll initiative", ft.Icons.CASINO,
+                                               on(act, A.RollInitiative()))],
+            "enter_initiative": lambda: [button("enter-initiative", "Table dice", ft.Icons.KEYBOARD,
+                                                self._initiative_dialog, False)],
+            "set_initiative": lambda: [button(f"initiative-{side}", f"{side} has it", ft.Icons.FLAG,
+                                              on(act, A.SetInitiative(side=side)), False) for side in state.sides],
+            "end_turn": lambda: [button("end-turn", "End turn", ft.Icons.UPDATE, on(act, A.EndTurn()))],
+        }
+        return buttons.get(action, list)()
 
     # --- panels -----------------------------------------------------------------------
 
     def panel(self, m: Models) -> list[ft.Control]:
-        tab = self.frame.tab
-        if tab == "fire":
-            return self._fire_tab(m)
-        if tab == "log":
+        if self.frame.tab == "log":
             return [tag("log", log_control(m.log or (), self.game.can_undo, self.game.can_redo,
                                             on(self.frame.change, "undo"), on(self.frame.change, "redo")))]
-        return self._ship_panel(m)
+        return self._fire_tab(m) if self.frame.tab == "fire" else self._ship_panel(m)
 
     def _fire_tab(self, m: Models) -> list[ft.Control]:
         """The ship picker, then the row that brings "Best shots" or "Fire plan" to the top (issue
@@ -462,9 +458,8 @@ class QuickStartBody:
         outcome = await self.frame.act(A.ResolveShot(shot=entry.shot.id, table=A.TableFaces(**entry.table_faces())))
         if outcome.ok:
             self.entries.pop(entry.shot.id, None)
-            await self.frame.refresh(force=True)
-            return
-        self._more_dice(entry, outcome.reason)
+        else:
+            self._more_dice(entry, outcome.reason)
         await self.frame.refresh(force=True)
 
     async def _roll_all(self) -> None:

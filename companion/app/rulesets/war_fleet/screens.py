@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import flet as ft
 
 from ...session import Session
@@ -16,10 +14,6 @@ from .screen import WarFleetScreenView
 from .start import build as start_screen
 
 
-async def _open(app: Any) -> None:
-    await app.navigate(Session("warfleet"))
-
-
 SCREENS = GameScreens(
     ruleset_id=WAR_FLEET,
     body=WarFleetBody,
@@ -29,6 +23,7 @@ SCREENS = GameScreens(
     resume_tag="wf-resume-",
     replay=WarFleetReplay(),
     start_tiles=(StartTile("war-fleet", ft.Icons.SAILING, "War Fleet",
-                           "Twenty against twenty, one hex per ship; pockets at Quick-Start scale", _open),),
+                           "Twenty against twenty, one hex per ship; pockets at Quick-Start scale",
+                           lambda app: app.navigate(Session("warfleet"))),),
     routes={"warfleet": start_screen},
 )
