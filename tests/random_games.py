@@ -143,7 +143,7 @@ def _movement_action(state: GameState, rng: random.Random) -> dict[str, Any]:
 
 def _edge_after(state: GameState, ship: ShipState, step: str) -> bool:
     from companion.engine.quick_start.movement import take_step
-    moved = take_step(ship, step, state.board, checked=False)
+    moved = take_step(ship, step, state.board)
     return any(state.board.in_half_hex_ring(c) for c in moved.hexes)
 
 

@@ -69,7 +69,7 @@ def _move(state: Any, kinds: dict[str, list[dict[str, Any]]], rng: random.Random
 
 def _off_edge(state: Any, action: dict[str, Any]) -> bool:
     ship = state.ship(action["ship"])
-    moved = take_step(ship, action["step"], state.board, checked=False)
+    moved = take_step(ship, action["step"], state.board)
     return any(state.board.in_half_hex_ring(c) or not state.board.contains(c) for c in moved.hexes)
 
 

@@ -23,10 +23,7 @@ from .house_rules import set_house_rules
 from ..kernel import Applied, Refusal, RefusalKind, Refused, Work, dispatch
 from .location_choice import choose_location, declared_location, location_roll_words, settle_location, waiting_words
 from ..hexes import PositionError, facing_name, parse_facing
-from .movement import (
-    MoveRefused, half_hex_loss, placement_problem, reset_for_turn, stacking_problem,
-    step_problem, take_step,
-)
+from .movement import half_hex_loss, placement_problem, reset_for_turn, stacking_problem, step_problem, take_step
 from ..roller import NeedDice
 from .state import GameState, InitiativeRoll, ShipState, Shot, ShotResult, SlotStatus
 from .turn import INITIATIVE_DICE, game_end, harden_damage, initiative_winner, to_move
@@ -35,8 +32,8 @@ from .turn import INITIATIVE_DICE, game_end, harden_damage, initiative_winner, t
 #: Kinds still taken when the game is over: the ship cards can be corrected, the rule switch flipped.
 AFTER_OVER = frozenset({"mark_slot", "set_bookkeeping", "set_keel"})
 
-#: The rule modules' own refusals (raised deep in movement and combat).
-RULE_ERRORS = (MoveRefused, PositionError, NeedDice)
+#: The rule modules' own refusals (raised deep in the hex map and the dice).
+RULE_ERRORS = (PositionError, NeedDice)
 
 def apply(state: GameState, action: Any) -> Applied[GameState] | Refused:
     """Apply one action; the new state and events, or a refusal with the reason (kernel.dispatch)."""
@@ -84,7 +81,7 @@ def _movement_rule(work: Work[GameState], ship: ShipState) -> None:
 def _step(work: Work[GameState], action: A.Step) -> None:
     ship = work.ship(action.ship)
     _movement_rule(work, ship)
-    moved = take_step(ship, action.step, work.state.board, checked=False)
+    moved = take_step(ship, action.step, work.state.board)
     if not all(work.state.board.contains(c) for c in moved.hexes):
         raise Refusal(f"{ship.card.name} would leave the board")
     work.rule(step_problem(ship, action.step, work.state.board))

@@ -20,10 +20,6 @@ StepKind = Literal["forward", "port", "starboard"]
 TURNS = {"port": -1, "starboard": +1}
 
 
-class MoveRefused(ValueError):
-    """A step the rules do not allow, with the rule's reason."""
-
-
 def step_problem(ship: ShipState, step: StepKind, board: Board) -> str | None:
     """Why this step is illegal now, or None if it is legal."""
     if ship.mp_left < 1:
@@ -48,15 +44,9 @@ def step_problem(ship: ShipState, step: StepKind, board: Board) -> str | None:
     return None
 
 
-def take_step(ship: ShipState, step: StepKind, board: Board, checked: bool = True) -> ShipState:
-    """The ship after one step; MoveRefused with the reason if illegal.
-
-    With `checked=False` (bookkeeping mode) the step is made as asked.
-    """
-    if checked:
-        problem = step_problem(ship, step, board)
-        if problem:
-            raise MoveRefused(problem)
+def take_step(ship: ShipState, step: StepKind, board: Board) -> ShipState:
+    """The ship after one step, made as asked: its callers ask `step_problem` first (a rule
+    objection, which bookkeeping mode lets through)."""
     if step == "forward":
         return ship.at(
             ship.placement.forward(),

@@ -37,7 +37,7 @@ from ..board import MAX_SIDE, Board
 from ..footprint import Placement
 from ..hexes import Hex, facing_name
 from ..kernel import Refusal, Work
-from .movement import TURNS, MoveRefused, StepKind, step_problem, take_step
+from .movement import TURNS, StepKind, step_problem, take_step
 from .state import GameState, ShipState
 
 #: One action of a path, as the log holds it (`{"kind": "step", "ship": ..., "step": "forward"}`).
@@ -272,7 +272,7 @@ def _follow(state: GameState, ship: ShipState, action: Action, board: Board) -> 
         problem = step_problem(ship, step, board) or H3.turn_problem(state, ship, step)
         if problem:
             raise Refusal(problem)
-        return H3.after_step(state, take_step(ship, step, board, checked=False), step)
+        return H3.after_step(state, take_step(ship, step, board), step)
     work = Work(state.with_ship(ship))
     if kind == "declare_turn":
         H3.declare_turn(work, A.DeclareTurn.model_validate(action), movement_rule=_anyone_moves)
@@ -376,6 +376,6 @@ def _transition(rules: GameState, ship_id: str, counters: Counters, action: Acti
     ship = rules.ship(ship_id).model_copy(update=dict(zip(COUNTERS, counters)))
     try:
         after = _follow(rules, ship, action, rules.board)
-    except (Refusal, MoveRefused):
+    except Refusal:
         return -1, action, counters
     return after.mp_spent - ship.mp_spent, action, _counters(after, need)
