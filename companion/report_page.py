@@ -15,17 +15,9 @@ from typing import Any, Iterable, Sequence
 
 from .app.palettes import side_colours
 from .engine.report import Report, SideReport, after_action_report
-from .engine.registry import find_ruleset
+from .engine.registry import RULESETS, find_ruleset
 from .printing import escaped as _e
 from .store.game import effective_actions
-
-
-def ruleset_name(ruleset_id: str) -> str:
-    """A ruleset's name as players know it ("War Fleet"), its id for one this install does not know."""
-    try:
-        return find_ruleset(ruleset_id).name
-    except ValueError:
-        return ruleset_id
 
 
 def game_report(ruleset_id: str, initial: Any, entries: Iterable[Any], turn: int | None = None) -> Report:
@@ -226,10 +218,11 @@ def render(report: Report, title: str) -> str:
     when = f"turn {report.only_turn}" if report.only_turn is not None else (
         f"turns {report.turns[0]} to {report.turns[-1]}" if report.turns else "no turn played yet")
     note = report.words.luck_note
+    rules = RULESETS[report.ruleset].name if report.ruleset in RULESETS else report.ruleset  # an unknown one: its id
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>{_e(title)}: after-action report</title><style>{CSS}</style></head>
-<body><main><h1>{_e(title)}</h1><p class="sub">After-action report, {_e(ruleset_name(report.ruleset))}, {when}. {_e(note)}</p>
+<body><main><h1>{_e(title)}</h1><p class="sub">After-action report, {_e(rules)}, {when}. {_e(note)}</p>
 <div class="sides">{"".join(side_summary(report, s) for s in report.sides)}</div>
 <div class="grid" style="margin-top:12px">
 <div class="card">{luck_chart(report)}</div><div class="card">{damage_chart(report)}</div>
