@@ -423,8 +423,5 @@ def catalogue_of(library: CardLibrary, folder: str | Path | None = None) -> Cata
 
 def catalogue_loader(store: object, folder: str | Path | None = None) -> Callable[[], dict[str, Card]]:
     """What the app calls for its cards: the shipped fleets plus the store's player library."""
-    def load() -> dict[str, Card]:
-        return catalogue_of(library_for(store), folder).cards()
-
-    return load
+    return lambda: catalogue_of(library_for(store), folder).cards()
 

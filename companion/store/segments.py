@@ -59,7 +59,7 @@ class GameFolder:
 
     # --- reading ------------------------------------------------------------
 
-    def read_record(self) -> dict[str, Any]:
+    def read_record(self) -> GameRecord:
         path = self.path / GAME_FILE
         if not path.exists():
             raise SaveFileError(path, "is missing: the game's record (its name and starting position) is gone",
@@ -67,12 +67,10 @@ class GameFolder:
         docs = _open(path, "game").table("game").all()
         if len(docs) != 1:
             raise SaveFileError(path, "the file is damaged (it should hold one game record)")
-        doc = dict(docs[0])
         try:
-            GameRecord.from_doc(doc)  # the record is validated, not just parsed
+            return GameRecord.from_doc(dict(docs[0]))  # the record is validated, not just parsed
         except (KeyError, TypeError, ValueError, ValidationError) as exc:
             raise SaveFileError(path, f"the game record is damaged ({short_reason(exc)})") from None
-        return doc
 
     def segments(self) -> list[tuple[int, Path]]:
         found = [(int(m.group(1)), p) for p in self.path.iterdir() if (m := _LOG.match(p.name))]

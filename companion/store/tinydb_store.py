@@ -114,7 +114,7 @@ class TinyDBRepository(Repository):
             return
         folder = GameFolder(path, self.segment_size)
         try:
-            record = GameRecord.from_doc(folder.read_record())
+            record = folder.read_record()
             summary = folder.last_summary()
         except SaveFileError as exc:
             self._set_aside(exc, path.name)
@@ -279,19 +279,16 @@ def _remove_abandoned(path: Path) -> None:
         lock.release()
 
 
-def _summary(doc: object, record: GameRecord) -> StoredSummary:
+def _summary(doc: Any, record: GameRecord) -> StoredSummary:
     """The listing's summary kept with the newest entry; a value that is not what the store writes
     (an unchecked import of an older version: a date of 1e300) falls back to the record's."""
     initial = record.initial
-    if not isinstance(doc, dict):
-        return StoredSummary.of(initial, 0, record.created)
-    try:
+    try:  # no summary (None), or one that is not an object, has no `get`
         summary = StoredSummary(
             turn=int(doc.get("turn", initial.turn)), phase=str(doc.get("phase", initial.phase)),
             actions=int(doc.get("actions", 0)), result=doc.get("result"),
-            updated=float(doc.get("updated", record.created)),
-        )
-    except (TypeError, ValueError, OverflowError):
+            updated=float(doc.get("updated", record.created)))
+    except (AttributeError, TypeError, ValueError, OverflowError):
         return StoredSummary.of(initial, 0, record.created)
     if not 0 <= summary.updated <= LATEST_TIME:
         summary.updated = record.created
