@@ -36,23 +36,15 @@ class PrintError(ValueError):
 
 # --- dice chips --------------------------------------------------------------
 
-#: colour -> (letter on the chip, CSS class)
-DIE_CHIP = {
-    Colour.GREEN: ("G", "g"),
-    Colour.BLUE: ("Bl", "bl"),
-    Colour.YELLOW: ("Y", "y"),
-    Colour.RED: ("R", "r"),
-    Colour.BLACK: ("Bk", "bk"),
-    Colour.D6: ("d6", "d6"),
-}
+#: colour -> the letter on its chip (its CSS class is the letter in lower case: `die-bl`)
+DIE_LETTER = {Colour.GREEN: "G", Colour.BLUE: "Bl", Colour.YELLOW: "Y", Colour.RED: "R", Colour.BLACK: "Bk",
+              Colour.D6: "d6"}
 
 
 def dice_chips(notation: str) -> str:
     """`DRed & DBlue` as two chips; the notation itself is the title (hover/screen readers)."""
     pool = parse_pool(notation)
-    chips = "".join(
-        f'<span class="die die-{DIE_CHIP[c][1]}">{DIE_CHIP[c][0]}</span>' for c in pool
-    )
+    chips = "".join(f'<span class="die die-{DIE_LETTER[c].lower()}">{DIE_LETTER[c]}</span>' for c in pool)
     return f'<span class="dice" title="{_e(pool.notation)}" data-dice="{_e(pool.notation)}">{chips}</span>'
 
 
