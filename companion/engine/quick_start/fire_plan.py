@@ -88,13 +88,6 @@ class Figure:
             return 0.0
         return max(float(self.value) - self.low, self.high - float(self.value))
 
-    def holds(self, true: Fraction) -> bool:
-        """Is `true` within the stated error (tests: a sampled figure against the exact one)."""
-        if self.exact:
-            return self.value == true
-        assert self.low is not None and self.high is not None
-        return self.low - 1e-12 <= float(true) <= self.high + 1e-12
-
     def as_json(self) -> dict[str, Any]:
         if self.exact:
             return {"value": str(self.value), "exact": True}
