@@ -60,7 +60,7 @@ def test_a_sample_copy_is_ready_to_save_and_every_field_is_named_when_wrong():
         "Weapon 1 (6 in battery) fire control (FC) must be at least 0",
         'Weapon 3 (21 in tubes): a torpedo system needs "salvoes" (003:91)',
     ]
-    assert s.problem_at(("speed",)) == "Speed must be a whole number, not 'fast'"
+    assert [p.text for p in s.problems() if p.path == ("speed",)] == ["Speed must be a whole number, not 'fast'"]
     with pytest.raises(FormatError, match=r"^Name is empty: every ship record needs a name \(and 7 more\)$"):
         s.record()
 

@@ -43,7 +43,7 @@ def test_five_slots_in_a_location_is_said_in_plain_words_and_fixing_it_clears_it
     editor = CardEditor.new(2)
     editor.remove_slot("port", 4)
     assert texts(editor) == ["Port has 5 slots; a location needs exactly 6 (one for each face of the slot die)"]
-    assert editor.problem_at(PORT) == texts(editor)[0]
+    assert [p.path for p in editor.problems()] == [PORT]
     with pytest.raises(FormatError, match="Port has 5 slots"):
         editor.save(library)
     assert library.cards() == {}
@@ -73,7 +73,7 @@ def test_every_problem_names_its_field():
         "Port slot 3 (armour) armour modifier must be a whole number, not 'two'",
         "Stern slot 3 (engine) MP must be a whole number, not 'x'",
     ]
-    assert editor.problem_at(("locations", "stern", "slots", 2, "mp")) == texts(editor)[-1]
+    assert editor.problems()[-1].path == ("locations", "stern", "slots", 2, "mp")
     assert [p.text for p in editor.problems_within(("locations", "port"))] == texts(editor)[4:7]
 
 

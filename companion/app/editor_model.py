@@ -115,10 +115,6 @@ class Edited:
     def ok(self) -> bool:
         return not self.problems()
 
-    def problem_at(self, path: Path) -> str | None:
-        """The first problem of exactly this field (for the text under it)."""
-        return next((p.text for p in self.problems() if p.path == tuple(path)), None)
-
     def problems_within(self, path: Path) -> list[Problem]:
         return [p for p in self.problems() if p.path[:len(path)] == tuple(path)]
 
@@ -198,10 +194,9 @@ class CardEditor(Edited):
             value: Any = int(raw)
         except ValueError:
             value = raw
-        if path[-1] == "type":
-            if isinstance(value, int) and value in LOCATION_HEX:
-                self.set_type(value)
-                return
+        if path[-1] == "type" and isinstance(value, int) and value in LOCATION_HEX:
+            self.set_type(value)
+            return
         if path[-1] == "breach" and raw == "" and self.get(path[:-1] + ("kind",)) == "miss":
             self.get(path[:-1]).pop("breach", None)  # a miss slot's number is optional
             self.changed()
