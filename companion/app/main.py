@@ -273,7 +273,6 @@ class App:
         self._leave_game()
         if self._stop_offers is not None:
             self._stop_offers()
-
         stop_following(self)
 
     # --- theme (issue 18): light, dark or high contrast, chosen per device ---------------------------
@@ -301,11 +300,6 @@ class App:
         if isinstance(name, str) and name in PALETTES and name != self.theme_name:
             self.theme_name = name
             apply_theme(self.page, name)
-
-    @property
-    def dark(self) -> bool:
-        """Whether the palette is dark (the dark and the high-contrast palettes)."""
-        return PALETTES[self.theme_name].dark
 
 
 def create_app(store, catalogue: Callable[[], dict[str, Card]] | None = None, seed: str | None = None,

@@ -26,7 +26,7 @@ from ..session import Session
 from ..sharing import Sight
 from ..tasks import soon
 from .settings import theme_button
-from .widgets import TOUCH, icon_button, inner, mounted, muted, nav_button, put, tab_button, tag
+from .widgets import TOUCH, icon_button, inner, mounted, muted, nav_button, put, tab_button, tag, update_shown
 
 PANEL_WIDTH = 460
 NOTE_SECONDS = 4  # an answer (kept in the log) fades after this; a refusal stays until the next tap
@@ -38,11 +38,6 @@ def on(handler, *args, **kwargs):
     async def handle(e) -> None:
         await handler(*args, **kwargs)
     return handle
-
-
-def _named(control: ft.Control, identifier: str) -> bool:
-    """Whether a control is the body's menu (which offers the theme): else the top bar has a theme button."""
-    return getattr(control, "identifier", None) == identifier
 
 
 class GameFrame:
@@ -83,6 +78,8 @@ class GameFrame:
         self.undo_button = icon_button(ft.Icons.UNDO, "Undo", on(self.change, "undo"), p + "undo")
         self.redo_button = icon_button(ft.Icons.REDO, "Redo", on(self.change, "redo"), p + "redo")
         actions = body.top_actions()
+        # the body's menu offers the theme; without one, the top bar has a theme button
+        menu = any(getattr(c, "identifier", None) == p + "menu" for c in actions)
         self.top: ft.Control = ft.Container(
             content=ft.Row([
                 icon_button(ft.Icons.HOME_OUTLINED, "Home", on(app.navigate, Session()), p + "home"),
@@ -91,7 +88,7 @@ class GameFrame:
                 tag(p + "ruleset", muted(game.ruleset.name, 12)),
                 *([] if read_only else [self.undo_button, self.redo_button]),
                 *actions,
-                *([] if any(_named(c, p + "menu") for c in actions) else [theme_button(app, p + "theme")]),
+                *([] if menu else [theme_button(app, p + "theme")]),
             ], spacing=0, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.only(left=4, right=4), bgcolor=ft.Colors.SURFACE_CONTAINER,
         )
@@ -184,8 +181,7 @@ class GameFrame:
     async def follow_session(self) -> None:
         """The session changed (selection, tab) within this game."""
         self._show_tab()
-        if mounted(self.control):
-            self.control.update()
+        update_shown(self.control)
         await self.refresh(force=True)
 
     # --- refresh ----------------------------------------------------------------------
@@ -202,8 +198,7 @@ class GameFrame:
             if state is self.state and not force and self.models is not None:
                 if self._note != self._note_shown:  # the answer to a tap came after its state was shown
                     self._render_note()
-                    if mounted(self.note_layer):
-                        self.note_layer.update()
+                    update_shown(self.note_layer)
                 return
             shown = self.app.role.sees(self.game.ruleset, state) if self.app.role else state
             models = await asyncio.to_thread(self.body.compute, shown)
@@ -230,9 +225,8 @@ class GameFrame:
             changed.append(self.strip)
         self.painted += 1
         self.paint_mark.label = f"painted {self.painted}"
-        for control in changed:
-            if mounted(control):  # a control off screen (the map behind a phone tab) goes with its screen
-                control.update()
+        for control in changed:  # a control off screen (the map behind a phone tab) goes with its screen
+            update_shown(control)
         if mounted(self.control):  # else they go with the screen's first paint
             body.sent()
 
@@ -281,8 +275,7 @@ class GameFrame:
     async def _dismiss_note(self, e) -> None:
         self._note = self._note_shown = None
         self.note_layer.visible = False
-        if mounted(self.note_layer):
-            self.note_layer.update()
+        update_shown(self.note_layer)
 
     async def act(self, action):
         """Send one action to the game, checked on the server for this device (its role decides:

@@ -27,10 +27,11 @@ from ..tasks import soon
 from ..theme import CIRCLED, side_colour
 from .frame import on
 from .hexmap import HexMap
+from .pages import may_start
 from ..rulesets import ReplayDrawer
 from ..rulesets.registry import screens_for
 from .screen import fitted_size, ships_view, titled_card
-from .widgets import die_face, icon_button, mounted, muted, tag
+from .widgets import die_face, icon_button, muted, tag, update_shown
 
 log = logging.getLogger(__name__)
 
@@ -105,8 +106,7 @@ class ReplayView:
                                                   width=56, height=56)
                              for ident, (icon, tip, to) in self.buttons.items()}
         steps = [tag(ident, button) for ident, button in self.step_buttons.items()]
-        hosts = self.app.sharing.may_start(self.app.device) is None if self.app.device is not None else True
-        self.fork_button.visible = hosts  # shown to the host; the server checks again when tapped
+        self.fork_button.visible = may_start(self.app) is None  # shown to the host; the server checks again when tapped
         return ft.Container(ft.Row([*steps, tag("replay-turn", self.turns), self.fork_button], spacing=4, wrap=True,
                                    vertical_alignment=ft.CrossAxisAlignment.CENTER, run_spacing=4),
                             padding=ft.Padding.symmetric(horizontal=12, vertical=4))
@@ -161,8 +161,7 @@ class ReplayView:
         cells = list({c for n in range(0, replay.last + 1, max(1, replay.last // 60)) for c in self.drawer.cells(replay.state(n))})
         size, left, top = ships_view(first.board, cells, width, height) if cells else (
             fitted_size(first.board, width, height), 0.0, 0.0)
-        self.map = HexMap(first, getattr(self.app, "theme_name", self.app.dark), self._tapped, size=size,
-                          ring=self.drawer.ring)  # the palette (a bool, dark, before palettes)
+        self.map = HexMap(first, self.app.theme_name, self._tapped, size=size, ring=self.drawer.ring)
         self.map.name_size = max(16.0, round(size * 0.4))
         if size < 14:
             self.map.labels.visible = False
@@ -207,22 +206,17 @@ class ReplayView:
                                           ft.Text(r.text, size=self.word_size - 2)], spacing=6, tight=True)
                                for r in step.rolls] or [muted("No dice in this step.", 15)]
         self.changes.controls = [ft.Text(c, size=self.word_size - 4) for c in step.changes] or [muted("Nothing on the ships.", 15)]
-        await self._draw(state)
-        if mounted(self.control):
-            self.control.update()
+        await self.drawer.draw(self, state)  # the map, the ships lost and the ship cards of the position
+        update_shown(self.control)
 
     @property
     def drawer(self) -> ReplayDrawer:
         """The replayed game's ruleset's way of drawing a position (app/rulesets/<id>/replay.py)."""
         return screens_for(self.loaded.ruleset).replay
 
-    async def _draw(self, state) -> None:
-        """The map, the ships lost and the ship cards of the position shown."""
-        await self.drawer.draw(self, state)
-
     def colour(self, sides, side: str) -> str:
         """A side's colour in the palette chosen on this device (as the table's)."""
-        return side_colour(sides, side, getattr(self.app, "theme_name", self.app.dark))
+        return side_colour(sides, side, self.app.theme_name)
 
     def lost_lines(self, rows) -> list[ft.Control]:
         """The ships lost, one line each: (name, side, why)."""
@@ -261,7 +255,7 @@ class ReplayView:
 
     async def _fork(self, e) -> None:
         """A new game from the step shown: the host's own browser only (decided here, on the server)."""
-        problem = self.app.sharing.may_start(self.app.device) if self.app.device is not None else None
+        problem = may_start(self.app)
         if problem is None:
             try:
                 game = await asyncio.to_thread(fork, self.app.store, self.game_id, self.number)

@@ -25,7 +25,7 @@ from ..theme import CIRCLED, side_colour
 from .frame import on
 from .hexmap import HexMap
 from .join import keep_awake, role_screen
-from .widgets import die_face, icon_button, mounted, muted, tag
+from .widgets import die_face, icon_button, muted, tag, update_shown
 
 SIDE_WIDTH = 460
 NARROW = 760
@@ -376,5 +376,4 @@ class ScreenView(TVScreen):
         self.shots_card.visible = bool(m.shots)
         self.draw_ships(state)
         self._draw_shots(m)
-        if mounted(self.control):  # not mounted yet: the first page update sends it
-            self.control.update()
+        update_shown(self.control)  # not on the page yet: the first page update sends it

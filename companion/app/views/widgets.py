@@ -21,6 +21,12 @@ def mounted(control: ft.Control) -> bool:
         return False
 
 
+def update_shown(control: ft.Control) -> None:
+    """Send a control's changes now if it is on the page (else they go with the page's next update)."""
+    if mounted(control):
+        control.update()
+
+
 @ft.control
 class Kept(ft.Semantics):
     """A tagged piece kept on screen and changed in place.
@@ -173,13 +179,10 @@ async def settle(box: ft.Container) -> None:
     box.animate_scale = ft.Animation(ROLL_MS, ft.AnimationCurve.EASE_OUT)
     box.rotate = ft.Rotate(0, alignment=ft.Alignment.CENTER)
     box.scale = 1
-    if mounted(box):
-        box.update()
+    update_shown(box)
 
 
 FLASH_MS = 1000  # the highlight on the slot just hit and the ship that just moved (issue 18): about a second
-
-
 FLASH_HOLD = 0.3  # s: the highlight at full strength before it fades
 
 
@@ -200,8 +203,7 @@ async def flash_off(box: ft.Container) -> None:
     await asyncio.sleep(FLASH_HOLD)
     box.animate_opacity = ft.Animation(FLASH_MS, ft.AnimationCurve.EASE_IN)
     box.opacity = 0
-    if mounted(box):
-        box.update()
+    update_shown(box)
 
 
 def chips(colours, size: int = 20) -> ft.Row:
