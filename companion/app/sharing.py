@@ -381,25 +381,19 @@ class Sharing:
 
     def refusal(self, device: Device) -> str | None:
         """Why this device may not see or change anything yet (no PIN given), or None."""
-        if not device.may_enter:
-            return "Enter the join PIN shown on the host's screen first."
-        return None
+        return None if device.may_enter else "Enter the join PIN shown on the host's screen first."
 
     def may_start(self, device: Device) -> str | None:
         """Why this device may not start a game on the host (Quick-Start, New game, Load a
         scenario), or None: only the host's own browser starts games; the others join them."""
-        if device.host:
-            return None
-        return ("Only the host starts games, on the computer running the app: ask them to start one, "
-                "then open it from the home screen.")
+        return None if device.host else ("Only the host starts games, on the computer running the app: ask them "
+                                         "to start one, then open it from the home screen.")
 
     def may_edit_cards(self, device: Device) -> str | None:
         """Why this device may not change the ship cards (new, edit, import, delete), or None: the
         card library is the host's, so only the host's own browser changes it (issue 11)."""
-        if device.host:
-            return None
-        return ("Only the host changes the ship cards, on the computer running the app: "
-                "the fleets and the card editor open on the host's screen.")
+        return None if device.host else ("Only the host changes the ship cards, on the computer running the app: "
+                                         "the fleets and the card editor open on the host's screen.")
 
     # --- roles --------------------------------------------------------------------------------
 
@@ -407,9 +401,7 @@ class Sharing:
         """The device's role in a game; the host plays the whole table until it picks another."""
         with self._lock:
             role = device.roles.get(game_id)
-        if role is None and device.host:
-            return Role.table()
-        return role
+        return Role.table() if role is None and device.host else role
 
     def choices(self, device: Device, state: GameState) -> list[Role]:
         """The roles a device may pick: each side and the shared screen (the host: the whole table too)."""
