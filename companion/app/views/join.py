@@ -21,7 +21,7 @@ from ..palettes import ink_on
 from ..theme import side_colour
 from .frame import on
 from .pages import follow, follow_drawn, stop_following  # noqa: F401  stop_following: main closes a session with it
-from .share import devices_dialog, rename_dialog
+from .share import devices_dialog, not_possible, rename_dialog
 from .widgets import TOUCH, airship, icon_button, muted, tag
 
 log = logging.getLogger(__name__)
@@ -199,7 +199,7 @@ def role_screen(app, game) -> ft.Control:
     async def pick(role: Role) -> None:
         problem = (app.sharing.ask_role if asking else app.sharing.choose)(app.device, game, role)
         if problem:
-            app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
+            not_possible(app, problem)
             return
         if not asking:  # asking: back to the game as it is; the host's screen shows the question
             await keep_awake(app, True)  # asked during the tap: browsers allow it then
@@ -251,17 +251,15 @@ def role_bar(app, game) -> ft.Control:
         app._leave_game()
         app._set_screen(role_screen(app, game))
 
-    async def devices(e) -> None:
-        app.page.show_dialog(devices_dialog(app, game))
-
     controls: list[ft.Control] = [
         ft.Container(width=10, height=10, border_radius=5, bgcolor=colour),
         my_role(app, label),
         sync_counter(app, game),
     ]
     if app.device.host:
-        controls.append(tag("devices", ft.TextButton(content="Devices", icon=ft.Icons.DEVICES, on_click=devices,
-                                                      height=TOUCH)))
+        controls.append(tag("devices", ft.TextButton(
+            content="Devices", icon=ft.Icons.DEVICES, height=TOUCH,
+            on_click=lambda e: app.page.show_dialog(devices_dialog(app, game)))))
     controls.append(tag("change-role", ft.TextButton(content="Change", icon=ft.Icons.SWAP_HORIZ, on_click=change,
                                                      height=TOUCH)))
     # the bar as high as a touch target: its buttons were 38 px on a phone (issue 28)
@@ -294,9 +292,7 @@ def questions(app, game) -> ft.Control:
                        bgcolor=ft.Colors.TERTIARY_CONTAINER)
 
     async def answer(token: str, approve: bool) -> None:
-        problem = app.sharing.answer(app.device, token, game, approve)
-        if problem:
-            app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
+        not_possible(app, app.sharing.answer(app.device, token, game, approve))
         fill()
         box.update()
 

@@ -9,7 +9,7 @@ from ...web.browser import IN_BROWSER, NO_SHARED_TABLE
 from ..devices import NAME_LIMIT
 from ..qr import qr_png
 from ..roles import Role, role_label
-from .pages import follow, follow_drawn
+from .pages import follow_drawn
 from .widgets import heading, muted, tag
 
 
@@ -47,7 +47,7 @@ def home_section(app) -> list[ft.Control]:
         asking.controls = _asking(app)
 
     async def renew(e) -> None:
-        _refused(app, sharing.renew_pin(app.device))  # the card follows the change
+        not_possible(app, sharing.renew_pin(app.device))  # the card follows the change
 
     qr = tag("join-qr", ft.Container(
         content=ft.Image(src=qr_png(sharing.address, scale=6, border=2), width=156, height=156,
@@ -86,45 +86,44 @@ def _asking(app) -> list[ft.Control]:
 
     def act(call, *args):
         async def handler(e) -> None:
-            _refused(app, call(app.device, *args))
+            not_possible(app, call(app.device, *args))
         return handler  # the list follows the change
 
     def answer(device, token: str, game_id: str, approve: bool) -> str | None:
         game = sharing.game(game_id)
         return sharing.answer(device, token, game, approve) if game is not None else "That game is no longer open."
 
+    def line(icon, ident: str, text: str, *buttons: ft.Control, weight=None) -> ft.Control:
+        words = ft.Text(text, weight=weight, expand=True, color=ft.Colors.ON_TERTIARY_CONTAINER)
+        return ft.Row([ft.Icon(icon, color=ft.Colors.ON_TERTIARY_CONTAINER), tag(ident, words, label=text), *buttons],
+                      spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
     waiting = sharing.waiting()
     for device in waiting[:8]:
-        text = f"{device.name} ({device.address}) asks to join"
-        lines.append(ft.Row([
-            ft.Icon(ft.Icons.PAN_TOOL, color=ft.Colors.ON_TERTIARY_CONTAINER),
-            tag(f"waiting-{device.ident}", ft.Text(text, weight=ft.FontWeight.W_600, expand=True,
-                                                  color=ft.Colors.ON_TERTIARY_CONTAINER), label=text),
-            tag(f"let-in-{device.ident}", ft.FilledButton(content="Let in", icon=ft.Icons.LOGIN,
-                                                         on_click=act(sharing.let_in, device.token))),
-            tag(f"turn-away-{device.ident}", ft.TextButton(content="Turn away",
-                                                          on_click=act(sharing.turn_away, device.token))),
-        ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+        lines.append(line(ft.Icons.PAN_TOOL, f"waiting-{device.ident}", f"{device.name} ({device.address}) asks to join",
+                          tag(f"let-in-{device.ident}", ft.FilledButton(content="Let in", icon=ft.Icons.LOGIN,
+                                                                       on_click=act(sharing.let_in, device.token))),
+                          tag(f"turn-away-{device.ident}", ft.TextButton(
+                              content="Turn away", on_click=act(sharing.turn_away, device.token))),
+                          weight=ft.FontWeight.W_600))
     if len(waiting) > 8:
         lines.append(muted(f"and {len(waiting) - 8} more asking: let in only the devices at your table.", 12))
     for device, game_id, role in sharing.requests():
         game = sharing.game(game_id)
         where = f" in {game.name}" if game is not None else ""
         text = f"{device.name} asks for {role_label(role)}{where} (holds {role_label(sharing.role(device, game_id))})"
-        lines.append(ft.Row([
-            ft.Icon(ft.Icons.SWAP_HORIZ, color=ft.Colors.ON_TERTIARY_CONTAINER),
-            tag(f"asks-{device.ident}", ft.Text(text, color=ft.Colors.ON_TERTIARY_CONTAINER, expand=True), label=text),
+        lines.append(line(
+            ft.Icons.SWAP_HORIZ, f"asks-{device.ident}", text,
             tag(f"approve-{device.ident}", ft.FilledButton(content="Approve", on_click=act(answer, device.token, game_id, True))),
-            tag(f"refuse-{device.ident}", ft.TextButton(content="Refuse", on_click=act(answer, device.token, game_id, False))),
-        ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+            tag(f"refuse-{device.ident}", ft.TextButton(content="Refuse", on_click=act(answer, device.token, game_id, False)))))
     if not lines:
         return []
     return [tag("asking", ft.Container(content=ft.Column(lines, spacing=8, tight=True), padding=14, border_radius=12,
                                        bgcolor=ft.Colors.TERTIARY_CONTAINER))]
 
 
-def _refused(app, problem: str | None) -> None:
-    """Say why the host's tap changed nothing."""
+def not_possible(app, problem: str | None) -> None:
+    """Say why a tap changed nothing (nothing when `problem` is None)."""
     if problem:
         app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
 
@@ -215,12 +214,7 @@ def devices_dialog(app, game) -> ft.AlertDialog:
         if not rows.controls:
             rows.controls.append(muted("No other device has opened this game yet."))
 
-    async def heard() -> None:  # a device joined, left, renamed itself or changed role
-        fill()
-        rows.update()
-
-    fill()
-    follow(app, rows, heard, app.sharing.table(game))
+    follow_drawn(app, rows, fill, app.sharing.table(game))  # a device joined, left, renamed itself or changed role
     return ft.AlertDialog(
         title=ft.Text("Devices at this game"),
         content=ft.Container(content=ft.Column([
