@@ -180,12 +180,8 @@ def fire_panel(state: GameState, ship_id: str) -> tuple[GunView, ...]:
         targets = []
         for s in guns.get((location, slot), []):
             target = state.ship(s.target)
-            if not s.in_arc:
-                summary = "out of arc"
-            elif s.band == "out":
-                summary = f"range {s.range}: out of range"
-            else:
-                summary = f"range {s.range}, {s.band}"
+            summary = ("out of arc" if not s.in_arc else f"range {s.range}: out of range" if s.band == "out"
+                       else f"range {s.range}, {s.band}")
             strikes = tuple(
                 StrikeView(
                     st.location, location_name(st.location), tuple(dice_chips(st.pool)),

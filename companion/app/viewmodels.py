@@ -80,16 +80,12 @@ def ship_rows(state: GameState) -> list[ShipRow]:
     rows = []
     moving = set(banner(state).next_ships) if state.phase == "movement" else set()
     for ship in state.ships:
-        status = ""
         if ship.removed:
             status = "destroyed"
         elif state.phase == "movement":
-            if ship.move_done:
-                status = "moved"
-            elif ship.id in moving:
-                status = "to move"
-            else:
-                status = "waiting"
+            status = "moved" if ship.move_done else "to move" if ship.id in moving else "waiting"
+        else:
+            status = ""
         rows.append(ShipRow(
             ship.id, ship.card.name, ship.side, ship.card.type,
             ship.describe_position(state.board), f"{ship.mp_left}/{ship.movement_points} MP",
@@ -342,8 +338,7 @@ def log_lines(events) -> tuple[LogLine, ...]:
         if kind == "shot" and "result" in data:
             dice = shot_dice(data["result"])
         elif kind.startswith("initiative") and "rolls" in data:
-            for roll in data["rolls"]:
-                dice += [(d["colour"], d["face"]) for d in roll.get("dice", [])]
+            dice = [(d["colour"], d["face"]) for roll in data["rolls"] for d in roll.get("dice", [])]
         lines.append(LogLine(i, kind, event.text, tuple(dice)))
     return tuple(lines)
 

@@ -88,10 +88,8 @@ class EditorView:
     # --- the form ---------------------------------------------------------------------
 
     def _fill_form(self) -> None:
-        self.fields.clear()
-        self.notes.clear()
-        self.worded.clear()
-        self.shown_dice.clear()
+        for registry in (self.fields, self.notes, self.worded, self.shown_dice):
+            registry.clear()
         self.tabs_shown = None
         self.form.controls = [self._card_section(), self.tabs, self.location_holder]
         self._fill_location()
@@ -139,9 +137,7 @@ class EditorView:
             on_change=lambda ev: self._changed(lambda: e.set_verified(bool(ev.control.value)))))
         notes = self._text(("sources", "notes"), "Notes (where the values come from)", multiline=True,
                            setter=e.set_notes)
-        origin: list[ft.Control] = []
-        if e.based_on:
-            origin.append(muted(f"Based on the card '{e.based_on}'."))
+        origin: list[ft.Control] = [muted(f"Based on the card '{e.based_on}'.")] if e.based_on else []
         origin.append(muted(f"Card id {e.card_id} (scenario files name the card by it)." if e.card_id
                             else "The card gets its id (my-...) from its name when it is first saved."))
         origin.append(tag("editor-compare", ft.TextButton(

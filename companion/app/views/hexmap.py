@@ -36,7 +36,7 @@ SETTLE = 0.25  # s: how long the map's size must stay put before it is fitted
 LABEL, LEAST = 0.5, 0.67  # a hex number's size (times the hex's), the least zoom of a fit: 10 px at 30
 
 
-def _hex_path(layout: HexLayout, cells, inset: float = 0.0) -> list:
+def hex_path(layout: HexLayout, cells, inset: float = 0.0) -> list:
     outlines = HexOutlines(layout, inset, closed=True)
     return [element for cell in cells for element in outlines.outline(cell)]
 
@@ -165,8 +165,7 @@ class HexMap:
         w, h = self.layout.width, self.layout.height
         self.grid = cv.Canvas(shapes=self._grid_shapes(), width=w, height=h)
         self.labels = cv.Canvas(shapes=self._label_shapes(), width=w, height=h)  # over the ships: read under them
-        outlines = HexOutlines(self.layout, inset=1)
-        self._arc_fills = HexFills(outlines, w, h)
+        self._arc_fills = HexFills(HexOutlines(self.layout, inset=1), w, h)
         self._zone_fills = HexFills(HexOutlines(self.layout, inset=4, closed=True), w, h)  # over the ships
         self.arcs = self._arc_fills.canvas
         self.ships = cv.Canvas(shapes=[], width=w, height=h)
@@ -218,8 +217,8 @@ class HexMap:
         ring = [cell for cell in cells if board.in_half_hex_ring(cell)] if self.ring else []
         return [
             cv.Rect(0, 0, layout.width, layout.height, paint=fill_paint(c["sky"])),
-            cv.Path(_hex_path(layout, ring), paint=fill_paint(c["ring"])),
-            cv.Path(_hex_path(layout, cells), paint=stroke_paint(c["grid"], 1)),
+            cv.Path(hex_path(layout, ring), paint=fill_paint(c["ring"])),
+            cv.Path(hex_path(layout, cells), paint=stroke_paint(c["grid"], 1)),
         ]
 
     def _label_shapes(self) -> list:
@@ -262,9 +261,9 @@ class HexMap:
     def _draw_ship(self, shapes: ShipShapes, ship: ShipState, state: GameState, selected: bool) -> None:
         layout = self.layout
         colour = "#8a8f96" if ship.removed else side_colour(state.sides, ship.side)
-        shapes.hull.elements = _hex_path(layout, ship.hexes, inset=3)
+        shapes.hull.elements = hex_path(layout, ship.hexes, inset=3)
         shapes.hull.paint = fill_paint(colour, 0.35 if ship.removed else 0.85)
-        shapes.outline.elements = _hex_path(layout, ship.hexes, inset=3)
+        shapes.outline.elements = hex_path(layout, ship.hexes, inset=3)
         shapes.outline.paint = stroke_paint("#ffd54a" if selected else self.colours["halo"], 4 if selected else 1.5)
         # bow marker: a triangle pointing at the faced hexside
         bx, by = layout.centre(ship.bow)
@@ -303,7 +302,7 @@ class HexMap:
         self._moved_event = moved.event
         if not state.has_ship(moved.ship) or state.ship(moved.ship).removed:
             return []
-        self.moved_ring.elements = _hex_path(self.layout, state.ship(moved.ship).hexes, inset=0)
+        self.moved_ring.elements = hex_path(self.layout, state.ship(moved.ship).hexes, inset=0)
         if not soon(None, flash_off, self.moved_box):
             return []
         flash_on(self.moved_box)
@@ -329,7 +328,7 @@ class HexMap:
         changed: list[ft.Control] = []
         if self._zone_fills.show(dict.fromkeys(zone, ZONE)):
             changed.append(self.zones)
-        shapes: list[cv.Shape] = [cv.Path(_hex_path(self.layout, cells, inset=2), paint=stroke_paint(CIRCLED, 3))] if cells else []
+        shapes: list[cv.Shape] = [cv.Path(hex_path(self.layout, cells, inset=2), paint=stroke_paint(CIRCLED, 3))] if cells else []
         if shapes or self.marks.shapes:
             self.marks.shapes = shapes
             changed.append(self.marks)

@@ -61,17 +61,21 @@ def build(app) -> ft.Control:
     def go(screen):
         return on(app.navigate, Session(screen))
 
+    def tile(icon, title, subtitle, handler, ident, trailing=None, size: int | None = 30, colour=None):
+        return tag(ident, ft.Card(content=ft.ListTile(
+            leading=ft.Icon(icon, size=size, color=colour), title=ft.Text(title, weight=ft.FontWeight.W_600),
+            subtitle=ft.Text(subtitle), trailing=trailing, on_click=handler, min_height=64,
+        )))
+
     def game_tile(row, ruleset: str, screens: GameScreens | None, latest: bool = False) -> ft.Control:
         """A saved game of any ruleset, labelled with the ruleset's name; the last played says Continue."""
-        return tag((screens.resume_tag if screens else "resume-") + row.id, ft.Card(content=ft.ListTile(
-            leading=ft.Icon(ft.Icons.PLAY_CIRCLE if latest else screens.icon if screens else ft.Icons.HELP_OUTLINE,
-                            size=30 if latest else None, color=ft.Colors.PRIMARY if latest else None),
-            title=ft.Text(f"Continue: {row.name}" if latest else row.name, weight=ft.FontWeight.W_600),
-            subtitle=ft.Text(f"{RULESET_NAMES.get(ruleset, ruleset)} · {row.detail} · {row.sides} · {row.last_played}"),
-            trailing=icon_button(ft.Icons.REPLAY, "Replay, turn by turn", on(app.navigate, Session("replay", row.id)),
-                                 "replay-" + row.id),
-            on_click=on(app.navigate, Session("game", row.id)), min_height=64,
-        )))
+        return tile(ft.Icons.PLAY_CIRCLE if latest else screens.icon if screens else ft.Icons.HELP_OUTLINE,
+                    f"Continue: {row.name}" if latest else row.name,
+                    f"{RULESET_NAMES.get(ruleset, ruleset)} · {row.detail} · {row.sides} · {row.last_played}",
+                    on(app.navigate, Session("game", row.id)), (screens.resume_tag if screens else "resume-") + row.id,
+                    trailing=icon_button(ft.Icons.REPLAY, "Replay, turn by turn",
+                                         on(app.navigate, Session("replay", row.id)), "replay-" + row.id),
+                    size=30 if latest else None, colour=ft.Colors.PRIMARY if latest else None)
 
     latest = ft.Column(spacing=0)  # the game last played, to continue in one tap
     saved = ft.Column([muted("Looking for saved games...")], spacing=4)  # every other game, most recent first
@@ -93,12 +97,6 @@ def build(app) -> ft.Control:
     starts = may_start(app) is None  # a guest joins the host's games; it starts none
     edits_cards = getattr(getattr(app, "device", None), "host", True)  # the card library is the host's (issue 11)
     soon(app.page, fill_games)
-
-    def tile(icon, title, subtitle, handler, ident):
-        return tag(ident, ft.Card(content=ft.ListTile(
-            leading=ft.Icon(icon, size=30), title=ft.Text(title, weight=ft.FontWeight.W_600),
-            subtitle=ft.Text(subtitle), on_click=handler, min_height=64,
-        )))
 
     tiles = start_tiles()
     featured = [banner(app, t) for t in tiles if t.featured]

@@ -20,7 +20,7 @@ from ...engine.hexes import Hex
 from ...engine.kernel import Refusal
 from ..planner_model import GunsFrom, PlanMap, PlanView, plan_map, plan_reach, plan_view
 from .frame import on
-from .hexmap import HexFills, HexMap, HexOutlines, fill_paint, stroke_paint
+from .hexmap import HexFills, HexMap, HexOutlines, fill_paint, hex_path, stroke_paint
 from .widgets import TOUCH, heading, inner, muted, put, tag
 
 #: The cost bands' colours, cheapest first: where it stands, then green to red.
@@ -104,10 +104,9 @@ class Planner:
             return
         outcome = await self.act(view.action)
         if outcome.ok:
-            self.on, self.cell, self.choice = False, None, None
-            await self.refresh()
+            await self._stop()
 
-    async def _stop(self, e) -> None:
+    async def _stop(self, e=None) -> None:
         self.on, self.cell, self.choice = False, None, None
         await self.refresh()
 
@@ -157,9 +156,7 @@ class Planner:
         right = layout.facing_point(end, (facing + 1) % 6, 0.45)
         arrow = [cv.Path.MoveTo(*tip), cv.Path.LineTo(*left), cv.Path.LineTo(cx, cy), cv.Path.LineTo(*right),
                  cv.Path.Close()]
-        corners = layout.corners(end, 2)
-        ring = [cv.Path.MoveTo(*corners[0]), *(cv.Path.LineTo(x, y) for x, y in corners[1:]), cv.Path.Close()]
-        return [cv.Path(ring, paint=stroke_paint(PATH, 3)),
+        return [cv.Path(hex_path(layout, [end], inset=2), paint=stroke_paint(PATH, 3)),
                 cv.Path(line, paint=stroke_paint("#ffffff", 8)), cv.Path(line, paint=stroke_paint(PATH, 4)),
                 cv.Circle(*points[0], 5, fill_paint(PATH)),
                 cv.Path(arrow, paint=fill_paint("#ffd54a")), cv.Path(arrow, paint=stroke_paint(PATH, 2))]

@@ -39,12 +39,8 @@ def theme_choices(app, after=None) -> ft.Column:
 def open_theme_dialog(app) -> None:
     """The theme choice in a dialog (Home's theme button, a game's menu)."""
     dialog = ft.AlertDialog(title=ft.Text("Theme"), content=tag("theme-dialog", ft.Container(width=340)))
-
-    def close() -> None:
-        app.page.pop_dialog()
-
-    inner(inner(dialog, ft.Semantics), ft.Container).content = theme_choices(app, after=close)
-    dialog.actions = [ft.TextButton("Close", on_click=lambda e: close())]
+    inner(inner(dialog, ft.Semantics), ft.Container).content = theme_choices(app, after=app.page.pop_dialog)
+    dialog.actions = [ft.TextButton("Close", on_click=lambda e: app.page.pop_dialog())]
     app.page.show_dialog(dialog)
 
 
