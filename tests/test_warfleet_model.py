@@ -31,7 +31,7 @@ def test_the_game_is_a_log_with_undo_and_redo(game):
     assert game.redo() and game.state == rolled
     refused = game.act(A.RollInitiative())
     assert not refused.ok and game.state == rolled
-    assert any("wins the initiative" in line for line in M.log_lines(game))
+    assert any("wins the initiative" in line for line in M.log_lines(game.history()))
 
 
 def test_war_fleet_games_are_games_of_the_store_listed_apart(game):

@@ -10,7 +10,7 @@ import flet as ft
 
 from ..views.frame import on
 from ..views.widgets import TOUCH, tag
-from .steps import Step
+from .steps import Step, log_lines
 
 
 def box(ident: str, *controls: ft.Control, spacing: int = 4,
@@ -56,9 +56,9 @@ class ShipsBody:
                                                                on_click=on(pick, sid), height=TOUCH))
                        for sid, name in ships], wrap=True, spacing=6, run_spacing=6)
 
-    def log_panel(self, lines: Sequence[str]) -> list[ft.Control]:
-        return [tag(f"{self.PREFIX}log", ft.Column([ft.Text(line, size=12) for line in lines[-80:]],
-                                                   spacing=4, tight=True))]
+    def log_panel(self) -> list[ft.Control]:
+        lines = log_lines(self.game.history())[-80:]
+        return [tag(f"{self.PREFIX}log", ft.Column([ft.Text(line, size=12) for line in lines], spacing=4, tight=True))]
 
     def ask(self, step: Step, not_yet: str, take: Callable[[Step], Awaitable[None]]) -> None:
         """Ask before a step the players may not mean (its `confirm`): the step itself when the rules

@@ -1,10 +1,10 @@
-"""The plain rows a ruleset's view model hands its body (no flet): the banner with its steps, and a
-choice the selected ship may take now (with why not, when it may not)."""
+"""The plain rows a ruleset's view model hands its body (no flet): the banner with its steps, a
+choice the selected ship may take now (with why not, when it may not), and the log's lines."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 
 @dataclass(frozen=True)
@@ -33,3 +33,8 @@ class Choice:
     label: str
     action: Any
     problem: str | None = None
+
+
+def log_lines(history: Iterable[Any]) -> tuple[str, ...]:
+    """The log as the players read it: each event's words, oldest first, warnings left out."""
+    return tuple(e.text for e in history if e.kind != "warning") or ("Nothing yet.",)

@@ -118,7 +118,7 @@ class DecisiveVictoryBody(ShipsBody):
         state, _, rows = models
         tabs = {"attacks": lambda: self.attacks.controls(state), "maintenance": lambda: self._maintenance(state),
                 "air": lambda: self.air.controls(state),
-                "log": lambda: [*self.hand.table_section(state), *self.log_panel(M.log_lines(self.game.history()))]}
+                "log": lambda: [*self.hand.table_section(state), *self.log_panel()]}
         return tabs.get(self.frame.tab, lambda: self._ships(state, rows))()
 
     # --- the ships tab ------------------------------------------------------------------------

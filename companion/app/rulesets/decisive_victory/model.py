@@ -27,10 +27,10 @@ from ....engine.decisive_victory.scenario import build_dv_state, load_dv_scenari
 from ....engine.decisive_victory.state import AttackFacts, DVAttack, DVShip, DVState
 from ....engine.roller import Roller
 
-from ..steps import Banner, Choice, Step
+from ..steps import Banner, Choice, Step, log_lines  # noqa: F401 (M.log_lines)
 from .hand_model import tables_words
 from .rolls import (LastRoll, attack_rolls, attack_table, dice_of, faces, groups,  # noqa: F401 (the views' one door)
-                       initiative_faces, last_roll, log_lines, maintenance_table)
+                       initiative_faces, last_roll, maintenance_table)
 from ....files import read_json
 from .group import build_group_game
 

@@ -125,7 +125,3 @@ def attack_rolls(history: Iterable[Any], attack_id: int) -> tuple[LastRoll, ...]
             if dice:
                 found.append(LastRoll(event.kind.replace("_", " ").capitalize(), event.text, tuple(dice)))
     return tuple(reversed(found))
-
-
-def log_lines(history: Iterable[Any]) -> tuple[str, ...]:
-    return tuple(e.text for e in history if e.kind != "warning") or ("Nothing yet.",)

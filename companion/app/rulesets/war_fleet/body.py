@@ -101,7 +101,7 @@ class WarFleetBody(ShipsBody):
         """The open tab's panel (on a phone's map tab the ship panel, kept ready under the map)."""
         self._plan = models[3]
         return {"attacks": self._attack_panel, "card": self._card_panel, "pocket": self._pocket_panel,
-                "log": lambda: self.log_panel(M.log_lines(self.game))}.get(self.frame.tab, self._ship_panel)()
+                "log": self.log_panel}.get(self.frame.tab, self._ship_panel)()
 
     def _ships(self, state) -> None:
         """Every ship into the map's ship layer: a token per ship, several to a hex in a ring."""

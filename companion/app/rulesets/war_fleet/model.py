@@ -32,7 +32,7 @@ from ....engine.war_fleet.state import WarFleetState, WarShip
 from ....engine.war_fleet.turn import to_move, to_place
 from ....store.game import Game
 from ...viewmodels import ArcShade, location_name, percent
-from ..steps import Banner, Choice, Step
+from ..steps import Banner, Choice, Step, log_lines  # noqa: F401 (M.log_lines)
 from .card import converted_card, edited_stats  # noqa: F401  (M.converted_card in the views)
 from ....files import read_json
 
@@ -180,6 +180,15 @@ def _phase_banner(state: WarFleetState) -> Banner:
         return Banner(title, "Damage has taken effect; casualties have left the map.",
                       (Step("wf-end-turn", "End turn", A.EndTurn()),))
     return Banner(title, "", ())
+
+
+def _unmoved(state) -> str:
+    """The question before ending movement while ships have not moved (they stay put), or ""."""
+    names = [s.name for s in state.active_ships if s.placed and not s.move_done and not s.mp_spent and not s.pivoted]
+    if not names:
+        return ""
+    listed = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+    return f"{len(names)} ship{'s have' if len(names) != 1 else ' has'} not moved: {listed}. They stay where they are."
 
 
 def roll_all(game: Game, act: Act | None = None) -> list[Applied | Refused]:
@@ -367,19 +376,3 @@ def bring_back(game: Game, pocket_id: int, store, act: Act | None = None) -> App
     except KeyError:
         return Refused(f"the Quick-Start game of pocket battle {pocket_id} is gone")
     return (act or game.act)(A.ResolvePocket(pocket=pocket_id, ships=pocket_outcome(quick.state)))
-
-
-# --- log ------------------------------------------------------------------------------------------------
-
-
-def log_lines(game: Game) -> tuple[str, ...]:
-    return tuple(e.text for e in game.history() if e.kind != "warning") or ("Nothing yet.",)
-
-
-def _unmoved(state) -> str:
-    """The question before ending movement while ships have not moved (they stay put), or ""."""
-    names = [s.name for s in state.active_ships if s.placed and not s.move_done and not s.mp_spent and not s.pivoted]
-    if not names:
-        return ""
-    listed = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-    return f"{len(names)} ship{'s have' if len(names) != 1 else ' has'} not moved: {listed}. They stay where they are."
