@@ -16,7 +16,7 @@ from companion.engine.war_fleet import game as wf_game
 from companion.engine.war_fleet.reach import reach as wf_reach
 from companion.store.game import Game
 from cards_for_tests import ship, shipped
-from test_reach import moving, wf_moving
+from test_reach import moving, path_to, wf_moving
 from warfleet_for_tests import stats, warship
 
 HERTS, PONT, RAVEN = shipped("hml-hertfordshire"), shipped("pontbriand"), shipped("hml-raven")
@@ -116,7 +116,7 @@ def test_war_fleet_refused_at_the_first_illegal_step():
 def test_the_store_logs_one_entry_and_one_undo_takes_the_whole_path_back():
     state = moving(ship("s", "British", HERTS, "1710", "N"))
     game = Game("g", "planner", state)
-    path = reach(state, "s").path_to((Hex.at(17, 6), 0))
+    path = path_to(reach(state, "s"), (Hex.at(17, 6), 0))
     assert len(path) == 4
     assert game.act(along("s", path)).ok
     assert len(game.entries) == 1 and game.state.ship("s").bow == Hex.at(17, 6)

@@ -18,7 +18,7 @@ from companion.engine.quick_start.reach import Position, Reach, Reached, reach, 
 from companion.engine.war_fleet import game as wf_game
 from companion.store.game import Game
 from cards_for_tests import ship, shipped
-from test_reach import moving, wf_moving
+from test_reach import moving, path_to, wf_moving
 from warfleet_for_tests import attack, loc, stats, warship
 
 HERTS, PONT, RAVEN = shipped("hml-hertfordshire"), shipped("pontbriand"), shipped("hml-raven")
@@ -79,7 +79,7 @@ def test_the_guns_from_the_end_position_are_the_fire_panels_on_the_moved_game():
     state = herts_and_pontbriand()
     view = P.plan_view(state, "s", Hex.at(17, 8), guns=quick_start_guns)
     assert view.steps == ("forward", "forward") and view.problem is None
-    there = state_after(state, "s", reach(state, "s").path_to((Hex.at(17, 8), 0)))
+    there = state_after(state, "s", path_to(reach(state, "s"), (Hex.at(17, 8), 0)))
     expected = [(g, t) for g in fire_panel(there, "s") for t in g.targets if t.strikes]
     shown = [(g, t) for g in view.guns for t in g.targets]
     assert len(shown) == len(expected) > 0

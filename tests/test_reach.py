@@ -17,9 +17,9 @@ from companion.commands import main
 from companion.engine.quick_start import apply
 from companion.engine.quick_start.actions import EndMove
 from companion.engine.board import Board
-from companion.engine.hexes import Hex
+from companion.engine.hexes import Hex, facing_name
 from companion.engine.quick_start.combat import firing_solutions
-from companion.engine.quick_start.reach import Position, reach, ship_after, state_after
+from companion.engine.quick_start.reach import Position, Reach, reach, ship_after, state_after
 from companion.engine.quick_start.table_rules import HouseRules
 from companion.engine.war_fleet import game as wf_game
 from companion.engine.war_fleet.reach import reach as wf_reach
@@ -28,6 +28,16 @@ from warfleet_for_tests import stats, table, warship
 
 FACINGS = range(6)
 RAVEN, HERTS, PONT = shipped("hml-raven"), shipped("hml-hertfordshire"), shipped("pontbriand")
+
+
+def path_to(found: Reach, position: Position | tuple[Hex, int]) -> list[dict]:
+    """One cheapest path to an end position (a `Position`, or a (bow, facing) pair: moved or not,
+    the cheaper), as the planner's "Move there" takes it; ValueError when it is out of reach."""
+    bow, facing = (position.bow, position.facing) if isinstance(position, Position) else position
+    reached = found.find(bow, facing, position.moved if isinstance(position, Position) else None)
+    if reached is None:
+        raise ValueError(f"{found.ship} cannot reach {bow} facing {facing_name(facing)} this turn")
+    return [dict(action) for action in reached.path]
 
 
 # --- the exhaustive search, through apply -------------------------------------------------------
@@ -157,7 +167,7 @@ def test_ships_in_the_way_are_passed_through_never_ended_on(facing):
     found = agrees(state)
     held = set(blocker.hexes) | set(beside.hexes)
     beyond = Hex.at(17, 4) if facing == 0 else Hex.at(17, 16)
-    assert all(not held & set(ship_after(state, "s", reach(state, "s").path_to(pos)).hexes)
+    assert all(not held & set(ship_after(state, "s", path_to(reach(state, "s"), pos)).hexes)
                for pos in [(bow, f) for bow, f, _ in found])
     assert any(bow == beyond for bow, _, _ in found)  # straight through the Raven and out beyond
 
@@ -204,9 +214,9 @@ def test_a_ship_out_of_play_is_refused_in_plain_words():
 def test_path_to_a_position_out_of_reach_says_so():
     state = moving(ship("s", "British", HERTS, "1710", "N"))
     found = reach(state, "s")
-    assert found.path_to((Hex.at(17, 8), 0)) == [{"kind": "step", "ship": "s", "step": "forward"}] * 2
+    assert path_to(found, (Hex.at(17, 8), 0)) == [{"kind": "step", "ship": "s", "step": "forward"}] * 2
     with pytest.raises(ValueError, match="cannot reach"):
-        found.path_to((Hex.at(1, 1), 0))
+        path_to(found, (Hex.at(1, 1), 0))
     assert found.costs()[Hex.at(17, 10)] == 0 and found.costs()[Hex.at(17, 4)] == 6
 
 
@@ -434,7 +444,7 @@ def test_the_guns_from_an_end_position():
     pont = ship("p", "French", PONT, "1704", "S")
     state = moving(herts, pont)
     found = reach(state, "s")
-    there = state_after(state, "s", found.path_to((Hex.at(17, 8), 0)))
+    there = state_after(state, "s", path_to(found, (Hex.at(17, 8), 0)))
     assert there.ship("s").bow == Hex.at(17, 8) and there.ship("s").moved
     bow_gun = [s for s in firing_solutions(there, "s") if s.location == "bow"]
     assert bow_gun and all(s.in_arc and s.range == 4 for s in bow_gun)

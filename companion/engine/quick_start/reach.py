@@ -81,7 +81,7 @@ class Reached:
 @dataclass(frozen=True)
 class Reach:
     """Every end position of one ship this turn, cheapest first (`positions`), with one cheapest
-    path to each (`path_to`)."""
+    path to each (`find`)."""
 
     ship: str
     mp_left: int
@@ -98,19 +98,6 @@ class Reach:
             return self._by_position.get(Position(bow, facing, moved))
         both = [r for r in (self.find(bow, facing, m) for m in (False, True)) if r is not None]
         return min(both, key=lambda r: (r.mp_cost, len(r.path)), default=None)
-
-    def path_to(self, position: Position | tuple[Hex, int]) -> list[Action]:
-        """One cheapest path to an end position (a `Position`, or a (bow, facing) pair: moved or
-        not, the cheaper); ValueError in plain words when it is out of reach."""
-        if isinstance(position, Position):
-            found = self.find(position.bow, position.facing, position.moved)
-            bow, facing = position.bow, position.facing
-        else:
-            bow, facing = position
-            found = self.find(bow, facing)
-        if found is None:
-            raise ValueError(f"{self.ship} cannot reach {bow} facing {facing_name(facing)} this turn")
-        return [dict(action) for action in found.path]
 
     def at(self, bow: Hex) -> list[Reached]:
         """The end positions with their bow in this hex (one per facing, and moved or not)."""
