@@ -14,7 +14,7 @@ from companion.engine.board import Board
 from companion.engine.cards import Card, load_fleet
 from companion.engine.roller import Roller
 from companion.engine.quick_start.state import GameState, ShipState, SlotStatus
-from companion.engine.footprint import locations_of
+from companion.engine.footprint import LOCATION_HEX
 from companion.engine.hexes import parse_facing
 
 
@@ -60,7 +60,7 @@ def filler(breach=12):
 def card(card_id="ship", ship_type=2, si=20, enter=2, name=None, **locations) -> Card:
     """A valid card; unspecified locations get a gun and filler slots."""
     locs = {}
-    for loc in locations_of(ship_type):
+    for loc in LOCATION_HEX[ship_type]:
         locs[loc] = locations.get(loc) or location([gun()] + filler())
     return Card.model_validate({
         "format": "leviathans-card/1", "id": card_id, "name": name or card_id.title(),

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from companion.engine.arcs import ARC_DEGREES, CORNERS, offset_in_wedge, range_in_wedge, wedge_for
 from companion.engine.board import Board, deployment_edges
-from companion.engine.footprint import Placement, locations_of
+from companion.engine.footprint import LOCATION_HEX, Placement
 from companion.engine.hexes import Hex, PositionError, parse_facing, parse_label
 
 hexes = st.builds(Hex, st.integers(-30, 30), st.integers(-30, 30))
@@ -68,11 +68,11 @@ def test_footprints_trail_behind_the_bow():
         placement = Placement(Hex(0, 0), 1, ship_type)
         assert len(placement.hexes) == count
         assert placement.hexes[1] == Hex(0, 0).neighbour(4)
-        assert set(locations_of(ship_type)) == set(placement_locations(placement))
+        assert set(LOCATION_HEX[ship_type]) == set(placement_locations(placement))
 
 
 def placement_locations(placement):
-    return [loc for loc in locations_of(placement.ship_type) if placement.location_hex(loc)]
+    return [loc for loc in LOCATION_HEX[placement.ship_type] if placement.location_hex(loc)]
 
 
 def test_each_neighbour_is_in_exactly_one_quick_start_arc():

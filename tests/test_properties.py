@@ -31,8 +31,8 @@ dice_specs = st.sampled_from(["DBlack", "2DRed", "DRed", "DRed & DBlue", "DYello
 @st.composite
 def cards(draw, ship_type):
     locs = {}
-    from companion.engine.footprint import locations_of
-    for loc in locations_of(ship_type):
+    from companion.engine.footprint import LOCATION_HEX
+    for loc in LOCATION_HEX[ship_type]:
         slots = [draw(slot_specs) for _ in range(6)]
         if all(s["kind"] == "miss" for s in slots):
             slots[0] = other(12)

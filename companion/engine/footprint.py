@@ -27,10 +27,6 @@ HEX_COUNT = {1: 2, 2: 3, 3: 3, 4: 4}
 PIVOT_HEX = {1: 0, 2: 1, 3: 1, 4: 1}
 
 
-def locations_of(ship_type: int) -> tuple[str, ...]:
-    return tuple(LOCATION_HEX[ship_type])
-
-
 @dataclass(frozen=True, slots=True)
 class Placement:
     """A ship's bow hex and facing, with its type: everything geometry needs.
