@@ -51,8 +51,8 @@ def closed_to_battle(state: WarFleetState) -> WarFleetState:
 
 def clear_caches() -> None:
     for cached in (arcs._in_wedge_from_corner_0, dice.counts, wf_arcs._meets_cone,
-                   wf_arcs.offset_in_degrees, wf_arcs._struck, wf_odds._odds, dialup._canonical_text,
-                   dialup._canonical_dice, dialup._dialled, wf_state._hex_at):
+                   wf_arcs.offset_in_degrees, wf_arcs._struck, wf_odds._odds, dialup.canonical,
+                   dialup._dialled, wf_state._hex_at):
         cached.cache_clear()
 
 
