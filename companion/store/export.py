@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..engine.cards import FormatError, format_error
 from ..engine.roller import Roller
@@ -34,9 +34,7 @@ GAME_FORMAT = "leviathans-game/1"
 GAME_FAMILY = "leviathans-game/"
 
 
-class ExportedEntry(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+class ExportedEntry(BaseModel):  # fields an export does not know are left out (pydantic's default)
     index: int
     kind: Literal["action", "undo", "redo"]
     action: dict[str, Any] | None = None
@@ -45,8 +43,6 @@ class ExportedEntry(BaseModel):
 
 
 class GameDocument(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
     format: Literal["leviathans-game/1"]
     id: str = ""
     name: str = ""
