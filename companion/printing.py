@@ -141,10 +141,9 @@ def ship_outline(card: Card) -> str:
         parts.append(f'<polygon points="{points}" class="{cls}"/>')
         parts.append(f'<text x="{cx}" y="{cy + 5:.1f}" class="hex-num">{i + 1}</text>')
     parts.append("</svg>")
-    if len(side_hexes) == 2:  # Type 4: fore sides from the mid-fore hex, aft sides from the mid-aft hex
-        note = f"fore side guns fire from hex {side_hexes[0] + 1}, aft side guns from hex {side_hexes[1] + 1}"
-    else:
-        note = f"side guns fire from hex {side_hexes[0] + 1}"
+    # Type 4: fore sides from the mid-fore hex, aft sides from the mid-aft hex
+    note = (f"fore side guns fire from hex {side_hexes[0] + 1}, aft side guns from hex {side_hexes[1] + 1}"
+            if len(side_hexes) == 2 else f"side guns fire from hex {side_hexes[0] + 1}")
     return "".join(parts) + f'<div class="outline-note">Type {card.type} &middot; {note}</div>'
 
 
@@ -170,9 +169,8 @@ def card_section(card: Card) -> str:
     faction = f"{_e(card.faction)} &middot; " if card.faction else ""
     armament = (f'<div class="armament"><span class="label">Armament</span> {_e(card.armament)}</div>'
                 if card.armament else "")
-    notes = ""
-    if card.sources is not None and card.sources.notes:
-        notes = f'<div class="notes"><b>Sources.</b> {_e(card.sources.notes)}</div>'
+    notes = (f'<div class="notes"><b>Sources.</b> {_e(card.sources.notes)}</div>'
+             if card.sources is not None and card.sources.notes else "")
     return f"""
 <section class="card{' unverified' if unverified else ''}" data-card-id="{_e(card.id)}">
 {banner}
