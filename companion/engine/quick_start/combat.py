@@ -157,18 +157,12 @@ class Odds:
 
 def breach_odds(pool: Pool, modifier: int, target: ShipState, location: str) -> Odds:
     """Exact odds of every outcome of a breach roll against a target location."""
-    return _odds(Pool(pool).sorted_key, modifier, *target_key(target, location))
-
-
-def target_key(target: ShipState, location: str) -> tuple[
-        tuple[int | None, ...], tuple[bool, ...], int, int, int, bool | None]:
-    """What a breach roll's odds read from the target location: its printed breaches, which slots
-    are destroyed, its armour, the SI, the keel modifier and the ship's `fate`."""
-    return (*location_key(target, location), fate(target))
+    return _odds(Pool(pool).sorted_key, modifier, *location_key(target, location), fate(target))
 
 
 def location_key(target: ShipState, location: str) -> tuple[tuple[int | None, ...], tuple[bool, ...], int, int, int]:
-    """`target_key` but the ship's fate: what the location itself gives the odds."""
+    """What a breach roll's odds read from the target location: its printed breaches, which slots
+    are destroyed, its armour, the SI and the keel modifier (with the ship's `fate`, its target key)."""
     slots = target.card.locations[location].slots
     return (
         tuple(None if s.kind == "miss" else s.breach for s in slots),
@@ -330,7 +324,7 @@ def shot_pool(attacker: ShipState, location: str, slot: int, band: FiringBand, t
 
 class _Facts:
     """What one `firing_solutions` call reads again and again, read once (issue 30): the attacker's
-    Tesla modifier and crew dice per location, each target location's `target_key` and dice."""
+    Tesla modifier and crew dice per location, each target location's key (`_target_keys`) and dice."""
 
     def __init__(self, attacker: ShipState, rules: TableRules):
         self.attacker, self.rules = attacker, rules
@@ -385,7 +379,7 @@ class _Facts:
 
 #: `struck_locations` by what it reads (`_Facts.struck`).
 _STRUCK: dict[tuple[Any, ...], tuple[str, ...]] = {}
-#: Per ship object: the ship and its `target_key` of every location (`_target_keys`).
+#: Per ship object: the ship and the key of every location, its `location_key` and `fate` (`_target_keys`).
 _TARGET_KEYS: dict[int, tuple[ShipState, dict[str, tuple[Any, ...]]]] = {}
 #: The solutions out of arc or range: per gun (attacker, location, slot, name), by target (`firing_solutions`).
 _OUT_OF_REACH: dict[tuple[str, str, int, str], dict[str, "FiringSolution"]] = {}
@@ -400,7 +394,7 @@ def _bound(memo: dict[Any, Any]) -> None:
 
 
 def _target_keys(target: ShipState) -> dict[str, tuple[Any, ...]]:
-    """`target_key` of a ship's locations, each read when first asked (`_Facts.odds`) and remembered
+    """`location_key` and `fate` of a ship's locations, each read when first asked (`_Facts.odds`) and remembered
     per ship object (issue 30: each enemy in reach of a gun read them again).  A ShipState is frozen
     and the engine never changes one in place (a change makes a new one), and the memo holds the
     ship itself, so its id cannot be reused by another ship while its entry lasts."""
@@ -414,7 +408,7 @@ def _target_keys(target: ShipState) -> dict[str, tuple[Any, ...]]:
 
 
 class _TargetKeys(dict[str, tuple[Any, ...]]):
-    """A ship's `target_key` per location, read on first use."""
+    """A ship's `location_key` and `fate` per location, read on first use."""
 
     def __init__(self, target: ShipState):
         super().__init__()
