@@ -21,6 +21,7 @@ import re
 import secrets
 import sys
 import time
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -113,10 +114,8 @@ def write_atomic(path: Path, payload: bytes) -> None:
             os.fsync(handle.fileno())
         os.replace(temporary, path)
     except BaseException:
-        try:
+        with suppress(OSError):
             os.unlink(temporary)
-        except OSError:
-            pass
         raise
     sync_folder(folder)
 
@@ -128,9 +127,8 @@ def sync_folder(folder: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        with suppress(OSError):
+            os.fsync(fd)
     finally:
         os.close(fd)
 
@@ -147,11 +145,9 @@ def remove_temporary_files(folder: Path) -> int:
     for stray in Path(folder).glob(f".*{TEMPORARY_SUFFIX}"):
         if not _abandoned(stray):
             continue
-        try:
+        with suppress(OSError):
             stray.unlink()
             removed += 1
-        except OSError:
-            pass
     return removed
 
 

@@ -20,6 +20,7 @@ game then replays a little more when it loads) or a stray temporary file
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -148,10 +149,8 @@ class GameFolder:
         self._next_index = doc["index"] + 1
         if self._live_count >= self.segment_size:
             self._live = None
-            try:
+            with suppress(OSError):  # a full disk: the snapshot only saves time, the game replays its log instead
                 self.write_snapshot(self._next_index, state)
-            except OSError:  # a full disk: the snapshot only saves time, the game replays its log instead
-                pass
 
     def write_snapshot(self, index: int, state: GameState) -> None:
         _open(self.path / f"snapshot-{index:08d}.json", "snapshot").table("snapshot").insert(

@@ -30,6 +30,7 @@ import shutil
 import sys
 import threading
 import time
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -211,10 +212,8 @@ class TinyDBRepository(Repository):
             os.rename(building, final)
         finally:
             lock.release()
-        try:
+        with suppress(OSError):
             (final / CREATING).unlink()
-        except OSError:
-            pass
         sync_folder(self.games_dir)
 
     def load(self, game_id: str) -> StoredGame:
