@@ -1,6 +1,7 @@
 """What War Fleet's and Decisive Victory's bodies in the game frame (views/frame.py) do alike: the
-selected ship and the open tab, the ship chips, the log, and a step the players are asked about
-before it is taken."""
+selected ship and the open tab, the ship chips, the log, a step the players are asked about before
+it is taken; and the small pieces their panels share (a tagged card, a dialog's closing button, a menu
+line, which Quick-Start's menu uses too)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,14 @@ def box(ident: str, *controls: ft.Control, spacing: int = 4,
                                    border_radius=10, bgcolor=bgcolor))
 
 
+def closing(page: Any, handler: Callable[..., Awaitable[Any]], *args: Any) -> Callable[[Any], Awaitable[None]]:
+    """A dialog's button: the dialog closes, then `handler(*args)` is awaited."""
+    async def handle(e) -> None:
+        page.pop_dialog()
+        await handler(*args)
+    return handle
+
+
 def menu_item(ident: str, words: str, icon: Any, handler: Callable[[Any], Any]) -> ft.PopupMenuItem:
     """One line of a body's menu beside undo and redo."""
     return ft.PopupMenuItem(content=tag(ident, ft.Text(words)), icon=icon, height=TOUCH, on_click=handler)
@@ -29,7 +38,7 @@ class ShipsBody:
     """A body that shows one selected ship at a time; `PREFIX` starts its identifiers."""
 
     PREFIX = ""
-    SHARED_SCREEN = True  # the shared screen is the ruleset's own view (GameScreens.screen_view), not the body read only
+    SHARED_SCREEN = True  # the shared screen: the ruleset's own view (GameScreens.screen_view), not this body
 
     def __init__(self, frame):
         self.frame, self.app, self.game = frame, frame.app, frame.game
@@ -64,15 +73,11 @@ class ShipsBody:
         """Ask before a step the players may not mean (its `confirm`): the step itself when the rules
         allow it, and what they allow instead (its `options`), each taken by `take`."""
         page = self.app.page
-
-        def go(chosen: Step):
-            async def send(e) -> None:
-                page.pop_dialog()
-                await take(chosen)
-            return send
-        offered = [tag(o.ident, ft.OutlinedButton(content=o.label, on_click=go(o))) for o in step.options]
+        offered = [tag(o.ident, ft.OutlinedButton(content=o.label, on_click=closing(page, take, o)))
+                   for o in step.options]
         if step.allowed:
-            offered.append(tag(f"{step.ident}-confirm", ft.FilledButton(content=step.label, on_click=go(step))))
+            offered.append(tag(f"{step.ident}-confirm", ft.FilledButton(content=step.label,
+                                                                      on_click=closing(page, take, step))))
         page.show_dialog(ft.AlertDialog(
             title=ft.Text(f"{step.label}?"), content=ft.Text(step.confirm),
             actions=[ft.TextButton(content=not_yet, on_click=lambda _: page.pop_dialog()), *offered]))

@@ -23,7 +23,7 @@ from .attack import AttackPanel
 from .controls import heading
 from .hand import HandControls
 from .ship import ship_card, ship_line
-from ..body import ShipsBody, box
+from ..body import ShipsBody, box, closing
 from ...views.frame import on
 from ...views.game_files import export_from
 from ...views.pages import may_start
@@ -333,17 +333,11 @@ async def start_sample(app, scenario: str | None = None) -> None:
 def _choose_scenario(app) -> None:
     """Which shipped scenario to play: each one a button (ids dv-scenario-<file stem>)."""
     page = app.page
-
-    def start(file: str):
-        async def go(e) -> None:
-            page.pop_dialog()
-            await start_sample(app, file)
-        return go
     page.show_dialog(ft.AlertDialog(
         title=ft.Text("Decisive Victory: which scenario?"),
         content=ft.Column([muted("Shipped sample data (unverified values). The group's own hit grid and "
                                  "Table 1 are used when it saved them.", 12),
                            *[tag("dv-scenario-" + file.rsplit("/", 1)[1].removesuffix(".json"),
-                                 ft.FilledButton(content=words, height=TOUCH, on_click=start(file)))
+                                 ft.FilledButton(content=words, height=TOUCH, on_click=closing(page, start_sample, app, file)))
                              for file, words in M.SCENARIOS]], tight=True, spacing=10),
         actions=[ft.TextButton(content="Cancel", on_click=lambda _: page.pop_dialog())]))

@@ -96,12 +96,9 @@ class DVEditorView:
                                  lambda v: e.copy_sample(v), width=260, redraw=True, ident="dv-copy-sample", check=False)
         actions = ft.Row([
             choice,
-            tag("dv-new-ship", ft.OutlinedButton(content="New ship", icon=ft.Icons.ADD,
-                                                 on_click=lambda ev: self._changed(e.new_ship, redraw=True))),
+            self._button("dv-new-ship", "New ship", ft.Icons.ADD, e.new_ship, ft.OutlinedButton),
             samples,
-            tag("dv-delete-ship", ft.TextButton(content="Delete", icon=ft.Icons.DELETE_OUTLINE,
-                                                on_click=lambda ev: self._changed(e.delete_ship, redraw=True),
-                                                disabled=s.saved_id is None)),
+            self._button("dv-delete-ship", "Delete", ft.Icons.DELETE_OUTLINE, e.delete_ship, disabled=s.saved_id is None),
         ], wrap=True, spacing=8, run_spacing=8)
         record = self._panel("dv-record", "The ship", [
             ft.ResponsiveRow([ft.Container(self._text((key,), label), col={"xs": 12, "md": 4}) for key, label in (
@@ -119,10 +116,8 @@ class DVEditorView:
             self._text(("sources", "notes"), "Notes (where the values come from)", width=600, setter=s.set_notes),
         ])
         weapons = [self._weapon(i) for i in range(len(s.data.get("weapons", [])))]
-        add = ft.Row([tag("dv-add-gun", ft.TextButton(content="Add a gun battery", icon=ft.Icons.ADD,
-                                                      on_click=lambda ev: self._changed(lambda: s.add_weapon("gun"), True))),
-                      tag("dv-add-torpedo", ft.TextButton(content="Add torpedo tubes", icon=ft.Icons.ADD,
-                                                          on_click=lambda ev: self._changed(lambda: s.add_weapon("torpedo"), True)))],
+        add = ft.Row([self._button("dv-add-gun", "Add a gun battery", ft.Icons.ADD, lambda: s.add_weapon("gun")),
+                      self._button("dv-add-torpedo", "Add torpedo tubes", ft.Icons.ADD, lambda: s.add_weapon("torpedo"))],
                      wrap=True)
         summary = self._summary("dv-ship-summary", lambda: ship_line(s.data))
         return [actions, summary, record, self._panel("dv-weapons", "Weapon systems", [*weapons, add]), self._air()]
@@ -177,8 +172,7 @@ class DVEditorView:
                 ft.IconButton(ft.Icons.DELETE_OUTLINE, tooltip="Remove this flight",
                               on_click=lambda ev, n=i: self._changed(lambda: s.remove_flight(n), True)),
             ], wrap=True, spacing=8))
-        controls.append(tag("dv-add-flight", ft.TextButton(content="Add an embarked flight", icon=ft.Icons.ADD,
-                                                           on_click=lambda ev: self._changed(s.add_flight, True))))
+        controls.append(self._button("dv-add-flight", "Add an embarked flight", ft.Icons.ADD, s.add_flight))
         return self._panel("dv-air", "Aircraft", controls)
 
     def _grid_form(self) -> list[ft.Control]:
@@ -210,14 +204,12 @@ class DVEditorView:
                                                          "from the seed text; set them from your printed grid.")
         grid_panel = self._panel("dv-grid", "Hit-location grid", [
             muted(own), self._text(("name",), "Name"), header, *rows, self._note(("rows",)),
-            tag("dv-grid-add-row", ft.TextButton(content="Add a row", icon=ft.Icons.ADD,
-                                                 on_click=lambda ev: self._changed(g.add_row, True))),
+            self._button("dv-grid-add-row", "Add a row", ft.Icons.ADD, g.add_row),
             ft.Row([self._number(("thresholds", c), f"{CLASSES[c]}: boxes to damage") for c in CLASSES], wrap=True,
                    spacing=10),
             self._verified(g, "Every cell read from our printed rules"),
             self._text(("sources", "notes"), "Notes", width=600, setter=g.set_notes),
-            tag("dv-grid-reset", ft.TextButton(content="Use the reconstructed grid", icon=ft.Icons.RESTORE,
-                                               on_click=lambda ev: self._changed(e.reset_grid, True))),
+            self._button("dv-grid-reset", "Use the reconstructed grid", ft.Icons.RESTORE, e.reset_grid),
         ])
         return [grid_panel]
 
@@ -237,8 +229,7 @@ class DVEditorView:
                               "succeeds): 7, 6-8, or N7 only."),
             ft.Row(bands, wrap=True, spacing=8, run_spacing=8), self._note(("bands",)),
             self._verified(t, "Every band read from our printed rules"),
-            tag("dv-table-reset", ft.TextButton(content="Use the reconstructed Table 1", icon=ft.Icons.RESTORE,
-                                                on_click=lambda ev: self._changed(e.reset_table, True))),
+            self._button("dv-table-reset", "Use the reconstructed Table 1", ft.Icons.RESTORE, e.reset_table),
         ])]
 
     # --- inputs ------------------------------------------------------------------------------
@@ -271,6 +262,11 @@ class DVEditorView:
         if check:
             self.fields[path] = field
         return tag(ident or "dv-" + _ident(path), field, label=label)
+
+    def _button(self, ident: str, words: str, icon: Any, change: Callable[[], Any], kind: Any = ft.TextButton,
+                **more: Any) -> ft.Control:
+        """A button that changes the form's shape (a weapon added, a ship chosen): the form is drawn again."""
+        return tag(ident, kind(content=words, icon=icon, on_click=lambda ev: self._changed(change, True), **more))
 
     def _verified(self, draft: Draft, words: str) -> ft.Control:
         return tag(f"dv-verified-{self.tab}", ft.Checkbox(

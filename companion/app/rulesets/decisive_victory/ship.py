@@ -7,6 +7,7 @@ from __future__ import annotations
 import flet as ft
 
 from .model import GridLine, ShipRow
+from ...views.frame import on
 from ...views.widgets import muted, tag
 
 STATUS_COLOUR = {"working": None, "damaged": "#c77800", "disabled": ft.Colors.ERROR}
@@ -44,16 +45,9 @@ def _box(ship: str, cell, size: int, on_box) -> ft.Control:
     box = ft.Container(content, width=size, height=30, border_radius=4,
                        bgcolor=ft.Colors.ERROR_CONTAINER if cell.marked else ft.Colors.SURFACE_CONTAINER_HIGHEST,
                        border=ft.Border.all(1, ft.Colors.OUTLINE if not cell.unverified else ft.Colors.OUTLINE_VARIANT),
-                       on_click=_tapped(on_box, cell.box) if on_box else None)
+                       on_click=on(on_box, cell.box) if on_box else None)
     words = f"{cell.system} box {g},{c}" + (" marked" if cell.marked else "") + (" reconstructed" if cell.unverified else "")
     return tag(f"dv-box-{ship}-{g}-{c}" + ("-marked" if cell.marked else ""), box, label=words)
-
-
-def _tapped(on_box, box):
-    """A box's tap: `on_box(box)` awaited (a correction by hand)."""
-    async def handle(e) -> None:
-        await on_box(box)
-    return handle
 
 
 def systems_row(row: ShipRow) -> ft.Control:

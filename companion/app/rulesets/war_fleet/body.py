@@ -64,14 +64,14 @@ class WarFleetBody(ShipsBody):
         """One menu beside undo and redo, as Quick-Start's: the report, the replay and a new battle
         (three look-alike icons on a phone's bar hid the game's title: issue 28)."""
         items = [menu_item("wf-report", "After-action report", ft.Icons.INSIGHTS,
-                      on(self.app.navigate, Session("report", self.game.id))),
+                           on(self.app.navigate, Session("report", self.game.id))),
                  menu_item("wf-replay", "Replay, turn by turn", ft.Icons.REPLAY,
-                      on(self.app.navigate, Session("replay", self.game.id)))]
+                           on(self.app.navigate, Session("replay", self.game.id)))]
         if not self.read_only:
             items.append(menu_item("wf-restart", "A new War Fleet battle", ft.Icons.ADD_CIRCLE_OUTLINE, self._restart))
         if getattr(self.app.device, "host", False):  # the file holds the dice seed: the host's only (game_files)
             items.append(menu_item("wf-export", "Export the game (a file to import elsewhere)", ft.Icons.DOWNLOAD,
-                              on(export_from, self.frame, self.app, self.game.id)))
+                                   on(export_from, self.frame, self.app, self.game.id)))
         return [tag("wf-menu", ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip="Report, replay, new battle",
                                                   width=TOUCH, height=TOUCH, items=items))]
 
@@ -129,8 +129,8 @@ class WarFleetBody(ShipsBody):
                   f"in pocket battle {ship.pocket}" if ship.pocket else None,
                   "destroyed: " + ", ".join(l.replace("_", " ") for l in ship.destroyed) if ship.destroyed else None]
         out.append(box("wf-selected", ft.Text(ship.name, size=18, weight=ft.FontWeight.BOLD),
-                        ft.Text(f"{ship.side} · class {ship.ship_class} · {where} · MP {ship.mp_left} of {ship.mp}"),
-                        *[ft.Text(s, color=ft.Colors.ERROR) for s in status if s], spacing=2))
+                       ft.Text(f"{ship.side} · class {ship.ship_class} · {where} · MP {ship.mp_left} of {ship.mp}"),
+                       *[ft.Text(s, color=ft.Colors.ERROR) for s in status if s], spacing=2))
         moves = M.moves(state, ship.id)
         planning = self.planner.panel(*self._plan)
         if planning is not None:  # the movement planner (issue 17): the tapped end position first
@@ -168,10 +168,10 @@ class WarFleetBody(ShipsBody):
                                                      icon=ft.Icons.CASINO),
                                              button(f"wf-cancel-{row.id}", "Cancel", on(self.send, row.cancel))]
             out.append(box(f"wf-attack-{row.id}", heading(row.title, 14),
-                            ft.Row([_dice_row(row.dice), ft.Text(row.odds, size=12, expand=True)], spacing=8)
-                            if row.odds else ft.Container(),
-                            ft.Text(row.result, size=13) if row.result else ft.Container(),
-                            ft.Row(buttons, spacing=6), bgcolor=ft.Colors.SURFACE_CONTAINER))
+                           ft.Row([_dice_row(row.dice), ft.Text(row.odds, size=12, expand=True)], spacing=8)
+                           if row.odds else ft.Container(),
+                           ft.Text(row.result, size=13) if row.result else ft.Container(),
+                           ft.Row(buttons, spacing=6), bgcolor=ft.Colors.SURFACE_CONTAINER))
         if state.phase == "combat" and not state.firing:
             ready = [(s.id, s.name) for s in state.active_ships if s.placed and s.pocket is None
                      and M.option_rows(state, s.id)]
@@ -188,8 +188,8 @@ class WarFleetBody(ShipsBody):
                             icon=ft.Icons.GPS_FIXED),
                 ]) for j, s in enumerate(option.strikes)]
                 out.append(box(f"wf-option-row-{i}", heading(option.title, 14),
-                                ft.Row([_dice_row(option.dice), ft.Text(option.detail, size=12, expand=True)], spacing=8),
-                                *strikes))
+                               ft.Row([_dice_row(option.dice), ft.Text(option.detail, size=12, expand=True)], spacing=8),
+                               *strikes))
             if not rows and not state.firing:
                 out.append(muted("No enemy ship is in this ship's arcs and range."))
         if not out:
@@ -223,9 +223,9 @@ class WarFleetBody(ShipsBody):
             source = ft.Column([heading("Quick-Start", 12),
                                 *[ft.Text(text, size=11) for text in line.source]], spacing=1, tight=True, expand=1)
             out.append(box(f"wf-card-{name}", ft.Row([war_fleet, source], vertical_alignment=ft.CrossAxisAlignment.START),
-                            ft.ExpansionTile(title=ft.Text("How it was converted", size=12),
-                                             controls=[ft.Text(w, size=11) for w in line.working])
-                            if line.working else ft.Container()))
+                           ft.ExpansionTile(title=ft.Text("How it was converted", size=12),
+                                            controls=[ft.Text(w, size=11) for w in line.working])
+                           if line.working else ft.Container()))
         return [tag("wf-card", ft.Column(out, spacing=8, tight=True))]
 
     def _number(self, text: str, field: str, location: str, what: str | None = None) -> ft.Control:
@@ -268,8 +268,8 @@ class WarFleetBody(ShipsBody):
                            button(f"wf-bring-back-{row.id}", "Bring the result back", on(self._bring_back, row.id),
                                    filled=True, icon=ft.Icons.CALL_MERGE)]
             out.append(box(f"wf-pocket-{row.id}", heading(f"Pocket battle {row.id}: {row.ships}", 14),
-                            ft.Text("Being fought at Quick-Start scale" if row.open else f"Result: {row.outcome}", size=13),
-                            ft.Row(buttons, spacing=6, wrap=True)))
+                           ft.Text("Being fought at Quick-Start scale" if row.open else f"Result: {row.outcome}", size=13),
+                           ft.Row(buttons, spacing=6, wrap=True)))
         return out
 
     # --- handlers --------------------------------------------------------------------------------
