@@ -205,13 +205,11 @@ class TinyDBRepository(Repository):
         building.mkdir()
         lock = FileLock(building / CREATING)  # a later start removes the folder only if this is let go
         lock.acquire()
-        try:
+        with lock:
             GameFolder(building, self.segment_size).create(record, docs, snapshot)
             if os.name == "nt":  # Windows renames no folder with an open file in it
                 lock.release()
             os.rename(building, final)
-        finally:
-            lock.release()
         with suppress(OSError):
             (final / CREATING).unlink()
         sync_folder(self.games_dir)
@@ -272,10 +270,8 @@ def _remove_abandoned(path: Path) -> None:
             return  # another companion process is writing it right now
     except OSError:
         return
-    try:
+    with lock:
         shutil.rmtree(path, ignore_errors=True)
-    finally:
-        lock.release()
 
 
 def _summary(doc: Any, record: GameRecord) -> StoredSummary:
