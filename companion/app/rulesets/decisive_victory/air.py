@@ -174,10 +174,8 @@ class AirPanel:
             action = A.launch_action(c, self.target, fields["distance"].value or "", self.band)
         elif c.needs == "points":
             action = A.with_points(c, fields["points"].value or "")
-        elif c.needs == "inches":
-            action = A.with_inches(c, fields["inches"].value or "", "inches")
-        elif c.needs == "distance":
-            action = A.with_inches(c, fields["distance"].value or "", "distance")
+        elif c.needs in ("inches", "distance"):  # a move's inches, a strike's distance
+            action = A.with_inches(c, fields[c.needs].value or "", c.needs)
         else:
             action = dict(c.action)
         if isinstance(action, str):

@@ -91,14 +91,14 @@ class Draft(Edited):
         problems = self._own_checks()
         if problems:  # a field typed in a way the model cannot read: say that first
             return problems
+        return list(dict.fromkeys(self._model_problems()))  # each once, in the model's order
+
+    def _model_problems(self) -> list[Problem]:
         try:
             self.model.model_validate(self._clean())
         except ValidationError as exc:
-            for error in exc.errors():
-                problem = self._plain(error)
-                if problem not in problems:
-                    problems.append(problem)
-        return problems
+            return [self._plain(error) for error in exc.errors()]
+        return []
 
     def _clean(self) -> dict[str, Any]:
         return copy.deepcopy(self.data)
@@ -235,13 +235,6 @@ class ShipDraft(Draft):
         own = self._own_checks()
         paths = {p.path for p in own}
         return own + [p for p in self._model_problems() if p.path not in paths]
-
-    def _model_problems(self) -> list[Problem]:
-        try:
-            ShipRecord.model_validate(self._clean())
-        except ValidationError as exc:
-            return [self._plain(error) for error in exc.errors()]
-        return []
 
     def _clean(self) -> dict[str, Any]:
         data = copy.deepcopy(self.data)
