@@ -28,7 +28,7 @@ import time
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Generic, Iterable, TypeVar
 
 from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage
@@ -38,6 +38,7 @@ from ..files import kind_of, load_file, read_json, shipped_fleets_dir
 from .atomic import (AtomicJSONStorage, SaveFileError, StoreError, remove_temporary_files, set_aside_bad_file,
                      write_lock)
 
+Kept = TypeVar("Kept")
 PLAYER_PREFIX = "my-"
 LIBRARY_FOLDER = "cards"
 LIBRARY_FILE = "library.json"
@@ -323,24 +324,31 @@ class CardLibrary:
 
 # --- one library per data folder, and the store's library ------------------------------
 
-_BY_FOLDER: dict[Path, CardLibrary] = {}
-_BY_STORE: "weakref.WeakKeyDictionary[Any, CardLibrary]" = weakref.WeakKeyDictionary()
-_OPEN_LOCK = threading.Lock()
+class BesideTheGames(Generic[Kept]):
+    """What is kept beside a store's games, one per data folder in this process (`make(folder)`) or
+    per memory store (`make(None)`): the player's cards here, the group's Decisive Victory files."""
+
+    def __init__(self, make: Callable[[Path | None], Kept]) -> None:
+        self.make, self.lock = make, threading.Lock()
+        self.by_folder: dict[Path, Kept] = {}
+        self.by_store: weakref.WeakKeyDictionary[Any, Kept] = weakref.WeakKeyDictionary()
+
+    def __call__(self, store: object) -> Kept:
+        """The one beside `store`'s games: its data folder's, or its own in memory for a memory store."""
+        folder = getattr(store, "folder", None)
+        with self.lock:
+            if folder is not None:
+                path = Path(folder).expanduser().resolve()
+                if path not in self.by_folder:
+                    self.by_folder[path] = self.make(path)
+                return self.by_folder[path]
+            if store not in self.by_store:
+                self.by_store[store] = self.make(None)
+            return self.by_store[store]
 
 
-def library_for(store: object) -> CardLibrary:
-    """The library beside a store's games: the one of its data folder in this process, or memory for a
-    memory store."""
-    folder = getattr(store, "folder", None)
-    with _OPEN_LOCK:
-        if folder is not None:
-            path = Path(folder).expanduser().resolve()
-            if path not in _BY_FOLDER:
-                _BY_FOLDER[path] = CardLibrary(path)
-            return _BY_FOLDER[path]
-        if store not in _BY_STORE:
-            _BY_STORE[store] = CardLibrary(None)
-        return _BY_STORE[store]
+#: The library beside a store's games: `library_for(store)`.
+library_for = BesideTheGames(CardLibrary)
 
 
 # --- the shipped fleets and the catalogue ---------------------------------------------------

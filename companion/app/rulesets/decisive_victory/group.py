@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import threading
-import weakref
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -31,6 +30,7 @@ from ....engine.decisive_victory.state import DVState
 from ....engine.decisive_victory.table1 import SuccessTable
 from ....engine.roller import Roller
 from ....store.atomic import StoreError, write_atomic, write_lock
+from ....store.library import BesideTheGames
 from .files import load_dv_data
 
 FOLDER = "decisive-victory"
@@ -132,23 +132,8 @@ class GroupFiles:
                 raise StoreError(f"{path}: could not be saved ({exc.strerror or exc}); nothing was changed") from None
 
 
-_BY_FOLDER: dict[Path, GroupFiles] = {}
-_BY_STORE: "weakref.WeakKeyDictionary[Any, GroupFiles]" = weakref.WeakKeyDictionary()
-_OPEN_LOCK = threading.Lock()
-
-
-def group_files(store: Any) -> GroupFiles:
-    """The group's files beside a store's games: its data folder, or memory for a memory store."""
-    folder = getattr(store, "folder", None)
-    with _OPEN_LOCK:
-        if folder is not None:
-            path = Path(folder).expanduser().resolve()
-            if path not in _BY_FOLDER:
-                _BY_FOLDER[path] = GroupFiles(path)
-            return _BY_FOLDER[path]
-        if store not in _BY_STORE:
-            _BY_STORE[store] = GroupFiles(None)
-        return _BY_STORE[store]
+#: The group's files beside a store's games: `group_files(store)`.
+group_files = BesideTheGames(GroupFiles)
 
 
 def group_catalogue(files: GroupFiles, records: Iterable[ShipRecord] = ()) -> dict[str, ShipRecord]:
