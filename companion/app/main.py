@@ -151,12 +151,8 @@ class App:
                 if self.table is table:  # a tap meanwhile opened another screen (a double tap on Home): it stays
                     self._set_screen(join.framed(self, game, table.control))
             return
-        builders = {
-            "home": home.build, "dice": dice.build,
-            "fleets": fleets.build, "editor": editor.build, "rules": info.build_rules, "load": info.build_load,
-            "report": report.build,
-            "replay": replay.build,
-        }
+        builders = {"home": home.build, "dice": dice.build, "fleets": fleets.build, "editor": editor.build,
+                    "rules": info.build_rules, "load": info.build_load, "report": report.build, "replay": replay.build}
         builder = builders.get(session.screen) or route(session.screen)
         if builder is None:  # no screen of that name (an old or mistyped address): Home
             self.session, builder = Session(), home.build

@@ -274,12 +274,10 @@ class HexMap:
                                cv.Path.LineTo(*right), cv.Path.Close()]
         shapes.bow.paint = fill_paint("#ffffff", 0.5 if ship.removed else 0.95)
         # name over the middle hex, with the damage count
-        cells = ship.hexes
-        mx = sum(layout.centre(c)[0] for c in cells) / len(cells)
-        my = sum(layout.centre(c)[1] for c in cells) / len(cells)
+        xs, ys = zip(*(layout.centre(c) for c in ship.hexes))
         name = ship.card.name.replace("HML ", "")
         damage, big, small = ship.destroyed_count(), self.name_size, self.name_size * 7 / 8
-        shapes.name.x, shapes.name.y = mx, my
+        shapes.name.x, shapes.name.y = sum(xs) / len(xs), sum(ys) / len(ys)
         shapes.name.value = None
         if not self.canvas_names:
             shapes.name.spans, shapes.name.style = [], None
