@@ -30,6 +30,9 @@ def test_a_phone_follows_the_host_into_its_new_game(shared_server, browser):  # 
     wait_log(phone, 0, timeout=30)
 
     open_app(host, server.url)  # Home, and a second battle
+    # The reload resumes the host's session, which shows the first game (its banner) until the new
+    # address reaches the server: tap only once Home is there, or the old banner passes for the new.
+    by_id(host, "quick-start").wait_for(timeout=30000)
     tap_until(host, "quick-start", "banner", timeout=60)
     host.wait_for_url(lambda url: "/game/" in url and first not in url, timeout=30000)
     second = _game_path(host)
