@@ -76,11 +76,13 @@ PoolText = Annotated[
 ]
 
 
-class _Strict(BaseModel):
+class StrictModel(BaseModel):
+    """A frozen model that refuses unknown fields: the base of the printed data's and the rules' records."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
-class RangeBand(_Strict):
+class RangeBand(StrictModel):
     """One of a gun's two range bands: up to `range` hexes, roll `dice`."""
 
     range: int = Field(ge=0, le=MAX_RANGE, strict=True)
@@ -91,7 +93,7 @@ class RangeBand(_Strict):
         return parse_pool(self.dice)
 
 
-class _Slot(_Strict):
+class _Slot(StrictModel):
     breach: Whole | None = Field(default=None, ge=1, le=MAX_BREACH, description="Breach number printed on the slot")
     label: str = Field(default="", description="The slot's label as printed on the card, e.g. 'Armor', 'Crew'")
     text: str = Field(default="", description="What the card prints after the label, when the slot's fields do not say it")
@@ -101,7 +103,7 @@ class _Breached(_Slot):  # every kind of slot but a miss slot prints its breach 
     breach: int = Field(ge=1, le=MAX_BREACH, strict=True)
 
 
-class Battery(_Strict):
+class Battery(StrictModel):
     """What a Quick-Start gun and a War Fleet location's attack share (seed 004 "Attack": the
     same shape as a gun battery): a short and a long band, traits and saturation boxes."""
 
@@ -196,7 +198,7 @@ SLOT_KINDS = ("gun", "crew", "armor", "engine", "tesla_coil", "miss", "other")
 NO_QUICK_START_RULE = "no Quick-Start rule: apply it at the table"
 
 
-class Location(_Strict):
+class Location(StrictModel):
     """One location of a card: location dice and six slots."""
 
     go: PoolText = Field(description="Location dice when the ship entered a new hex this turn")
@@ -232,7 +234,7 @@ class Sources(BaseModel):
     url: str = Field(default="", description="Where the printed card's values were read (its card page)")
 
 
-class Card(_Strict):
+class Card(StrictModel):
     """A ship card (formats.md)."""
 
     format: Literal["leviathans-card/1"] = CARD_FORMAT
@@ -284,7 +286,7 @@ class Card(_Strict):
         return self.model_dump(by_alias=True, exclude_none=True, mode="json")
 
 
-class LeftOut(_Strict):
+class LeftOut(StrictModel):
     """A printed card the fleet does not bring into play, and why (a plain sentence)."""
 
     name: str
@@ -294,7 +296,7 @@ class LeftOut(_Strict):
     url: str = ""
 
 
-class Fleet(_Strict):
+class Fleet(StrictModel):
     format: Literal["leviathans-fleet/1"] = FLEET_FORMAT
     name: str
     faction: str = ""

@@ -152,8 +152,6 @@ class TVScreen:
         self.count = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
         self.control = ft.Container(expand=True, bgcolor=ft.Colors.SURFACE)
 
-    _card = staticmethod(titled_card)
-
     async def refresh(self, force: bool = False) -> None:
         raise NotImplementedError
 
@@ -270,10 +268,10 @@ class ScreenView(TVScreen):
             ft.Row([self.whose_dot, tag("screen-whose", self.whose)], spacing=10,
                    vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True),
         ], spacing=2, tight=True), padding=ft.Padding.only(left=18, right=18, top=10, bottom=6))
-        roll = self._card("screen-last-roll", "Last roll", self.roll_title, self.roll_dice, self.roll_text)
-        lost = self._card("screen-lost", "Ships lost", self.lost)
-        fleets = self._card("screen-sides", "Fleets", self.sides)
-        self.shots_card = shots = self._card("screen-shots", "Shots to roll", self.shots)
+        roll = titled_card("screen-last-roll", "Last roll", self.roll_title, self.roll_dice, self.roll_text)
+        lost = titled_card("screen-lost", "Ships lost", self.lost)
+        fleets = titled_card("screen-sides", "Fleets", self.sides)
+        self.shots_card = shots = titled_card("screen-shots", "Shots to roll", self.shots)
         shots.visible = bool(self.model and self.model.shots)
         body: ft.Control
         if wide:

@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from pydantic import Field
 
-from ..cards import _Strict
+from ..cards import StrictModel
 from ..kernel import Refusal, Work
 from ..common import ordered_pair, rolled_faces
 from ..roller import DiceSource
@@ -20,7 +20,7 @@ from .state import DVShip, DVState, Flight
 
 T = TypeVar("T")
 
-class AirFaces(_Strict):
+class AirFaces(StrictModel):
     """Dice rolled at the table for an aircraft roll: `attack` [1st, 2nd]; the target flight's
     `answer` [1st, 2nd] (air to air); a strike's armour `save` [1st, 2nd] and `damage` dice."""
 

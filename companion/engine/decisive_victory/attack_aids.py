@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..cards import _Strict
+from ..cards import StrictModel
 from ..common import _Action
 from ..dice import Colour
 from ..kernel import Handler, Refusal, Work
@@ -41,7 +41,7 @@ class Searchlight(_Action):
     distance: Inches
 
 
-class ShellFaces(_Strict):
+class ShellFaces(StrictModel):
     scatter: list[int] = Field(default=[], max_length=3)
     direction: list[int] = Field(default=[], max_length=1)
 
@@ -62,7 +62,7 @@ class Illuminate(_Action):
     ships: list[str]
 
 
-class RadarFaces(_Strict):
+class RadarFaces(StrictModel):
     radar: list[int] = Field(default=[], max_length=2)
 
 

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from pydantic import Field
 
-from ..cards import _Strict
+from ..cards import StrictModel
 from ..dice import Colour
 from ..kernel import Work
 from ..common import ordered_pair, rolled_faces
@@ -36,7 +36,7 @@ from .table1 import clamp
 T = TypeVar("T")
 
 
-class AttackFaces(_Strict):
+class AttackFaces(StrictModel):
     """Dice rolled at the table for one attack (§16 `roll_attack`)."""
 
     attack: list[int] = Field(default=[], max_length=2)

@@ -20,7 +20,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ..cards import Sources, Whole, _Strict
+from ..cards import Sources, Whole, StrictModel
 from .validate import dv_validated
 
 GRID_FORMAT: Final = "decisive-victory-hit-grid/1"
@@ -34,7 +34,7 @@ SystemStatus = Literal["working", "damaged", "disabled"]
 COLUMNS: Final = 6
 
 
-class GridRow(_Strict):
+class GridRow(StrictModel):
     """One row of the grid: the 1st-die faces it takes, the armour it uses, six cells by 2nd die."""
 
     dice: list[Whole] = Field(min_length=1, description="1st-die faces of this row, e.g. [2, 3]")
@@ -60,7 +60,7 @@ class GridRow(_Strict):
         return columns
 
 
-class Thresholds(_Strict):
+class Thresholds(StrictModel):
     """Marked boxes that damage a system, by class (`003:107`)."""
 
     destroyer: Whole = Field(default=1, ge=1, le=99)
@@ -68,7 +68,7 @@ class Thresholds(_Strict):
     capital: Whole = Field(default=3, ge=1, le=99)
 
 
-class HitGrid(_Strict):
+class HitGrid(StrictModel):
     """A hit-location grid (§17.3): rows by 1st die, columns by 2nd die."""
 
     format: Literal["decisive-victory-hit-grid/1"] = GRID_FORMAT

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..cards import _Strict
+from ..cards import StrictModel
 from ..common import _Action
 from ..dice import Colour
 from ..kernel import Handler, Refusal, Work
@@ -33,7 +33,7 @@ ORDER = ("struct", "catastrophic", "minor", "trade")
 ABANDON_COST = 2  # "spend 2 command points from the ship or the fleet flagship" (003:150)
 
 
-class MaintenanceFaces(_Strict):
+class MaintenanceFaces(StrictModel):
     """Dice rolled at the table: `dice` the d6s of the step in order, `grid` one [1st, 2nd] pair per
     grid roll in order, `side` the rudder's side die, `drift` the smoke's die."""
 
@@ -69,7 +69,7 @@ class Abandon(_Action):
     ship: str
 
 
-class DriftFaces(_Strict):
+class DriftFaces(StrictModel):
     drift: list[int] = Field(default=[], max_length=1)
 
 

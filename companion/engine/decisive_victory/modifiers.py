@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..cards import _Strict
+from ..cards import StrictModel
 from .odds import TABLE_1, SuccessTable, half, success_chance
 
 
@@ -26,7 +26,7 @@ def fire_control(base: int, close_action: bool = False, guns_damaged: bool = Fal
     return half(fc) if split else fc
 
 
-class AttackFacts(_Strict):
+class AttackFacts(StrictModel):
     """What the table knows about one attack (§8.4); distances in inches, exact."""
 
     weapon: Literal["gun", "torpedo"] = "gun"

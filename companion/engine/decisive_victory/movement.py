@@ -14,7 +14,7 @@ from fractions import Fraction
 from math import ceil, floor
 from typing import Literal
 
-from ..cards import _Strict
+from ..cards import StrictModel
 from ..common import EndMove, EndMovement, _Action, rolled
 from ..dice import Colour
 from ..kernel import Handler, Refusal, Work
@@ -195,7 +195,7 @@ def _move(work: Work[DVState], action: Move) -> None:
 
 # --- close action --------------------------------------------------------------------------------
 
-class CollisionDice(_Strict):
+class CollisionDice(StrictModel):
     """Collision dice rolled at the table: `ship`'s CR d6 at the other, and `other`'s at the ship."""
 
     ship: list[int] = []

@@ -20,7 +20,7 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import Field
 
-from ..cards import _Strict, validated
+from ..cards import StrictModel, validated
 from .grid import RECONSTRUCTED as RECONSTRUCTED_GRID, HitGrid
 from .table1 import RECONSTRUCTED, clamp
 from .table1 import SuccessTable as SuccessTable  # re-exported: the odds take a group's own table
@@ -222,7 +222,7 @@ class Weapon(str, Enum):
 TORPEDO_LIKE = (Weapon.TORPEDO, Weapon.TORPEDO_BOMBER)  # damage on a 3+ (003:92, [R-33])
 
 
-class Armour(_Strict):
+class Armour(StrictModel):
     """The target's three armour values (§3.1)."""
 
     deck: int = Field(ge=0, le=99)
@@ -230,7 +230,7 @@ class Armour(_Strict):
     underwater: int = Field(ge=0, le=99)
 
 
-class Attack(_Strict):
+class Attack(StrictModel):
     """The inputs of §15.4: the attack's total modifier (FC and every situational modifier,
     §8.4; clamped when rolled), the weapon, its strength and damage dice as printed, the
     measured distance in inches, the facts, and the target's armour."""

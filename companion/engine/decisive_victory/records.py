@@ -13,7 +13,7 @@ from typing import Any, Final, Literal, Self
 
 from pydantic import Field, model_validator
 
-from ..cards import Sources, Whole, _Strict
+from ..cards import Sources, Whole, StrictModel
 from ..names import ShipName
 from .grid import HitGrid, ShipClass
 from .inches import Inches
@@ -41,7 +41,7 @@ def _value(default: Any = _REQUIRED, low: int = 0, high: int = MAX_VALUE, **kw: 
     return Field(default=default, ge=low, le=high, **kw)
 
 
-class ShipArmor(_Strict):
+class ShipArmor(StrictModel):
     """Armour by row of the grid: deck (row 1), belt (2-5), underwater (6) [R-35] (`003:60`)."""
 
     deck: Whole = _value()
@@ -49,7 +49,7 @@ class ShipArmor(_Strict):
     underwater: Whole = _value()
 
 
-class Weapon(_Strict):
+class Weapon(StrictModel):
     """A weapon system (§3.2): a gun battery or torpedo tubes, fired once a turn (`003:52`)."""
 
     id: str = Field(min_length=1, pattern=ID_PATTERN)
@@ -79,7 +79,7 @@ class Weapon(_Strict):
         return self
 
 
-class FlightRecord(_Strict):
+class FlightRecord(StrictModel):
     """A flight of aircraft (§3.4, §17.2)."""
 
     id: str = Field(min_length=1, pattern=ID_PATTERN)
@@ -91,14 +91,14 @@ class FlightRecord(_Strict):
     naval: bool = Field(default=True, strict=True, description="May land on carriers (003:200)")
 
 
-class FlightDeck(_Strict):
+class FlightDeck(StrictModel):
     """A carrier's flight deck (§3.5): "Carriers and bases can launch 1 flight a turn" (`003:198`)."""
 
     launch_per_turn: Whole = _value(1)
     lands_in_combat: bool = Field(default=True, strict=True, description="False: cannot land aircraft in combat (003:193)")
 
 
-class ShipRecord(_Strict):
+class ShipRecord(StrictModel):
     """A ship's data file (`decisive-victory-ship/1`, §17.1)."""
 
     format: Literal["decisive-victory-ship/1"] = SHIP_FORMAT
@@ -144,7 +144,7 @@ class ShipRecord(_Strict):
         return self.model_dump(by_alias=True, mode="json")
 
 
-class ShipFleet(_Strict):
+class ShipFleet(StrictModel):
     """A fleet file (`decisive-victory-fleet/1`, §17.1): ships a scenario may name by id."""
 
     format: Literal["decisive-victory-fleet/1"] = FLEET_FORMAT

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BeforeValidator, Field
 
-from ..cards import FormatError, Sources, Whole, _Strict
+from ..cards import FormatError, Sources, Whole, StrictModel
 from ..names import GameName, ShipName, SideName
 from ..roller import Roller
 from ..quick_start.state import check_ship_count
@@ -31,7 +31,7 @@ from .table1 import RECONSTRUCTED as TABLE
 SCENARIO_FORMAT: Final = "decisive-victory-scenario/1"
 
 
-class ScenarioShip(_Strict):
+class ScenarioShip(StrictModel):
     id: str = Field(min_length=1)
     side: SideName = Field(min_length=1)
     ship: str | ShipRecord = Field(description="A record id (scenario records or the fleets) or an inline record")
@@ -47,14 +47,14 @@ class ScenarioShip(_Strict):
     salvoes_left: dict[str, Whole] | None = None
 
 
-class ScenarioBase(_Strict):
+class ScenarioBase(StrictModel):
     id: str = Field(min_length=1)
     side: SideName = Field(min_length=1)
     name: ShipName = ""
     aa: Whole = Field(default=0, ge=0, le=99)
 
 
-class ScenarioFlight(_Strict):
+class ScenarioFlight(StrictModel):
     id: str = Field(min_length=1)
     side: SideName = Field(min_length=1)
     flight: FlightRecord
@@ -66,7 +66,7 @@ class ScenarioFlight(_Strict):
     on_table: bool = Field(default=False, strict=True)
 
 
-class DVScenario(_Strict):
+class DVScenario(StrictModel):
     format: Literal["decisive-victory-scenario/1"] = SCENARIO_FORMAT
     ruleset: Literal["decisive-victory"] = RULESET
     name: GameName = ""

@@ -14,7 +14,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
 
-from ..cards import _Strict
+from ..cards import StrictModel
 from ..common import Ships
 from ..roller import DieRoll, Roller
 from .grid import RECONSTRUCTED as RECONSTRUCTED_GRID, SYSTEMS, Box, HitGrid, SystemStatus, system_status
@@ -34,7 +34,7 @@ Boxes = Annotated[frozenset[tuple[int, int]], PlainSerializer(lambda s: [list(b)
 Names = Annotated[frozenset[str], PlainSerializer(sorted, return_type=list[str])]
 
 
-class Plot(_Strict):
+class Plot(StrictModel):
     """Where a ship stands, when the players plot it (§1.2): inches from the table's left and
     bottom edges, heading in degrees clockwise from table north (the far edge)."""
 
@@ -127,7 +127,7 @@ class Base(BaseModel):
     aa_spent: int = 0
 
 
-class Conditions(_Strict):
+class Conditions(StrictModel):
     """The whole table's conditions (§8.4, §12.2 [R-54])."""
 
     night: bool = Field(default=False, strict=True)
@@ -135,7 +135,7 @@ class Conditions(_Strict):
     air_range_unit: Literal["feet", "inches"] = "feet"
 
 
-class Table(_Strict):
+class Table(StrictModel):
     """The table's size in inches (informational: the seed sets none, §18)."""
 
     width: Inches
@@ -165,7 +165,7 @@ class DVInitiativeRoll(BaseModel):
         return self.die.face + self.score
 
 
-class AttackFacts(_Strict):
+class AttackFacts(StrictModel):
     """What the players measured or saw for one attack (§1.2, §8.4)."""
 
     in_arc: bool = True

@@ -20,7 +20,7 @@ from typing import Any, Final, Literal, Self
 
 from pydantic import Field, field_validator, model_validator
 
-from ..cards import Sources, Whole, _Strict
+from ..cards import Sources, Whole, StrictModel
 from .validate import dv_validated
 
 TABLE_FORMAT: Final = "decisive-victory-success-table/1"
@@ -28,7 +28,7 @@ LOWEST, HIGHEST = 0, 9
 NATURAL_SEVEN: Final = frozenset({(3, 4), (4, 3)})
 
 
-class Band(_Strict):
+class Band(StrictModel):
     """The totals that succeed at one modifier; `totals` null: only a N7 succeeds."""
 
     modifier: Whole = Field(ge=LOWEST, le=HIGHEST)
@@ -54,7 +54,7 @@ class Band(_Strict):
         return str(low) if low == high else f"{low}-{high}"
 
 
-class SuccessTable(_Strict):
+class SuccessTable(StrictModel):
     """Table 1: one band per clamped modifier 0 to 9."""
 
     format: Literal["decisive-victory-success-table/1"] = TABLE_FORMAT

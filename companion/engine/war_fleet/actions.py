@@ -11,7 +11,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, Field
 
-from ..cards import _Strict
+from ..cards import StrictModel
 from ..common import Concede as Concede, EndMove as EndMove, EndMovement as EndMovement, EndTurn as EndTurn
 from ..common import SetBookkeeping as SetBookkeeping, SetInitiative as SetInitiative, Step as Step, _Action
 from .state import ShipOutcome
@@ -79,7 +79,7 @@ class CancelAttack(_Action):
     attack: int
 
 
-class TableRollFaces(_Strict):
+class TableRollFaces(StrictModel):
     """Faces rolled at the table: the attack dice in order, then each SI test's red die."""
 
     attack: list[int] = []

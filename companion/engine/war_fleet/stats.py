@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from ..arcs import ARC_DEGREES
-from ..cards import MAX_BREACH, MAX_MODIFIER, MAX_MP, MAX_SATURATION, MAX_SI, Battery, RangeBand, _Strict, validated
+from ..cards import MAX_BREACH, MAX_MODIFIER, MAX_MP, MAX_SATURATION, MAX_SI, Battery, RangeBand, StrictModel, validated
 from ..names import ShipName
 from .dialup import canonical
 
@@ -60,7 +60,7 @@ class AttackStat(Battery):
         }
 
 
-class LocationStats(_Strict):
+class LocationStats(StrictModel):
     """One location: its attack (or none), Resilience, destroyed Resilience, SI modifier."""
 
     resilience: int = Field(ge=1, le=MAX_BREACH, strict=True)
@@ -77,7 +77,7 @@ class LocationStats(_Strict):
         }
 
 
-class WarFleetStats(_Strict):
+class WarFleetStats(StrictModel):
     """A ship's War Fleet stats.  `card` names the Quick-Start card it came from."""
 
     card: str = Field(default="", description="Id of the Quick-Start card these stats were converted from")

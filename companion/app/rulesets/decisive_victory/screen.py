@@ -18,7 +18,7 @@ from .air import flight_card
 from .ship import grid_table, systems_row
 from ...views.frame import on
 from ...views.join import keep_awake
-from ...views.screen import TV_DIE, TV_NAME, TV_ODDS, TV_TEXT, TVScreen
+from ...views.screen import TV_DIE, TV_NAME, TV_ODDS, TV_TEXT, TVScreen, titled_card
 from ...views.widgets import die_face, icon_button, mounted, muted, tag
 
 
@@ -41,9 +41,9 @@ class DVScreenView(TVScreen):
         ], spacing=8), padding=ft.Padding.only(left=14, right=6), height=42, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)
         head = ft.Container(ft.Column([tag("screen-headline", self.headline), tag("screen-whose", self.whose)],
                                       spacing=2, tight=True), padding=ft.Padding.only(left=18, right=18, top=10))
-        self.attacks_card = self._card("screen-shots", "Declared attacks: exact odds", self.attacks)
-        roll = self._card("screen-last-roll", "Last roll", self.roll_title, self.roll_dice, self.roll_text)
-        self.flights_card = self._card("screen-flights", "Flights and their stages", self.flights)
+        self.attacks_card = titled_card("screen-shots", "Declared attacks: exact odds", self.attacks)
+        roll = titled_card("screen-last-roll", "Last roll", self.roll_title, self.roll_dice, self.roll_text)
+        self.flights_card = titled_card("screen-flights", "Flights and their stages", self.flights)
         side = ft.Column([roll, self.attacks_card, self.flights_card], spacing=12, col={"xs": 12, "md": 4},
                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
         fleets = ft.Column([tag("screen-ships", self.ships)], col={"xs": 12, "md": 8})
