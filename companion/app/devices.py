@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..engine.names import ANSI_REST, cleaned, skeleton
+from ..engine.names import ANSI_REST, blank_problem, cleaned, looks_alike, name_forms
 from .roles import SCREEN, TABLE, Role
 
 
@@ -145,8 +145,9 @@ def named(text: str | None, taken: list[str], local: bool = False) -> tuple[str,
     """A device's new name, tidied (`names.cleaned`: spaces run together, no control, bidi or
     zero-width characters), and why it may not have it (None: it may): empty, longer than
     `NAME_LIMIT`, what is left of a terminal escape ("[31m"), looking like the host's own
-    "This computer" on a device that is not on the host (a Cyrillic о), or looking like another
-    device's name (any case, any lookalike letters)."""
+    "This computer" on a device that is not on the host (a Cyrillic о, an Armenian օ, a Cherokee Ꭲ:
+    Unicode TR39's skeletons, `names.looks_alike`), showing nothing (U+3164, the Braille blank, accents
+    only), or looking like another device's name (any case, any lookalike letters, blanks ignored)."""
     name = cleaned(text or "")
     if not name:
         return name, "Give the device a name."
@@ -155,12 +156,14 @@ def named(text: str | None, taken: list[str], local: bool = False) -> tuple[str,
     code = ANSI_REST.search(name)
     if code:
         return name, f"'{code.group()}' is part of a terminal code: leave it out of the name."
-    look = skeleton(name)
-    if not local and look.startswith(skeleton(HOST_NAME)):
+    if blank_problem(name, "name"):
+        return name, "The name shows nothing (only blanks or accents): give it letters or digits."
+    host_looks = name_forms(HOST_NAME)
+    if not local and any(form.startswith(host) for form in name_forms(name) for host in host_looks):
         return name, f"Only the host's own browser is called {HOST_NAME}: pick another name."
     if name.casefold() in {other.casefold() for other in taken}:
         return name, f"Another device is already called {name}: pick another name."
-    alike = next((other for other in taken if skeleton(other) == look), None)
+    alike = next((other for other in taken if looks_alike(other, name)), None)
     if alike is not None:
         return name, f"{name} looks like the name of another device, {alike}: pick another name."
     return name, None

@@ -4,7 +4,9 @@ A name loses its control characters and its invisible format characters (bidi ov
 isolates, zero-width joiners: Unicode categories Cc and Cf, which can make a name read backwards
 or hide text), its spaces run together, and it has a length limit, so a 500-character ship name
 no longer runs across the whole map.  `skeleton` is the name as it looks, for telling apart
-names that only look alike ("This computer" with a Cyrillic о).  Pure: no I/O.
+names that only look alike ("This computer" with a Cyrillic о, an Armenian օ, a Cherokee Ꭲ): Unicode
+TR39's skeleton over its confusables data (`confusables_data`, issue 36 part 4); `alike_problem`
+refuses names of one game that look the same or show nothing.  Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -50,10 +52,81 @@ def name_problem(name: str, what: str, limit: int) -> str | None:
 
 
 def skeleton(name: str) -> str:
-    """The name as it looks: compatibility forms folded, lookalike letters read as Latin, case and
-    everything but letters and digits dropped ("Тhis cоmputer" and "this computer" are one)."""
-    folded = unicodedata.normalize("NFKD", cleaned(name)).translate(_LOOKALIKE).casefold()
-    return "".join(ch for ch in folded.translate(_LOOKALIKE) if ch.isalnum())
+    """The name as it looks (Unicode TR39's skeleton of its case-folded form, `confusables_data`):
+    blanks, marks and everything but letters and digits dropped ("Тhis cоmputer" and "this
+    computer" are one).  `looks_alike` compares two names by every form they may take."""
+    return _tr39(_bare(name).casefold()).casefold()
+
+
+#: Letters that show as nothing (Hangul fillers, the Braille blank, Mongolian and Khmer vowel
+#: marks of no width): dropped with the spaces and marks when a name is compared or checked.
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e\u034f")
+
+
+def _bare(name: str) -> str:
+    """The name decomposed (NFKD) without blanks (spaces, control, format and filler characters)
+    and without combining marks: what is left to see of it."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", name)
+                   if ch not in BLANKS and not ch.isspace()
+                   and unicodedata.category(ch)[0] not in "MC")
+
+
+_PROTOTYPES: dict[str, str] = {}
+
+
+def _prototypes() -> dict[str, str]:
+    """Each confusable character's prototype (UTS #39 confusables.txt), read once."""
+    if not _PROTOTYPES:
+        from .confusables_data import MAPPING
+        for entry in MAPPING.split(","):
+            source, _, target = entry.partition(":")
+            _PROTOTYPES[chr(int(source, 16))] = "".join(chr(int(code, 16)) for code in target.split())
+    return _PROTOTYPES
+
+
+def _tr39(text: str) -> str:
+    """TR39's skeleton of `text` (each character by its prototype, decomposed before and after),
+    kept to its letters and digits, with the lookalikes the table reads as Latin letters."""
+    table = _prototypes()
+    mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
+    mapped = unicodedata.normalize("NFD", mapped).translate(_LOOKALIKE)
+    return "".join(ch for ch in mapped if ch.isalnum() and unicodedata.category(ch)[0] != "M")
+
+
+def name_forms(name: str) -> frozenset[str]:
+    """The forms a name may take to the eye: its skeleton case-folded before and after TR39's
+    mapping ("BRITISH" and "British" share one, and so do "Вritish" and "British")."""
+    bare = _bare(name)
+    return frozenset({_tr39(bare.casefold()), _tr39(_tr39(bare).casefold())}) - {""}
+
+
+def looks_alike(one: str, other: str) -> bool:
+    """Do two names look the same (any case, any lookalike letters, blanks and marks ignored)?"""
+    return bool(name_forms(one) & name_forms(other))
+
+
+def blank_problem(name: str, what: str) -> str | None:
+    """Why a name shows nothing ("a side's name shows nothing: ..."), or None."""
+    if _bare(name):
+        return None
+    return (f"{what} shows nothing (only blanks or accents): give it letters or digits")
+
+
+def alike_problem(names: list[str], what: str) -> str | None:
+    """Why names of one game cannot be told apart, naming the first two ("the sides British and
+    BRITISH look the same"), or a blank one; None when every name is seen and distinct."""
+    seen: dict[str, str] = {}
+    for name in names:
+        blank = blank_problem(name, f"{what} '{name}'")
+        if blank:
+            return blank
+        for form in name_forms(name):
+            other = seen.get(form)
+            if other is not None and other != name:
+                return f"{what}s '{other}' and '{name}' look the same: give them names that differ to the eye"
+        for form in name_forms(name):
+            seen.setdefault(form, name)
+    return None
 
 
 def _cleaning(value: object) -> object:
