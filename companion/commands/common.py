@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeAlias
 from pydantic import ValidationError
 
 from ..engine.cards import FormatError, format_error
+from ..engine.game_start import start_problem
 from ..engine.hexes import PositionError
 from ..engine.quick_start.scenario import two_sides
 from ..engine.registry import ruleset_for_format
@@ -126,6 +127,9 @@ def scenario_state(path: str, fleets: list[str], wrong_file: str, ruleset: Any =
         state = found.build_state(loaded, catalogue, roller)
         if to_play:
             two_sides(state.sides)  # a game needs two sides at least (issue 25 part 8)
+            problem = start_problem(state, found)  # sides that differ to the eye, ids once (issue 36)
+            if problem:
+                raise FormatError(problem[1], problem[0])
     except FormatError as exc:
         raise exc.in_file(path) from None
     if attacker is not None and not state.has_ship(attacker):

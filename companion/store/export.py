@@ -9,7 +9,12 @@
 The export holds the dice seed (inside `initial.roller`) so that the game can
 go on after an import: keep the file of an unfinished game from the players.
 Importing checks the format version, the log's order, the seed against its
-commitment, and that the log replays; and everything the store will read
+commitment, the starting position as `companion new` would (`engine.game_start`: ship count and
+ids, two sides that differ to the eye, names cleaned and within their limits, a turn of 1 or
+more), and replays the log through the rules: every entry must make the events the file holds,
+else the import is refused naming the first entry that differs (issue 36: a file's events
+are never taken on trust, so an edited "British wins the game" or an extra game over, which
+would reveal the seed, cannot come in); and everything the store will read
 again later (issue 11): no value nested deeper than 32 levels (a real export
 has about 10; a very deep one could not be read back), every number finite
 and of a game's size, every time a date the companion can show.
@@ -23,6 +28,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from ..engine.cards import FormatError, format_error
+from ..engine.game_start import start_problem
+from ..engine.names import GAME_LIMIT, cleaned
+from ..engine.quick_start.state import MAX_SHIPS
+from ..engine.kernel import Refused
 from ..engine.roller import Roller
 from ..engine.registry import find_ruleset
 from ..files import check_nesting_and_numbers
@@ -32,6 +41,9 @@ from .repository import LATEST_TIME, GameRecord, StoredGame
 
 GAME_FORMAT = "leviathans-game/1"
 GAME_FAMILY = "leviathans-game/"
+#: The longest log an import replays (docs/formats.md "Limits"): a War Fleet battle of forty ships
+#: logs a few thousand entries; a longer file is refused before it is read further.
+MAX_LOG_ENTRIES = 20_000
 
 
 class ExportedEntry(BaseModel):  # fields an export does not know are left out (pydantic's default)
@@ -73,6 +85,7 @@ def read_game_document(data: Any, source: str = "") -> tuple[GameRecord, list[Lo
         if tag.startswith(GAME_FAMILY):
             raise FormatError(f"{tag} is newer than this version of the companion reads ({GAME_FORMAT})", "format", source)
         raise FormatError(f"\"{tag}\" is not an exported game ({GAME_FORMAT})", "format", source)
+    check_sizes(data, source)  # counted before anything is read further: a huge file is answered at once
     check_nesting_and_numbers(data, source)  # the same walk as for every file the commands read
     try:
         document = GameDocument.model_validate(data)
@@ -84,9 +97,9 @@ def read_game_document(data: Any, source: str = "") -> tuple[GameRecord, list[Lo
     except ValueError as exc:  # an unknown ruleset, or a state its ruleset cannot play
         raise (format_error(exc).in_file(source) if isinstance(exc, ValidationError)
                else FormatError(str(exc), "ruleset", source)) from None
-    problem = ruleset.state_problem(initial)  # Quick-Start: ships on the board, none sharing a hex
+    problem = start_problem(initial, ruleset)  # the checks of `companion new` (issue 36)
     if problem:
-        raise FormatError(problem, "initial.ships", source)
+        raise FormatError(problem[1], f"initial.{problem[0]}", source)
     for where, stamp in [("created", document.created), ("exported", document.exported)] + [
             (f"log.{i}.at", e.at) for i, e in enumerate(document.log)]:
         if not 0 <= stamp <= LATEST_TIME:
@@ -101,14 +114,70 @@ def read_game_document(data: Any, source: str = "") -> tuple[GameRecord, list[Lo
     commitment = document.commitment or roller.commitment
     if commitment != roller.commitment:
         raise FormatError("the dice seed does not match its commitment (SHA-256)", "commitment", source)
-    entries = [LogEntry(e.index, e.kind, e.action, e.events, e.at) for e in document.log]
-    record = GameRecord(document.id, document.name or "Imported game", document.created or time.time(),
+    name = cleaned(document.name)
+    if len(name) > GAME_LIMIT:
+        raise FormatError(f"a game's name is at most {GAME_LIMIT} characters ({len(name):,} given)", "name", source)
+    record = GameRecord(document.id, name or "Imported game", document.created or time.time(),
                         commitment, initial, ruleset.id)
-    try:
-        game = Game(record.id, record.name, record.initial, entries, created=record.created, ruleset=ruleset)
-    except ValueError as exc:
-        raise FormatError(one_line(str(exc)), "log", source) from None
-    return record, entries, game
+    game = replayed(record, document.log, source)
+    return record, game.entries, game
+
+
+def check_sizes(data: dict[str, Any], source: str) -> None:
+    """A log of more than MAX_LOG_ENTRIES entries, a start of more than MAX_SHIPS ships: refused
+    before the file is read any further (a 150,000-entry log gets its answer at once)."""
+    log, initial = data.get("log"), data.get("initial")
+    if isinstance(log, list) and len(log) > MAX_LOG_ENTRIES:
+        raise FormatError(f"{len(log):,} log entries are more than a game holds (at most {MAX_LOG_ENTRIES:,})",
+                          "log", source)
+    ships = initial.get("ships") if isinstance(initial, dict) else None
+    if isinstance(ships, list) and len(ships) > MAX_SHIPS:
+        raise FormatError(f"a table holds at most {MAX_SHIPS} ships; this one has {len(ships):,}",
+                          "initial.ships", source)
+
+
+def replayed(record: GameRecord, log: list[ExportedEntry], source: str = "") -> Game:
+    """The game the log makes when its actions, undos and redos are played again through the
+    rules; FormatError naming the first entry that does not replay, or whose events are not the
+    ones the rules make (the file's times are kept, its events only if they are the rules')."""
+    ruleset = find_ruleset(record.ruleset)
+    game = Game(record.id, record.name, record.initial, created=record.created, ruleset=ruleset)
+    for entry in log:
+        where = f"log.{entry.index}"
+        if entry.kind == "action":
+            outcome = game.act(entry.action)
+            if isinstance(outcome, Refused):
+                raise FormatError(f"log entry {entry.index} ({_kind(entry.action)}) does not replay: "
+                                  f"{one_line(outcome.reason)}", where, source)
+        elif not (game.undo() if entry.kind == "undo" else game.redo()):
+            raise FormatError(f"log entry {entry.index} ({entry.kind}) has nothing to {entry.kind}", where, source)
+        made = game.entries[-1]
+        if made.events != entry.events:
+            raise FormatError(f"log entry {entry.index} ({_kind(made.action) if made.action else entry.kind}): "
+                              f"{_difference(entry.events, made.events)}", where, source)
+        game.entries[-1] = LogEntry(made.index, made.kind, made.action, made.events, entry.at)
+    return game
+
+
+def _kind(action: Any) -> str:
+    kind = action.get("kind") if isinstance(action, dict) else None
+    return one_line(str(kind))[:40] if kind else "an action"
+
+
+def _difference(logged: list[dict[str, Any]], made: list[dict[str, Any]]) -> str:
+    """The first event the file holds that the rules do not make, in a few words."""
+    for position, (one, other) in enumerate(zip(logged, made)):
+        if one != other:
+            text = one.get("text") if isinstance(one, dict) else None
+            return (f"its event {position + 1} is not the rules' (the file says {_short(text)!r}, "
+                    f"the rules {_short(other.get('text'))!r})")
+    return (f"the file holds {len(logged)} event{'s' if len(logged) != 1 else ''}, "
+            f"the rules make {len(made)}")
+
+
+def _short(text: Any) -> str:
+    words = one_line(str(text or ""))
+    return words if len(words) <= 60 else words[:57] + "..."
 
 
 def scenario_at(stored: StoredGame, count: int | None = None) -> dict[str, Any]:

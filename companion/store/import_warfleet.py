@@ -7,7 +7,8 @@ the Quick-Start game of each pocket battle).  When a data folder is opened,
 each such file becomes a game in the store like any other (its log replayed
 through the War Fleet ruleset, so every event and die is the rules' own), and
 the file is renamed `<id>.json.imported` beside it: kept, named, never read
-again.  A file that cannot be read is set aside as damaged; one whose log no
+again.  Its starting position is held to a new game's checks (`engine.game_start`, issue 36:
+two sides that differ to the eye, ship ids once, names cleaned).  A file that cannot be read is set aside as damaged; one whose log no
 longer replays is left as it is; each is named in `problems` in plain words.
 
 The log keeps what the old file held: the actions in effect, then the actions
@@ -21,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..engine.game_start import start_problem
 from ..engine.kernel import Refused
 from ..engine.registry import find_ruleset
 from .atomic import SaveFileError, read_document, set_aside_bad_file, short_reason, write_lock
@@ -88,6 +90,9 @@ def _game_of(data: dict[str, Any], path: Path) -> tuple[GameRecord, list[LogEntr
         updated = float(data["updated"])
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise SaveFileError(path, f"the file is damaged ({short_reason(exc)})") from None
+    problem = start_problem(initial, ruleset)  # the checks of `companion new` and of an import (issue 36)
+    if problem:
+        raise ValueError(f"initial.{problem[0]}: {problem[1]}")
     played = done + [(action, updated) for action in reversed(undone)]
     entries: list[LogEntry] = []
     state = initial

@@ -5,8 +5,10 @@ the seed is shown from the start) and derives each die from the seed and a
 counter (HMAC-SHA256, rejection sampling: engine/roller.py).  Every result is
 in the log's events.  `verify_game` replays the whole log (undos and redos
 included) from the starting state, rolls each die again and compares it with
-the face that was logged; it also checks the seed against the commitment.
-The seed itself is shown only once the game is over.
+the face that was logged; it also checks the seed against the commitment, and that every
+entry's events are the ones the rules make (issue 36: an edited event text, or a "game over"
+the rules did not reach, is named).  The seed itself is shown only once the rules have ended
+the game (a game_over event the replay makes, never one the log merely holds).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 from ..engine.kernel import Refused
 from ..engine.registry import find_ruleset
-from .game import UndoFold
+from .game import LogEntry, UndoFold
 from .repository import StoredGame
 
 DiceList = list[tuple[str, int]]
@@ -91,9 +93,8 @@ class Verification:
 def verify_game(stored: StoredGame) -> Verification:
     record = stored.record
     roller = record.initial.roller
-    over = any(e.get("kind") == "game_over" for entry in stored.entries for e in entry.events)
     result = Verification(record.name, len(stored.entries), record.commitment,
-                          roller.commitment == record.commitment, over, roller.seed)
+                          roller.commitment == record.commitment, False, roller.seed)
     ruleset = find_ruleset(record.ruleset)
     fold = UndoFold()  # the one rule of undo and redo
     states = [record.initial]  # states[k]: the state after k actions in effect
@@ -101,6 +102,7 @@ def verify_game(stored: StoredGame) -> Verification:
         before = len(fold.done)
         fold.step(entry)
         if len(fold.done) <= before:  # an undo (back to the state before the action), or nothing to redo
+            _compare_undo(entry, fold, result)
             continue
         action = fold.done[-1]  # the entry's action, or the one a redo does again
         del states[before + 1:]
@@ -108,7 +110,9 @@ def verify_game(stored: StoredGame) -> Verification:
         if isinstance(outcome, Refused):
             result.mismatches.append(f"log entry {entry.index} ({action.get('kind')}) does not replay: {outcome.reason}")
             break
-        derived = dice_in([e.model_dump(mode="json") for e in outcome.events])
+        made = [e.model_dump(mode="json") for e in outcome.events]
+        result.over = result.over or any(e.get("kind") == "game_over" for e in made)
+        derived = dice_in(made)
         logged = dice_in(entry.events)
         if _table_dice(action):
             result.table_dice += len(logged)
@@ -117,8 +121,21 @@ def verify_game(stored: StoredGame) -> Verification:
         if derived != logged:
             result.mismatches.append(
                 f"log entry {entry.index} ({action.get('kind')}): logged {_show(logged)}, the seed gives {_show(derived)}")
+        elif made != entry.events:
+            result.mismatches.append(f"log entry {entry.index} ({action.get('kind')}): its events are not the ones "
+                                     "the rules make (edited after the game)")
         states.append(outcome.state)
     return result
+
+
+def _compare_undo(entry: LogEntry, fold: UndoFold, result: Verification) -> None:
+    """An undo's event, as the game writes it ("Undone: move."); an entry that changed nothing holds none."""
+    if entry.kind != "undo" or not fold.undone:
+        return
+    made = [{"kind": "undo", "text": f"Undone: {fold.undone[-1]['kind'].replace('_', ' ')}.", "data": {}}]
+    if entry.events != made and any(e.get("kind") != "undo" for e in entry.events):
+        result.mismatches.append(f"log entry {entry.index} (undo): its events are not the ones the rules make "
+                                 "(edited after the game)")
 
 
 def _show(dice: DiceList) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 import flet as ft
 
 from ...engine.cards import FormatError
+from ...engine.game_start import start_problem
 from ...engine.roller import Roller
 from ...engine.quick_start.scenario import two_sides
 from ...engine.registry import RULESETS, ruleset_for_format
@@ -96,6 +97,9 @@ def scenario_state(text: str, catalogue, seed: str | None, source: str = "") -> 
     except FormatError as exc:
         raise exc.in_file(source) if source else exc from None
     two_sides(state.sides)  # refused in plain words: a game needs two sides at least (issue 25 part 8)
+    problem = start_problem(state, ruleset)  # sides that differ to the eye, ids once (issue 36)
+    if problem:
+        raise FormatError(problem[1], problem[0])
     return state, getattr(scenario, "name", "") or ""
 
 
