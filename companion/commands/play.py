@@ -80,7 +80,8 @@ def run_act(args: Arguments) -> int:
     game = store.game(store.find(args.game))
     outcome = game.act(action)
     if isinstance(outcome, Refused):
-        warn(f"refused ({outcome.kind}): {one_line(outcome.reason)}")
+        where = f" ({game.save_path})" if game.save_problem and game.save_path else ""  # the host's terminal: the path
+        warn(f"refused ({outcome.kind}): {one_line(outcome.reason)}{where}")
         return 1
     if args.json:
         return json_out([event.model_dump(mode="json") for event in outcome.events])

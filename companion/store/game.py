@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable, Protocol
 from ..engine.kernel import Applied, Event, Refused, RefusalKind
 from ..engine.ruleset import AnyRuleset
 from ..engine.registry import ruleset_of_state
+from ..messages import without_paths
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +160,8 @@ class Game:
             state = self._restore(snapshots or {})
         self.state = state
         self._listeners: list[Callable[["Game", LogEntry], None]] = []
-        self.save_problem: str | None = None  # why the last change could not be saved
+        self.save_problem: str | None = None  # why the last change could not be saved (no path in it)
+        self.save_path: str | None = None  # the file it could not be saved to, for the host's terminal
 
     def _restore(self, snapshots: dict[int, GameState]) -> GameState:
         """Newest valid snapshot plus replay of the actions in effect after it."""
@@ -273,7 +275,12 @@ class Game:
         try:
             self._sink.append(entry, state)  # durable before anyone sees it
         except (OSError, ValueError) as exc:  # a full disk, a folder gone, another process writing
-            self.save_problem = str(exc) if isinstance(exc, ValueError) else f"{exc.strerror or exc} ({exc.filename or 'the data folder'})"
+            # the words every device may read name no path of the host's disk; the host's terminal
+            # (the log) gets the whole reason, path and all (issue 36)
+            self.save_problem = without_paths(str(exc) if isinstance(exc, ValueError)
+                                              else f"{exc.strerror or exc.__class__.__name__} (the data folder)")
+            self.save_path = getattr(exc, "filename", None)
+            log.error("game %s: log entry %d could not be saved: %s", self.id, entry.index, exc)
             return False
         self.save_problem = None
         self.entries.append(entry)

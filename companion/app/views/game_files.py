@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 
 import flet as ft
 
 from ...engine.cards import FormatError
 from ...files import MAX_EXPORT_BYTES, parse_json
+from ...messages import without_paths
 from ..session import Session
 from .pages import deliver, may_start, picker
 from .widgets import tag
 
+
+log = logging.getLogger(__name__)
 
 #: Why a device other than the host gets no export: the file holds the dice seed (store/export.py).
 HOST_ONLY = "Only the host's device exports a game: the file holds the dice seed of the rolls to come."
@@ -54,6 +58,14 @@ def read_game_file(app, name: str, data: bytes):
     return app.store.import_game(parse_json(text, name, limit=MAX_EXPORT_BYTES), source=name)
 
 
+def refusal_words(exc: BaseException) -> str:
+    """An import's refusal as any device may read it: a file's problem as it is (the chosen file is named
+    by its name alone), a failure of the host's disk in its own words without the host's paths."""
+    if isinstance(exc, OSError):
+        return f"The game could not be saved ({(exc.strerror or exc.__class__.__name__).lower()}): nothing was added."
+    return without_paths(str(exc))
+
+
 def import_button(app, say) -> ft.Control:
     """"Import a game file": choose an exported game, add it to the saved games and open it; a
     refusal goes to `say(text)` (the file named, what is wrong)."""
@@ -71,8 +83,9 @@ def import_button(app, say) -> ft.Control:
         chosen = files[0]
         try:
             game = await asyncio.to_thread(read_game_file, app, chosen.name, chosen.bytes or b"")
-        except (FormatError, ValueError, OSError) as exc:
-            say(str(exc))
+        except (FormatError, ValueError, OSError) as exc:  # the file named by its name only, never a host path
+            log.warning("Import a game file (%s) refused: %s", chosen.name, exc)  # the host's terminal: all of it
+            say(refusal_words(exc))
             return
         await app.navigate(Session("game", game.id))
 
