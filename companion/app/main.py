@@ -34,6 +34,7 @@ from .views.frame import GameFrame
 from .views.join import identify, stop_following
 from .palettes import DEFAULT, PALETTES
 from .theme import FONTS, apply_theme
+from ..messages import without_paths
 
 if TYPE_CHECKING:
     from .devices import Device
@@ -212,7 +213,8 @@ class App:
             try:
                 game = await asyncio.to_thread(self.store.new_game, state, name)
             except (OSError, ValueError) as exc:  # StoreError is a ValueError
-                problem = f"The game could not be saved, so it was not started: {exc}"
+                log.warning("game not saved: %s", exc)  # the host's terminal: the whole reason, paths too
+                problem = f"The game could not be saved, so it was not started: {without_paths(str(exc))}"
         if problem is not None:
             log.warning("game not started for %s: %s", getattr(self.device, "name", "?"), problem)
             self.page.show_dialog(ft.AlertDialog(title=ft.Text("Not started"), content=ft.Text(problem)))

@@ -17,6 +17,8 @@ from typing import Annotated, Callable
 
 from pydantic import AfterValidator, BeforeValidator
 
+from .confusables_data import MAPPING
+
 #: The longest names: a side ("British"), a ship ("HML Hertfordshire"), a game ("Saturday evening").
 SIDE_LIMIT = 40
 SHIP_LIMIT = 60
@@ -77,7 +79,6 @@ _PROTOTYPES: dict[str, str] = {}
 def _prototypes() -> dict[str, str]:
     """Each confusable character's prototype (UTS #39 confusables.txt), read once."""
     if not _PROTOTYPES:
-        from .confusables_data import MAPPING
         for entry in MAPPING.split(","):
             source, _, target = entry.partition(":")
             _PROTOTYPES[chr(int(source, 16))] = "".join(chr(int(code, 16)) for code in target.split())

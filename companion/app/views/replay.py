@@ -32,6 +32,7 @@ from ..rulesets import ReplayDrawer
 from ..rulesets.registry import screens_for
 from .screen import fitted_size, ships_view, titled_card
 from .widgets import die_face, icon_button, muted, tag, update_shown
+from ...messages import without_paths
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +179,7 @@ class ReplayView:
             self.replay = await asyncio.to_thread(replay_of, self.app.store, self.game_id)
         except (KeyError, ValueError, OSError) as exc:  # an unknown game, a log that does not replay
             self.control.content = ft.Column([self.top, ft.Container(tag("replay-problem", ft.Text(
-                f"No replay: {exc}", color=ft.Colors.ERROR, size=16)), padding=16)])
+                f"No replay: {without_paths(str(exc))}", color=ft.Colors.ERROR, size=16)), padding=16)])
             self.app.page.update()
             return
         self.name.value = f"Replay · {self.replay.name}"
@@ -260,7 +261,8 @@ class ReplayView:
             try:
                 game = await asyncio.to_thread(fork, self.app.store, self.game_id, self.number)
             except (OSError, ValueError) as exc:
-                problem = str(exc)
+                log.warning("no fork: %s", exc)  # the host's terminal: paths too
+                problem = without_paths(str(exc))
         if problem is not None:
             log.warning("no fork for %s: %s", getattr(self.app.device, "name", "?"), problem)
             self.problem.value = f"Not started: {problem}"

@@ -28,6 +28,7 @@ from ...views.frame import on
 from ...views.game_files import export_from
 from ...views.pages import may_start
 from ...views.widgets import TOUCH, button, icon_button, muted, tag
+from ....messages import without_paths
 
 TABS = (("ship", ft.Icons.DIRECTIONS_BOAT_OUTLINED, ft.Icons.DIRECTIONS_BOAT, "Ships"),
         ("attacks", ft.Icons.GPS_NOT_FIXED, ft.Icons.GPS_FIXED, "Attacks"),
@@ -325,7 +326,7 @@ async def start_sample(app, scenario: str | None = None) -> None:
     try:
         state = await asyncio.to_thread(M.sample_game, shipped_fleets_dir(), app.seed, app.store, scenario)
     except (OSError, ValueError) as exc:
-        await app.navigate(Session(message=f"The Decisive Victory scenario could not be read: {exc}"))
+        await app.navigate(Session(message=f"The Decisive Victory scenario could not be read: {without_paths(str(exc))}"))
         return
     await app.create_game(state, "Decisive Victory " + time.strftime("%d %b %H:%M"))
 

@@ -22,6 +22,7 @@ from .editor_model import (ARCS, ARMORS, CLASSES, FLIGHT_TYPES, KINDS, MODIFIERS
 from ...session import Session
 from ...views.pages import centred, host_only, may_edit_cards
 from ...views.widgets import heading, inner, muted, tag
+from ....messages import without_paths
 
 _EDITORS: "weakref.WeakKeyDictionary[Any, DVEditor]" = weakref.WeakKeyDictionary()
 TABS = {"ships": "Ships", "grid": "Hit grid", "table": "Table 1"}
@@ -294,7 +295,7 @@ class DVEditorView:
         try:
             change()
         except (ValueError, OSError) as exc:  # a file that could not be written: said, nothing lost
-            self._say(str(exc), error=True)
+            self._say(without_paths(str(exc)), error=True)  # a device is told no path of the host's disk
         else:
             self.message.value = ""
         if redraw:
@@ -352,7 +353,7 @@ class DVEditorView:
                 e.save_table()
                 words = "Saved the group's Table 1: new Decisive Victory games play it."
         except (ValueError, OSError) as exc:
-            self._say(f"Not saved: {exc}", error=True)
+            self._say(f"Not saved: {without_paths(str(exc))}", error=True)
             self._show_problems()
             self.app.page.update()
             return

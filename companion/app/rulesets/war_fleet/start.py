@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 import flet as ft
 
 from ....engine.quick_start.table_rules import WAR_FLEET_TABLE_RULES, TableRules
 from ....files import shipped_fleets_dir
+from ....messages import without_paths
 from ....store.game import Game
 from . import model as M
 from ...session import Session
@@ -18,6 +20,8 @@ from ...views.frame import on
 from ...views.pages import centred, host_only, may_start
 from ...views.rules_choice import RulesChoice
 from ...views.widgets import icon_button, muted, tag
+
+log = logging.getLogger(__name__)
 
 
 def build(app) -> ft.Control:
@@ -73,9 +77,11 @@ async def new_battle(app, table_rules: TableRules | None = None) -> tuple[Game |
         name = "War Fleet " + time.strftime("%d %b %H:%M")
         game = await asyncio.to_thread(app.store.new_game, state, name)
     except ValueError as exc:  # a broken or missing scenario file, or the save could not be written: say so
-        return None, str(exc)
+        log.warning("War Fleet game not started: %s", exc)  # the host's terminal: paths too; a screen: none
+        return None, without_paths(str(exc))
     except OSError as exc:
-        return None, f"the new battle could not be saved: {exc.strerror or exc} ({exc.filename or 'the data folder'})"
+        log.warning("War Fleet game not saved: %s", exc)
+        return None, f"the new battle could not be saved: {exc.strerror or exc.__class__.__name__} (the data folder)"
     return game, ""
 
 
