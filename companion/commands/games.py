@@ -17,7 +17,7 @@ from ..store.atomic import write_atomic
 from ..store.export import scenario_at
 from ..store.store import TinyDBStore
 from ..store.verify import verify_game
-from .common import Arguments, SubParsers, command, data_option, game_command, json_out, sub_command, warn
+from .common import Arguments, SubParsers, command, data_option, game_command, json_out, one_line, sub_command, warn
 
 
 def open_data(args: Arguments) -> TinyDBStore:
@@ -53,7 +53,7 @@ def run_games(args: Arguments) -> int:
     print(f"{'id':<22}  {'updated':<16}  {'rules':<11}  {'turn':>4}  {'phase':<10}  {'actions':>7}  name")
     for s in found:
         print(f"{s.id:<22}  {_when(s.updated):<16}  {s.ruleset:<11}  {s.turn:>4}  {s.phase:<10}  {s.actions:>7}"
-              f"  {s.name}" + (f"  ({s.result})" if s.result else ""))
+              f"  {one_line(s.name)}" + (f"  ({one_line(s.result)})" if s.result else ""))  # no raw control characters
     return 0
 
 

@@ -15,6 +15,9 @@ from typing import Any
 from .names import SHIP_LIMIT, SIDE_LIMIT, alike_problem, blank_problem, cleaned, name_problem
 from .quick_start.state import MAX_SHIPS
 
+#: The last turn a game may be at (docs/formats.md "Limits").
+MAX_TURN = 9999
+
 
 def start_problem(state: Any, ruleset: Any) -> tuple[str, str] | None:
     """(where, why) a starting position may not be played, or None.  `ruleset` names the ships
@@ -81,8 +84,8 @@ def _ship_names(state: Any, ruleset: Any) -> tuple[str, str] | None:
 
 
 def _turn(state: Any, ruleset: Any) -> tuple[str, str] | None:
-    if state.turn < 1:
-        return "turn", f"turn {state.turn} is not a turn: turns count from 1"
+    if not 1 <= state.turn <= MAX_TURN:
+        return "turn", f"turn {state.turn} is not a turn: turns count from 1 to {MAX_TURN}"
     if state.result is not None or state.phase == "over":
         return "phase", "the starting position is a game already over"
     return None
