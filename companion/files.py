@@ -11,7 +11,7 @@ import math
 import os
 import stat
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .engine.cards import Card, Fleet, FormatError, load_card, load_fleet
 from .engine.registry import RULESETS, ruleset_for_format
@@ -117,15 +117,18 @@ def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
                           source=str(path)) from None
 
 
-def read_json(path: str | Path, limit: int = MAX_FILE_BYTES) -> Any:
+def read_json(path: str | Path, limit: int = MAX_FILE_BYTES, first: Callable[[Any, str], None] | None = None) -> Any:
     """A file the user named, read by `read_text` and parsed by `parse_json`."""
-    return parse_json(read_text(path, limit), str(path), limit)
+    return parse_json(read_text(path, limit), str(path), limit, first)
 
 
-def parse_json(text: str, source: str = "", limit: int = MAX_FILE_BYTES) -> Any:
+def parse_json(text: str, source: str = "", limit: int = MAX_FILE_BYTES,
+               first: Callable[[Any, str], None] | None = None) -> Any:
     """JSON text as data, or one FormatError: over 2 MB, not JSON, NaN or Infinity, a number too
     large, nesting deeper than MAX_DEPTH (Python's reader would raise RecursionError).  For files
-    (read_json) and for JSON pasted or uploaded in the app."""
+    (read_json) and for JSON pasted or uploaded in the app.  `first(data, source)`, if given, checks
+    the data before the walk over every value (an exported game's counts: a 150,000-entry log is
+    refused at once, issue 36)."""
     if len(text) > limit:  # pasted text: read files are cut at the same size
         raise FormatError(f"is over {_megabytes(limit)}: the companion reads files of at most that", source=source)
     if not text.strip():
@@ -139,6 +142,8 @@ def parse_json(text: str, source: str = "", limit: int = MAX_FILE_BYTES) -> Any:
     except ValueError as exc:  # a whole number of more than 4,300 digits, or NaN
         problem = "a number too long to be a game value" if "digits" in str(exc) else str(exc)
         raise FormatError(f"not valid JSON: {problem}", source=source) from None
+    if first is not None:
+        first(data, source)
     check_nesting_and_numbers(data, source)
     return data
 

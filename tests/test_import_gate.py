@@ -19,6 +19,7 @@ from companion.commands.common import scenario_state
 from companion.engine.cards import FormatError
 from companion.engine.registry import find_ruleset
 from companion.engine.roller import Roller
+from companion import files
 from companion.store import MemoryStore, TinyDBStore, export
 from companion.store.verify import verify_game
 
@@ -232,17 +233,24 @@ def test_a_hostile_name_that_cleaning_mends_is_imported_cleaned_by_the_cli_and_t
     _unchanged(data, kept_id, before, added=2)
 
 
-def test_the_huge_cases_are_refused_before_the_file_is_read_further(documents, monkeypatch):
-    """The 1,040 ships and the 150,000 entries are counted first: no walk, no validation, no replay."""
+def test_the_huge_cases_are_refused_before_the_file_is_read_further(documents, monkeypatch, tmp_path, capsys):
+    """The 1,040 ships and the 150,000 entries are counted first, by the CLI and by the app, as soon as
+    the JSON is parsed: no walk over every value, no validation, no replay."""
     def never(*args, **kwargs):
         raise AssertionError("read further than the counts")
 
+    monkeypatch.setattr(files, "check_nesting_and_numbers", never)
     monkeypatch.setattr(export, "check_nesting_and_numbers", never)
     monkeypatch.setattr(export.GameDocument, "model_validate", never)
     for case in ("1,040 ships, 1,000 sharing one id", "a 150,000-entry log"):
         make, words = REFUSED[case]
-        with pytest.raises(FormatError, match=words.replace(",", ",")):
-            MemoryStore().import_game(make(documents), "huge.json")
+        document = make(documents)
+        with pytest.raises(FormatError, match=words):
+            MemoryStore().import_game(document, "huge.json")
+        with pytest.raises(FormatError, match=words):
+            game_files.read_game_file(SimpleNamespace(store=MemoryStore()), "huge.json", json.dumps(document).encode())
+        code, out, err = _cli_import(capsys, tmp_path, document, tmp_path / "data")
+        assert code == 1 and words in err and "read further" not in err
 
 
 def test_an_honest_export_of_every_ruleset_imports_with_the_rules_events_and_verifies(documents):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..files import MAX_EXPORT_BYTES, read_json
 from ..store.atomic import write_atomic
-from ..store.export import scenario_at
+from ..store.export import check_sizes, scenario_at
 from ..store.store import TinyDBStore
 from ..store.verify import verify_game
 from .common import Arguments, SubParsers, command, data_option, game_command, json_out, one_line, sub_command, warn
@@ -112,7 +112,8 @@ def import_(sub: SubParsers) -> None:
 
 
 def run_import(args: Arguments) -> int:
-    data = read_json(args.file, limit=MAX_EXPORT_BYTES)  # a log grows with the game: more than a card file
+    # a log grows with the game: more than a card file; its counts checked before every value is (issue 36)
+    data = read_json(args.file, limit=MAX_EXPORT_BYTES, first=check_sizes)
     store = open_data(args)
     game = store.import_game(data, source=args.file)
     print(f"imported {game.name} as {game.id} ({len(game.entries)} log entries, turn {game.state.turn}, {game.state.phase})")

@@ -123,9 +123,11 @@ def read_game_document(data: Any, source: str = "") -> tuple[GameRecord, list[Lo
     return record, game.entries, game
 
 
-def check_sizes(data: dict[str, Any], source: str) -> None:
+def check_sizes(data: Any, source: str = "") -> None:
     """A log of more than MAX_LOG_ENTRIES entries, a start of more than MAX_SHIPS ships: refused
     before the file is read any further (a 150,000-entry log gets its answer at once)."""
+    if not isinstance(data, dict):
+        return  # not an exported game at all: read_game_document says so
     log, initial = data.get("log"), data.get("initial")
     if isinstance(log, list) and len(log) > MAX_LOG_ENTRIES:
         raise FormatError(f"{len(log):,} log entries are more than a game holds (at most {MAX_LOG_ENTRIES:,})",

@@ -17,6 +17,7 @@ import flet as ft
 from ...engine.cards import FormatError
 from ...files import MAX_EXPORT_BYTES, parse_json
 from ...messages import without_paths
+from ...store.export import check_sizes
 from ..session import Session
 from .pages import deliver, may_start, picker
 from .widgets import tag
@@ -55,7 +56,7 @@ def read_game_file(app, name: str, data: bytes):
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise FormatError("not a text file (a game file is JSON)", source=name) from None
-    return app.store.import_game(parse_json(text, name, limit=MAX_EXPORT_BYTES), source=name)
+    return app.store.import_game(parse_json(text, name, limit=MAX_EXPORT_BYTES, first=check_sizes), source=name)
 
 
 def refusal_words(exc: BaseException) -> str:
