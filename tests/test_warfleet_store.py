@@ -209,3 +209,26 @@ def test_damaged_old_saves_are_set_aside_and_named_and_the_others_imported(tmp_p
         assert not (folder / f"{name}.json").exists()  # set aside, kept under another name
     assert "wf-broken.json: this War Fleet game cannot be imported: action 1 (end turn) does not replay" in problems
     assert (folder / "wf-broken.json").read_text() == json.dumps(broken)  # left as it is
+
+
+def test_an_old_save_is_held_to_a_new_games_checks_and_its_name_cleaned(tmp_path, stores, start):
+    """Issue 36: the upgrade of an old save is a way into the store like an import: sides that only
+    look different are refused (the file left as it is, named); a raw escape in its name is cleaned."""
+    data, _ = old_save(start, name="\x1b[31mOld\u202e battle" + "!" * 200)
+    folder = tmp_path / "warfleet"
+    folder.mkdir()
+    (folder / f"{data['id']}.json").write_text(json.dumps(data))
+    lookalike = json.loads(json.dumps(data))
+    lookalike["id"] = "wf-lookalike"
+    lookalike["initial"]["sides"] = ["British", "BRITISH"]
+    for ship in lookalike["initial"]["ships"]:
+        ship["side"] = "BRITISH" if ship["side"] == "French" else ship["side"]
+    (folder / "wf-lookalike.json").write_text(json.dumps(lookalike))
+    store = stores()
+    assert [s.id for s in M.war_fleet_games(store)] == [data["id"]]
+    name = store.game(data["id"]).name
+    assert name.startswith("[31mOld battle!") and len(name) == 80 and "\x1b" not in name
+    problems = "\n".join(store.problems)
+    assert "wf-lookalike.json: this War Fleet game cannot be imported: initial.sides: sides 'British' and " \
+           "'BRITISH' look the same" in problems
+    assert (folder / "wf-lookalike.json").exists()  # left as it is

@@ -8,7 +8,8 @@ each such file becomes a game in the store like any other (its log replayed
 through the War Fleet ruleset, so every event and die is the rules' own), and
 the file is renamed `<id>.json.imported` beside it: kept, named, never read
 again.  Its starting position is held to a new game's checks (`engine.game_start`, issue 36:
-two sides that differ to the eye, ship ids once, names cleaned).  A file that cannot be read is set aside as damaged; one whose log no
+two sides that differ to the eye, ship ids once, names cleaned); its own name is cleaned and cut
+to a game name's length, as the player's own file is not refused for it.  A file that cannot be read is set aside as damaged; one whose log no
 longer replays is left as it is; each is named in `problems` in plain words.
 
 The log keeps what the old file held: the actions in effect, then the actions
@@ -24,6 +25,7 @@ from typing import Any
 
 from ..engine.game_start import start_problem
 from ..engine.kernel import Refused
+from ..engine.names import GAME_LIMIT, cleaned
 from ..engine.registry import find_ruleset
 from .atomic import SaveFileError, read_document, set_aside_bad_file, short_reason, write_lock
 from .game import LogEntry
@@ -85,7 +87,7 @@ def _game_of(data: dict[str, Any], path: Path) -> tuple[GameRecord, list[LogEntr
         done = [(dict(d["action"]), float(d.get("at", 0.0))) for d in data["done"]]
         undone = [dict(a) for a in data["undone"]]
         pockets = {int(k): str(v) for k, v in data["pockets"].items()}
-        record = GameRecord(str(data["id"]), str(data["name"]), float(data["created"]),
+        record = GameRecord(str(data["id"]), cleaned(str(data["name"]))[:GAME_LIMIT], float(data["created"]),
                             initial.roller.commitment, initial, ruleset.id)
         updated = float(data["updated"])
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
