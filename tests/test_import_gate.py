@@ -150,6 +150,8 @@ REFUSED: dict[str, tuple[Callable[[dict[str, Document]], Document], str]] = {
     "the first initiative event edited": (_changed("war-fleet", _edit_first_initiative), "British wins the game"),
     "an extra game_over in an unfinished game": (_changed("quick-start", _add_game_over), "the rules make"),
     "a 150,000-entry log": (_changed("decisive-victory", _long_log), "150,000 log entries"),
+    "100,000 flights": (_changed("decisive-victory", lambda d: d["initial"]["flights"].extend(
+        [{"id": "f", "side": "British"}] * 100_000)), "at most 1,000"),
     # the card's name is cleaned as it is read ("[31mRaven"), so the events the rules make name the
     # ship so, not as the file's do: the first entry naming it is refused
     "a Quick-Start card named with a raw ESC": (_changed("quick-start", _qs_card_named("\x1b[31mRaven")),
@@ -242,7 +244,7 @@ def test_the_huge_cases_are_refused_before_the_file_is_read_further(documents, m
     monkeypatch.setattr(files, "check_nesting_and_numbers", never)
     monkeypatch.setattr(export, "check_nesting_and_numbers", never)
     monkeypatch.setattr(export.GameDocument, "model_validate", never)
-    for case in ("1,040 ships, 1,000 sharing one id", "a 150,000-entry log"):
+    for case in ("1,040 ships, 1,000 sharing one id", "a 150,000-entry log", "100,000 flights"):
         make, words = REFUSED[case]
         document = make(documents)
         with pytest.raises(FormatError, match=words):

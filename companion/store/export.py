@@ -44,6 +44,9 @@ GAME_FAMILY = "leviathans-game/"
 #: The longest log an import replays (docs/formats.md "Limits"): a War Fleet battle of forty ships
 #: logs a few thousand entries; a longer file is refused before it is read further.
 MAX_LOG_ENTRIES = 20_000
+#: The most entries of any other list of a starting position (flights, bases, shots, pockets):
+#: five times the most ships.
+MAX_ITEMS = 5 * MAX_SHIPS
 
 
 class ExportedEntry(BaseModel):  # fields an export does not know are left out (pydantic's default)
@@ -124,8 +127,9 @@ def read_game_document(data: Any, source: str = "") -> tuple[GameRecord, list[Lo
 
 
 def check_sizes(data: Any, source: str = "") -> None:
-    """A log of more than MAX_LOG_ENTRIES entries, a start of more than MAX_SHIPS ships: refused
-    before the file is read any further (a 150,000-entry log gets its answer at once)."""
+    """A log of more than MAX_LOG_ENTRIES entries, a start of more than MAX_SHIPS ships (or another
+    list of more than MAX_ITEMS): refused before the file is read any further (a 150,000-entry log
+    gets its answer at once)."""
     if not isinstance(data, dict):
         return  # not an exported game at all: read_game_document says so
     log, initial = data.get("log"), data.get("initial")
@@ -136,6 +140,10 @@ def check_sizes(data: Any, source: str = "") -> None:
     if isinstance(ships, list) and len(ships) > MAX_SHIPS:
         raise FormatError(f"a table holds at most {MAX_SHIPS} ships; this one has {len(ships):,}",
                           "initial.ships", source)
+    for key, value in initial.items() if isinstance(initial, dict) else ():  # flights, bases, shots...
+        if isinstance(value, list) and len(value) > MAX_ITEMS:
+            raise FormatError(f"{len(value):,} entries are more than a game's position holds (at most {MAX_ITEMS:,})",
+                              f"initial.{key}", source)
 
 
 def replayed(record: GameRecord, log: list[ExportedEntry], source: str = "") -> Game:
