@@ -268,16 +268,36 @@ def test_twenty_against_twenty_each_ship_identifiable_and_its_label_kept_as_anot
         tv.context.close()
 
 
-def test_quick_start_at_deployment_names_every_ship(big_tv_server, browser):
+def test_quick_start_at_deployment_names_every_ship_and_keeps_the_names_as_one_moves(big_tv_server, browser):
+    """Quick-Start's four ships as New game deploys them: each named (HML Raven too), no label over
+    another or a token; the host deploys HML Raven elsewhere and the other three names stay put."""
     server, games = big_tv_server
     game_id, log, ships = games["quick-start-deployment"]
     tv = _open_tv(browser, server, game_id, log)
+    host = browser.new_context(viewport=DESKTOP).new_page()
     try:
-        _every_ship_identifiable(_map_nodes(tv, ships), ships)
+        before = _every_ship_identifiable(_map_nodes(tv, ships), ships)
         for card in ("screen-last-roll", "screen-lost", "screen-sides"):  # the section labels from 3 m
             assert _height(tv, f"{card}-title") >= 20, card
+        assert _height(tv, "screen-title") >= 20 and _height(tv, "sync") >= 20  # the top bar
         shoot(tv, "tv-sizes-quick-start-deployment")
+        token = tv.evaluate(MAP_NODES)["screen-token-hml-raven"][:4]
+        open_app(host, f"{server.url}game/{game_id}")
+        tap_until(host, "ship-hml-raven", "place-hex")
+        field = by_id(host, "place-hex")
+        field.click()
+        host.keyboard.press("Control+A")
+        host.keyboard.type("2515", delay=20)
+        by_id(host, "face-N").click()
+        wait_log(tv, log + 1, timeout=30)
+        tv.wait_for_function("""was => { const e = document.querySelector("[flt-semantics-identifier='screen-token-hml-raven']");
+                                        const r = e && e.getBoundingClientRect(); return r && (r.x !== was[0] || r.y !== was[1]); }""",
+                             arg=token, timeout=20000)
+        after = _every_ship_identifiable(_map_nodes(tv, ships), ships)
+        assert [s for s in ships if s != "hml-raven" and max(abs(p - q) for p, q in zip(before[s], after[s])) > 1] == []
+        shoot(tv, "tv-sizes-quick-start-deployment-moved")
     finally:
+        host.context.close()
         tv.context.close()
 
 
