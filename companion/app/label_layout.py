@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 Rect = tuple[float, float, float, float]  # left, top, width, height (px, on the map's drawing)
 Segment = tuple[float, float, float, float]  # x1, y1, x2, y2
@@ -118,7 +118,7 @@ def bounding(rects: Iterable[Rect]) -> Rect:
     return left, top, right - left, bottom - top
 
 
-def candidates(item: Item, w: float, h: float, mark: bool) -> list[tuple[tuple, Rect]]:
+def candidates(item: Item, w: float, h: float, mark: bool) -> Iterator[tuple[tuple, Rect]]:
     """Every place a label of w x h may stand for this item, in the order tried: on the token (a
     mark only), touching it, then ring by ring further out (a leader line joins those)."""
     if item.body:
@@ -126,9 +126,8 @@ def candidates(item: Item, w: float, h: float, mark: bool) -> list[tuple[tuple, 
     else:
         bx, by, bw, bh = item.anchor[0], item.anchor[1], 0.0, 0.0
     cx, cy = bx + bw / 2, by + bh / 2
-    out: list[tuple[tuple, Rect]] = []
     if mark or not item.body:
-        out.append((("on", 0, 0), (cx - w / 2, cy - h / 2, w, h)))
+        yield ("on", 0, 0), (cx - w / 2, cy - h / 2, w, h)
     step_y, step_x = h + GAP, min(w, 3 * h) / 2 + GAP
     for ring in range(RINGS + 1):
         down, up = by + bh + GAP + ring * step_y, by - h - GAP - ring * step_y
@@ -141,8 +140,8 @@ def candidates(item: Item, w: float, h: float, mark: bool) -> list[tuple[tuple, 
             (f"-up{j}", cy - h / 2 - (j + 1) * step_y) for j in range(ring)]
         places = [(f"below{name}", x, down) for name, x in across] + [(f"above{name}", x, up) for name, x in across] \
             + [(f"right{name}", right, y) for name, y in along] + [(f"left{name}", left, y) for name, y in along]
-        out += [((where, ring, 0), (x, y, w, h)) for where, x, y in places]
-    return out
+        for where, x, y in places:
+            yield (where, ring, 0), (x, y, w, h)
 
 
 def leader(item: Item, box: Rect) -> Segment:
@@ -158,35 +157,69 @@ def leader(item: Item, box: Rect) -> Segment:
     return sx, sy, ex, ey
 
 
+class _Grid:
+    """Rectangles filed by the squares of a coarse grid they touch: what stands near a place is
+    read from a few squares, not from every token and label on the map."""
+
+    def __init__(self, cell: float = 96.0):
+        self.cell = cell
+        self.squares: dict[tuple[int, int], list[tuple[Rect, str]]] = {}
+
+    def _touched(self, rect: Rect, pad: float) -> list[tuple[int, int]]:
+        x, y, w, h = rect
+        c = self.cell
+        return [(i, j) for i in range(int((x - pad) // c), int((x + w + pad) // c) + 1)
+                for j in range(int((y - pad) // c), int((y + h + pad) // c) + 1)]
+
+    def add(self, rect: Rect, key: str) -> None:
+        for square in self._touched(rect, 0.0):
+            self.squares.setdefault(square, []).append((rect, key))
+
+    def near(self, rect: Rect, pad: float = 0.0) -> list[tuple[Rect, str]]:
+        found: dict[int, tuple[Rect, str]] = {}
+        for square in self._touched(rect, pad):
+            for entry in self.squares.get(square, ()):
+                found[id(entry)] = entry
+        return list(found.values())
+
+
+def _span(seg: Segment) -> Rect:
+    x1, y1, x2, y2 = seg
+    return min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1)
+
+
 class _Board:
     """The labels placed so far, the tokens, and whether a new place is free of them."""
 
     def __init__(self, items: Sequence[Item], bounds: Rect):
         self.bounds = bounds
-        self.tokens = [(item.key, rect) for item in items for rect in item.body]
-        self.boxes: list[Rect] = []
+        self.tokens, self.boxes = _Grid(), _Grid()
+        for item in items:
+            for rect in item.body:
+                self.tokens.add(rect, item.key)
         self.leaders: list[Segment] = []
 
     def free(self, item: Item, slot: tuple, box: Rect) -> tuple[bool, Segment | None]:
         if not inside(box, self.bounds):
             return False, None
         on = slot[0] == "on"
-        if any(overlaps(box, rect) for key, rect in self.tokens if key != item.key or not on):
+        if any(overlaps(box, rect) for rect, key in self.tokens.near(box) if key != item.key or not on):
             return False, None
-        if any(overlaps(box, other, GAP) for other in self.boxes):
+        if any(overlaps(box, other, GAP) for other, _ in self.boxes.near(box, GAP)):
             return False, None
         if any(crosses(seg, box) for seg in self.leaders):
             return False, None
         line = leader(item, box) if slot[1] > 0 else None
         # a ship's leader crosses no label nor token; a shot's odds (on its own line already) may
         # cross a label to reach a free place
-        if line is not None and ((item.body and any(crosses(line, other) for other in self.boxes))
-                                 or any(crosses(line, rect) for key, rect in self.tokens if key != item.key)):
+        if line is not None and ((item.body and any(crosses(line, other) for other, _ in self.boxes.near(_span(line))))
+                                 or any(crosses(line, rect) for rect, key in self.tokens.near(_span(line))
+                                        if key != item.key)):
             return False, None
         return True, line
 
     def take(self, box: Rect, line: Segment | None) -> None:
-        self.boxes.append(box)
+        self.boxes.add(box, "")
         if line is not None:
             self.leaders.append(line)
 
@@ -201,11 +234,13 @@ def place(items: Sequence[Item], texts: Mapping[str, str], size: float, bounds: 
     previous = previous or {}
     board = _Board(items, bounds)
     chosen: dict[str, Placed] = {}
-    options = {item.key: candidates(item, *text_size(texts[item.key], size, mark and item.name is not None),
-                                    mark and item.name is not None) for item in items}
+    def options(item: Item) -> Iterator[tuple[tuple, Rect]]:
+        marked = mark and item.name is not None
+        return candidates(item, *text_size(texts[item.key], size, marked), marked)
+
     for item in items:  # first pass: a label keeps its place while that place is free
         slot = previous.get(item.key)
-        for candidate, box in options[item.key]:
+        for candidate, box in options(item):
             if candidate == slot:
                 ok, line = board.free(item, candidate, box)
                 if ok:
@@ -216,7 +251,7 @@ def place(items: Sequence[Item], texts: Mapping[str, str], size: float, bounds: 
     for item in items:
         if item.key in chosen:
             continue
-        for candidate, box in options[item.key]:
+        for candidate, box in options(item):
             ok, line = board.free(item, candidate, box)
             if ok:
                 board.take(box, line)
