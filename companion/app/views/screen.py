@@ -287,7 +287,8 @@ class ScreenView(TVScreen):
             icon_button(ft.Icons.HOME_OUTLINED, "Home", on(self.app.navigate, Session()), "home"),
             icon_button(ft.Icons.REPLAY, "Replay, turn by turn", on(self.app.navigate, Session("replay", self.game.id)),
                         "screen-replay"),
-            tag("change-role", ft.TextButton(content="Change", icon=ft.Icons.SWAP_HORIZ, on_click=self._change)),
+            tag("change-role", ft.TextButton(content=ft.Text("Change", size=TV_SMALL if wide else 14),
+                                             icon=ft.Icons.SWAP_HORIZ, on_click=self._change)),
         ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.only(left=14, right=6), height=54 if wide else 42, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)
         heading = ft.Container(content=ft.Column([
