@@ -170,7 +170,6 @@ class TVScreen:
         self.roll_title = ft.Text("", size=TV_TEXT, weight=ft.FontWeight.W_600)
         self.roll_dice = ft.Row(spacing=8, wrap=True, run_spacing=8)
         self.roll_text = ft.Text("", size=TV_TEXT)
-        self.volley = ft.Column(spacing=14, tight=True)  # the last volley's shots, each with its dice
         self.count = ft.Text("", size=TV_SMALL, color=ft.Colors.ON_SURFACE_VARIANT)  # read from 3 m (issue 35)
         self.control = ft.Container(expand=True, bgcolor=ft.Colors.SURFACE)
 
@@ -241,6 +240,7 @@ class ScreenView(TVScreen):
         self.overlay = ft.Stack([])  # the names and the shots' odds over the map, large
         self.labels: Layout | None = None  # where the labels stand now (kept: a label stays put)
         self.legend = ft.Container(visible=False)  # the marks' legend, when names do not fit
+        self.volley = ft.Column(spacing=14, tight=True)  # the last volley's shots, each with its dice
         self.lost = ft.Column(spacing=6, tight=True)
         self.shots = ft.Column(spacing=8, tight=True)
         self._layout()
