@@ -93,3 +93,10 @@ def test_monkey_quick_run():
 @pytest.mark.skipif(not BROWSER, reason="bench_static opens the static build in chromium")
 def test_bench_static_runs():
     quick("bench_static", timeout=900)
+
+
+def test_bench_tv_labels_marks_forty_ships():
+    out = quick("bench_tv_labels")
+    assert numbers_after(out, "War Fleet 20v20 on a 1920x1080 TV:")[0] == 40 and "marks: True" in out
+    for row in ("first", "again", "a move"):
+        assert re.search(rf"^\s+{row}\s+[\d.]+ ms$", out, re.M), out

@@ -68,6 +68,7 @@ class ScreenModel:
     lost: tuple[Lost, ...]
     actions: int
     shots: tuple[ShotLine, ...] = ()
+    volley: tuple[LastRoll, ...] = ()  # the shots rolled together last ("Roll all"), each with its dice
 
 
 def screen_model(state: GameState, history, actions: int) -> ScreenModel:
@@ -84,7 +85,7 @@ def screen_model(state: GameState, history, actions: int) -> ScreenModel:
     lost = tuple(Lost(s.card.name, s.side, s.destruction or "removed")
                  for s in state.ships if s.removed or s.destruction is not None)
     return ScreenModel(state.turn, state.phase, headline, whose, side, b.detail, sides,
-                       last_roll(history), lost, actions, shot_lines(state))
+                       last_roll(history), lost, actions, shot_lines(state), last_volley(history))
 
 
 def shot_lines(state: GameState) -> tuple[ShotLine, ...]:
@@ -146,6 +147,29 @@ def last_roll(history) -> LastRoll | None:
             text = rest if line.kind == "shot" else line.text.removeprefix("Initiative: ")
             return LastRoll(line.index, line.kind, title, text, tuple(line.dice))
     return None
+
+
+def _shot_roll(line) -> LastRoll:
+    head, _, rest = line.text.partition(": ")
+    return LastRoll(line.index, line.kind, head, rest, tuple(line.dice))
+
+
+def volley_of(lines, shot: str, declared: str) -> tuple[LastRoll, ...]:
+    """The shots rolled together last (a side's "Roll all", or shots rolled one after another with
+    nothing else done between), oldest first: the log's last run of `shot` lines, what they caused
+    (lines without dice) passed over, ended by a shot's declaration (`declared`) or any other roll."""
+    run = []
+    for line in reversed(lines):
+        if line.kind == shot and line.dice:
+            run.append(_shot_roll(line))
+        elif line.kind == declared or line.dice or line.kind.startswith(("end", "start", "turn", "phase")):
+            break
+    return tuple(reversed(run))
+
+
+def last_volley(history) -> tuple[LastRoll, ...]:
+    """Quick-Start's last volley: the shots rolled together last, each with its dice."""
+    return volley_of(log_lines(history), "shot", "declare_shot")
 
 
 def dice_in(data: Any) -> list[tuple[str, int]]:

@@ -11,6 +11,7 @@ The views only draw these and send the actions they carry.
 
 from __future__ import annotations
 
+import math
 import secrets
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -97,6 +98,18 @@ def map_ships(state: WarFleetState, selected: str | None) -> tuple[MapShip, ...]
                 damaged=len(ship.destroyed), pocket=ship.pocket is not None,
             ))
     return tuple(rows)
+
+
+def token_spot(layout, ship: MapShip) -> tuple[float, float, float]:
+    """Where a ship's token stands on a map drawn by `layout` (a HexLayout): its centre and radius,
+    several to a hex in a ring (the tokens' drawing and the TV's labels read the same spot)."""
+    cx, cy = layout.centre(ship.cell)
+    radius = layout.size * (0.5 if ship.crowd == 1 else 0.3)
+    if ship.crowd > 1:
+        angle = 2 * math.pi * ship.slot / ship.crowd - math.pi / 2
+        cx += layout.size * 0.42 * math.cos(angle)
+        cy += layout.size * 0.42 * math.sin(angle)
+    return cx, cy, radius
 
 
 def next_on_tap(state: WarFleetState, cell: Hex, selected: str | None) -> str | None:

@@ -5,11 +5,12 @@ ships lost and each side afloat.  Read only, as every shared screen: the server 
 
 from __future__ import annotations
 
-from ....engine.hexes import Hex
+from ...label_layout import Item
+from . import model as M
 from . import screen_model as W
 from ...views.hexmap import HexMap
 from ...views.screen import ScreenView
-from .tokens import draw_tokens
+from .tokens import BOW, draw_tokens
 
 
 class WarFleetScreenView(ScreenView):
@@ -25,12 +26,14 @@ class WarFleetScreenView(ScreenView):
     def draw_ships(self, state) -> None:
         draw_tokens(self.drawn, self.app.theme_name, state, None, names=False)
 
-    def marks(self, state) -> list[tuple[str, str, tuple[float, float], str]]:
-        """Each ship's name under its token (ships sharing a hex stacked down the hex)."""
+    def label_items(self, state) -> list[Item]:
+        """Each ship on the map: its token (bow included) and its name ("sinking" with it); ships
+        sharing a hex each have their own token in the hex's ring (`model.token_spot`)."""
         layout, out = self.drawn.layout, []
-        seen: dict[Hex, int] = {}
-        for ident, name, cell in W.ship_marks(state):
-            x, y = layout.centre(cell)
-            below = seen[cell] = seen.get(cell, -1) + 1
-            out.append((f"screen-name-{ident}", name, (x, y + layout.size * (0.75 + 0.7 * below)), state.ship(ident).side))
+        for ship in M.map_ships(state, None):
+            cx, cy, radius = M.token_spot(layout, ship)
+            reach = radius * BOW
+            out.append(Item(ship.id, ship.label + (" (sinking)" if ship.casualty else ""),
+                            ((cx - reach, cy - reach, 2 * reach, 2 * reach),), (cx, cy), ship.label,
+                            state.sides[ship.side] if ship.side < len(state.sides) else ""))
         return out

@@ -13,7 +13,8 @@ from typing import Any, Iterable
 from ....engine.hexes import Hex
 from ....engine.war_fleet.state import WarFleetState
 from ....engine.war_fleet.turn import to_move
-from ...screenmodel import LastRoll, dice_in, Lost, ScreenModel, ShotLine, SideLine
+from ...screenmodel import LastRoll, dice_in, Lost, ScreenModel, ShotLine, SideLine, volley_of
+from ...viewmodels import LogLine
 from .model import banner, declared_rows
 
 #: The events whose dice the TV shows large: an attack's roll, initiative and the placement roll.
@@ -31,8 +32,9 @@ def screen_model(state: WarFleetState, history: Iterable[Any], actions: int) -> 
                   for name in state.sides)
     lost = tuple(Lost(s.name, s.side, "a casualty" if s.casualty or s.removed else "lost off the map")
                  for s in state.ships if s.removed or s.casualty or s.lost)
+    history = list(history)
     return ScreenModel(state.turn, state.phase, told.title, whose, side, told.detail, sides,
-                       last_roll(list(history)), lost, actions, attack_lines(state))
+                       last_roll(history), lost, actions, attack_lines(state), last_volley(history))
 
 
 def _whose(state: WarFleetState) -> tuple[str, str | None]:
@@ -74,6 +76,15 @@ def last_roll(history: list[Any]) -> LastRoll | None:
             if dice:
                 return LastRoll(number, event.kind, ROLLS[event.kind], event.text, dice)
     return None
+
+
+def last_volley(history: list[Any]) -> tuple[LastRoll, ...]:
+    """The attacks rolled together last ("Roll all"), each with its dice, oldest first."""
+    lines = [LogLine(number, event.kind, event.text, tuple(dice_in(event.data)) if event.kind in ROLLS else ())
+             for number, event in enumerate(history, start=1)]
+    return tuple(LastRoll(roll.number, roll.kind, ROLLS["attack"], line.text, roll.dice)
+                 for roll in volley_of(lines, "attack", "declare_attack")
+                 for line in (lines[roll.number - 1],))
 
 
 def ship_marks(state: WarFleetState) -> tuple[tuple[str, str, Hex], ...]:

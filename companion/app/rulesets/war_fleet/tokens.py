@@ -13,6 +13,9 @@ from ...theme import SIDES, map_colours, side_colour
 from ...views.hexmap import HexMap, fill_paint, stroke_paint
 
 
+BOW = 1.25  # how far a token's bow reaches, in its radii (the tokens' drawing, the TV's labels)
+
+
 def _side_colour(state, side: int) -> str:
     """A side's hulls in its faction's colour, as on the Quick-Start map (British red, French blue)."""
     sides = list(state.sides)
@@ -26,12 +29,7 @@ def draw_tokens(hexmap: HexMap, theme_name: str, state, selected: str | None, na
     layout, colours = hexmap.layout, map_colours(theme_name)
     shapes: list[cv.Shape] = []
     for ship in M.map_ships(state, selected):
-        cx, cy = layout.centre(ship.cell)
-        radius = layout.size * (0.5 if ship.crowd == 1 else 0.3)
-        if ship.crowd > 1:
-            angle = 2 * math.pi * ship.slot / ship.crowd - math.pi / 2
-            cx += layout.size * 0.42 * math.cos(angle)
-            cy += layout.size * 0.42 * math.sin(angle)
+        cx, cy, radius = M.token_spot(layout, ship)
         colour = _side_colour(state, ship.side)
         shapes.append(cv.Circle(cx, cy, radius, fill_paint(colour, 0.45 if (ship.done or ship.pocket) else 0.9)))
         if ship.casualty:
@@ -40,7 +38,7 @@ def draw_tokens(hexmap: HexMap, theme_name: str, state, selected: str | None, na
         shapes.append(cv.Circle(cx, cy, radius, stroke_paint(ring, 4 if ship.selected else 1.5)))
         facing = math.radians(-90 + 60 * ship.facing)
         bow = [(cx + radius * r * math.cos(facing + turn), cy + radius * r * math.sin(facing + turn))
-               for r, turn in ((1.25, 0.0), (0.55, -2.2), (0.55, 2.2))]  # tip, left, right
+               for r, turn in ((BOW, 0.0), (0.55, -2.2), (0.55, 2.2))]  # tip, left, right
         shapes.append(cv.Path([cv.Path.MoveTo(*bow[0]), *(cv.Path.LineTo(*p) for p in bow[1:]), cv.Path.Close()],
                               paint=fill_paint("#ffffff")))
         if names and (ship.crowd == 1 or ship.selected):
