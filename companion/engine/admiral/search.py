@@ -58,7 +58,7 @@ class Level:
     ahead: int = 0  # end positions of an enemy still to move looked at (0: only where it stands)
     caution: Fraction = Fraction(1)
     focus: bool = False  # fire spread over the targets
-    budget: float = 8.0  # seconds for a side's orders; past it, the best found so far
+    budget: float = 2.5  # seconds for a side's orders now; past it, the best found so far
 
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
@@ -125,12 +125,14 @@ class _Planner:
     side: str
     deadline: float
     _spots: dict[str, list[Any]] = field(default_factory=dict)  # an enemy's ends looked at, found once
+    ship_deadline: float = 0.0
 
     def rng(self, state: Any, *more: str) -> random.Random:
         return random.Random("|".join((self.seed, self.level.name, str(state.turn), *more)))
 
     def out_of_time(self) -> bool:
-        return time.monotonic() > self.deadline
+        """Past this ship's share of the budget (the time left split between the ships still to move)."""
+        return time.monotonic() > self.ship_deadline
 
     # --- movement -----------------------------------------------------------------------------
 
@@ -151,6 +153,7 @@ class _Planner:
                 return out
             ship = movers[0]
             done.add(ship.id)
+            self.ship_deadline = time.monotonic() + max(0.0, self.deadline - time.monotonic()) / len(movers)
             reached, reason = self.choose(state, ship)
             actions = []
             if reached is not None and reached.path:
