@@ -164,7 +164,7 @@ class _Planner:
                 if isinstance(outcome, Refused):
                     continue
                 state = outcome.state
-                words = reason if number == 0 else f"{self._name(state, ship.id)}: its move is done"
+                words = reason if number == 0 else self._done(state, ship.id)
                 out.append(Order(action, words))
 
     def choose(self, state: Any, ship: Any) -> tuple[Any, str]:
@@ -313,6 +313,11 @@ class _Planner:
         return out
 
     # --- words --------------------------------------------------------------------------------
+
+    def _done(self, state: Any, ship_id: str) -> str:
+        ship = state.ship(ship_id)
+        where = f"{state.board.label(self.kit.where(ship))} facing {facing_name(ship.facing)}"
+        return f"{self._name(state, ship_id)}: ends its move at {where}, {ship.mp_spent} MP spent"
 
     def _name(self, state: Any, ship_id: str) -> str:
         return str(self.ruleset.ship_name(state.ship(ship_id)))
