@@ -58,7 +58,7 @@ class Level:
     ahead: int = 0  # end positions of an enemy still to move looked at (0: only where it stands)
     caution: Fraction = Fraction(1)
     focus: bool = False  # fire spread over the targets
-    budget: float = 2.5  # seconds for a side's orders now; past it, the best found so far
+    budget: float = 1.5  # seconds for a side's orders now; past it, the best found so far
 
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
@@ -136,10 +136,13 @@ class _Planner:
 
     # --- movement -----------------------------------------------------------------------------
 
-    def movers(self, state: Any) -> list[Any]:
-        """The side's ships the rules let move now."""
-        return [ship for ship in state.active_ships if ship.side == self.side and not self.kit.moved(ship)
-                and self._accepts(state, {"kind": "end_move", "ship": ship.id})]
+    def next_mover(self, state: Any, done: set[str]) -> tuple[Any, int]:
+        """The side's next ship the rules let move now (None when none may), and how many of its
+        ships are still to move (the time budget is split between them)."""
+        waiting = [ship for ship in state.active_ships if ship.side == self.side and not self.kit.moved(ship)
+                   and ship.id not in done]
+        mover = next((ship for ship in waiting if self._accepts(state, {"kind": "end_move", "ship": ship.id})), None)
+        return mover, len(waiting)
 
     def _accepts(self, state: Any, action: dict[str, Any]) -> bool:
         return not isinstance(self.ruleset.apply(state, action), Refused)
@@ -148,12 +151,11 @@ class _Planner:
         out: list[Order] = []
         done: set[str] = set()
         while True:
-            movers = [ship for ship in self.movers(state) if ship.id not in done]
-            if not movers:
+            ship, waiting = self.next_mover(state, done)
+            if ship is None:
                 return out
-            ship = movers[0]
             done.add(ship.id)
-            self.ship_deadline = time.monotonic() + max(0.0, self.deadline - time.monotonic()) / len(movers)
+            self.ship_deadline = time.monotonic() + max(0.0, self.deadline - time.monotonic()) / waiting
             reached, reason = self.choose(state, ship)
             actions = []
             if reached is not None and reached.path:
