@@ -132,6 +132,7 @@ def test_every_order_is_one_the_rules_accept():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(7200)
 def test_every_order_is_one_the_rules_accept_over_ten_thousand_positions(capsys):
     checked, given, refused = check_orders(SLOW_POSITIONS, "legal, slow")
     with capsys.disabled():
