@@ -47,7 +47,8 @@ def load(name: str) -> tuple[Any, Any, str]:
 def strength(name: str, pairing: str, games: int, seed: str) -> dict[str, Any]:
     ruleset, state, title = load(name)
     started = time.perf_counter()
-    tally = tournament(ruleset, lambda s: seeded(state, s), tuple(pairing.split(",")), games, seed)  # type: ignore[arg-type]
+    first, second = pairing.split(",")
+    tally = tournament(ruleset, lambda s: seeded(state, s), (first, second), games, seed)
     return {"scenario": name, "pairing": pairing, **tally.as_json(),
             "seconds": round(time.perf_counter() - started, 1)}
 

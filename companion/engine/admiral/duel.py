@@ -47,7 +47,7 @@ def play(ruleset: AnyRuleset, state: Any, levels: dict[str, str], seed: str = "0
             for order in orders(ruleset, state, side, levels[side], seed, budget):
                 outcome = ruleset.apply(state, order.action)
                 if isinstance(outcome, Refused):
-                    raise AssertionError(f"{levels[side]} order refused: {order.action}: {outcome.reason}")
+                    raise RuntimeError(f"{levels[side]} order refused: {order.action}: {outcome.reason}")
                 state = outcome.state
                 log.append(order.action)
                 acted = True
@@ -62,7 +62,8 @@ def play(ruleset: AnyRuleset, state: Any, levels: dict[str, str], seed: str = "0
     return GameResult(winner, min(state.turn, max_turns), log)
 
 
-def _table_step(ruleset: AnyRuleset, state: Any, rolls: tuple[str, ...], steps: tuple[str, ...]) -> dict[str, Any] | None:
+def _table_step(ruleset: AnyRuleset, state: Any, rolls: tuple[str, ...],
+                steps: tuple[str, ...]) -> dict[str, Any] | None:
     """The table's next step: a roll of a declared shot first, then the turn's own step."""
     candidates = [c for c in ruleset.candidates(state, None) if c.get("kind") in rolls or c.get("kind") in steps]
     candidates.sort(key=lambda c: c["kind"] not in rolls)

@@ -110,7 +110,7 @@ def orders(ruleset: AnyRuleset, state: Any, side: str, level: str | Level = "adm
 
 
 def kit_of(ruleset: AnyRuleset) -> AdmiralKit:
-    kit = getattr(ruleset, "admiral", None)
+    kit = ruleset.admiral
     if kit is None:
         raise ValueError(f"the app cannot play {ruleset.name} (it has no map in the app)")
     return kit
@@ -225,7 +225,7 @@ class _Planner:
 
     def _approach(self, ship: Any, reached: Any, enemies: Sequence[Any]) -> Fraction:
         bow = reached.position.bow
-        nearest = min(bow.distance(self.kit.where(e)) for e in enemies)
+        nearest: int = min(bow.distance(self.kit.where(e)) for e in enemies)
         return -APPROACH * abs(nearest - self.kit.best_range(ship))
 
     def _opens(self, state: Any, ship_id: str, reached: Any) -> tuple[Fraction, list[Shot]]:
@@ -369,7 +369,8 @@ def path_words(path: Sequence[dict[str, Any]]) -> str:
         elif action.get("kind") == "pivot":
             words.append(f"pivot to {facing_name(int(action['facing']))}")
         else:
-            words.append(str(action.get("kind", "")).replace("_", " ") + (f" {action['side']}" if action.get("side") else ""))
+            side = f" {action['side']}" if action.get("side") else ""
+            words.append(str(action.get("kind", "")).replace("_", " ") + side)
     if run:
         words.append(f"forward {run}")
     return ", ".join(words)
