@@ -48,7 +48,12 @@ def strength(name: str, pairing: str, games: int, seed: str) -> dict[str, Any]:
     ruleset, state, title = load(name)
     started = time.perf_counter()
     first, second = pairing.split(",")
-    tally = tournament(ruleset, lambda s: seeded(state, s), (first, second), games, seed)
+
+    def progress(number: int, result: Any) -> None:  # one line a game on stderr, to follow a long run
+        print(f"{name} {pairing} game {number}: {result.winner or 'draw'} in {result.turns} turns, "
+              f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+
+    tally = tournament(ruleset, lambda s: seeded(state, s), (first, second), games, seed, progress=progress)
     return {"scenario": name, "pairing": pairing, **tally.as_json(),
             "seconds": round(time.perf_counter() - started, 1)}
 
