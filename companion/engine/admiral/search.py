@@ -66,9 +66,9 @@ LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("greedy", "the best shots now and the move that opens them", style="greedy"),
     Level("cadet", "weighs a dozen ends a ship, the enemy where it stands", width=12, deep=4,
           caution=Fraction(1, 2)),
-    Level("captain", "weighs forty ends a ship, the enemy one move ahead", width=40, deep=6, ahead=1,
+    Level("captain", "weighs forty ends a ship, and one end of each enemy still to move", width=40, deep=6, ahead=1,
           caution=Fraction(3, 4), focus=True),
-    Level("admiral", "weighs every end of a ship, the enemy three moves ahead", width=0, deep=10, ahead=3,
+    Level("admiral", "weighs every end of a ship, and three ends of each enemy still to move", width=0, deep=10, ahead=3,
           focus=True),
 )}
 
