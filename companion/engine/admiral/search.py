@@ -68,7 +68,7 @@ LEVELS: dict[str, Level] = {level.name: level for level in (
           caution=Fraction(1, 2)),
     Level("captain", "weighs forty ends a ship, and one end of each enemy still to move", width=40, deep=6, ahead=1,
           caution=Fraction(3, 4), focus=True),
-    Level("admiral", "weighs every end of a ship, and three ends of each enemy still to move", width=0, deep=10, ahead=3,
+    Level("admiral", "weighs every end of a ship, and three ends of each enemy still to move", deep=10, ahead=3,
           focus=True),
 )}
 
