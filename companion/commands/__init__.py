@@ -15,7 +15,7 @@ import sys
 from typing import NoReturn
 
 # each registers its commands, in this order in `companion --help`
-from . import files, quick_start, games, play, app, print_cards, war_fleet, movement, dv, report, build_web  # noqa: F401  # isort: skip
+from . import files, quick_start, games, play, app, print_cards, war_fleet, movement, dv, report, build_web, admiral  # noqa: F401  # isort: skip
 from .common import COMMANDS, CommandError, one_line, plain_message
 
 

@@ -11,7 +11,7 @@ how to load one, and what a device holding one side may be shown of a game
 and `find_ruleset(id)`, as python-chess's `VARIANTS`/`find_variant`.  What differs between
 systems is asked of the value, never by its id or state type: optional capabilities (the
 report's rated rolls and expected damage, the planner's `reach` and `trail`, shared play's
-`action_words`), each with a default meaning "none".  A house rule is a
+`action_words`, the admiral's kit), each with a default meaning "none".  A house rule is a
 `variant(...)` of a ruleset with its own id, so a saved game can name the rules
 it was played with.
 """
@@ -35,6 +35,7 @@ S = TypeVar("S", bound=GameStateLike)
 A = TypeVar("A")
 
 if TYPE_CHECKING:
+    from .admiral.kit import AdmiralKit
     from .report_damage import ReportWords, RollMark, ShotMark
 
 #: side_of entries: (action as JSON data, state) -> the side it belongs to, or None when the
@@ -128,6 +129,9 @@ class Ruleset(Generic[S, A]):
     #: None: this ruleset has no planner (the app offers none, `companion reach` says so)
     reach: PlanReach | None = None
     trail: PlanTrail | None = None
+    #: the admiral (issue 38): what the app needs to fly one side (engine/admiral/); None: the app
+    #: cannot play this ruleset (`companion admiral` and `duel` say so)
+    admiral: "AdmiralKit | None" = None
 
     # --- actions ------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from . import secret_moves
 from . import unit_initiative
 from .combat import firing_solutions
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
+from ..admiral.quick_start import KIT as ADMIRAL
 from ..report_damage import SLOTS_AND_KEELS
 from ..ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
 from .scenario import SCENARIO_FORMAT, build_state, dump_scenario, load_scenario, scenario_of
@@ -117,4 +118,5 @@ QUICK_START: Ruleset[GameState, A.Action] = Ruleset(
     action_words=ACTION_WORDS,
     reach=planner.reach,
     trail=planner.trail,
+    admiral=ADMIRAL,
 )

@@ -15,6 +15,7 @@ from typing import Any, Iterator
 
 from pydantic import TypeAdapter
 
+from ..admiral.war_fleet import KIT as ADMIRAL
 from ..report_damage import SLOTS_AND_KEELS
 from ..ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
 from . import actions as A, reach as planner, report
@@ -100,4 +101,5 @@ WAR_FLEET: Ruleset[WarFleetState, A.WarFleetAction] = Ruleset(
     action_words=ACTION_WORDS,
     reach=planner.reach,
     trail=planner.trail,
+    admiral=ADMIRAL,
 )
