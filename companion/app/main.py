@@ -82,6 +82,7 @@ class App:
         page.on_close = self._on_close
         page.add(self.body)
         self.device = await identify(self)
+        server.observed_device(page, self.device.token)  # its sockets share one budget (issue 36)
         await self._remembered_theme()
         await self.show(session_from_route(page.route))
         self._stop_offers = follow.watch(self)  # the host's new games offered here (issue 28)
