@@ -217,11 +217,9 @@ def test_sigkill_during_real_play_loses_no_acknowledged_action(tmp_path, ruleset
 
 @pytest.mark.slow
 def test_a_hundred_and_twenty_kills_across_the_three_rulesets(tmp_path):
-    kinds: dict[str, int] = {}
+    fights = {"quick-start": "declare_shot", "war-fleet": "roll_attack", "decisive-victory": "roll_attack"}
     for ruleset_id in RULESETS:
         figures = kill_again_and_again(tmp_path / ruleset_id, ruleset_id, SLOW_KILLS)
         report(ruleset_id, figures)
         played(figures, ruleset_id)
-        for kind, n in figures["kinds"].items():
-            kinds[kind] = kinds.get(kind, 0) + n
-    assert {"declare_shot", "declare_attack", "roll_attack"} <= set(kinds), kinds
+        assert fights[ruleset_id] in figures["kinds"], figures["kinds"]  # killed in battle, not only moving
