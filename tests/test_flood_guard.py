@@ -264,3 +264,21 @@ def _drops(log_text: str) -> int:
 
 
 assert server.LATEST_ONLY >= {"resize", "scroll"}
+
+
+def test_a_session_told_its_device_spends_that_devices_allowance_and_others_have_nothing_to_do():
+    from types import SimpleNamespace
+
+    from flet.messaging.session_store import SessionStore
+
+    allowances = Allowances()
+    guard = _Guard("10.0.0.9", allowances)
+    connection = SimpleNamespace(known_as=guard.known_as)
+    store = SessionStore()
+    server.observed_device(SimpleNamespace(session=SimpleNamespace(store=store, connection=connection)), "tabs")
+    assert guard.device is allowances.of("device", "tabs") and store.get(server.DEVICE_KEY) == "tabs"
+    server.observed_device(SimpleNamespace(session=SimpleNamespace(store=SessionStore(), connection=None)), "x")
+    server.observed_device(SimpleNamespace(session=None), "x")  # the desktop window, a session gone: nothing
+
+
+assert server.MAX_SOCKETS_PER_DEVICE < 24  # fewer than the 24 sockets one address had before issue 36

@@ -311,7 +311,10 @@ def observed_device(page, token: str) -> None:
     at the address the server saw): from now on its socket spends that device's budget, shared with
     the device's other sockets (and a reconnected socket of this session spends it from its register).
     A transport with no budgets (the desktop window, the static build) has nothing to do."""
-    session = getattr(page, "session", None)
+    try:
+        session = getattr(page, "session", None)
+    except RuntimeError:  # Flet has let the session go already (its browser left as it started)
+        return
     if session is None:
         return
     session.store.set(DEVICE_KEY, token)
