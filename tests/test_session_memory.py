@@ -128,3 +128,25 @@ def test_a_phone_that_joined_took_a_side_and_left_leaves_no_page_screen_or_liste
     assert page() is None, "the departed phone's page is still held"
     assert sharing.device(token) is not None  # its name and token stay: it may come back as itself
     assert all(not table.listeners for table in sharing._tables.values())
+
+
+def test_two_screens_opening_one_game_at_once_leave_one_listener_and_a_closed_app_none(tmp_path):
+    """The race the phones lost memory to, without a server: two `show`s reading the game at once (the
+    Join tap's and the hub's news that the PIN let the device in) subscribe once between them; the
+    session's close unsubscribes it, and a game read after the close subscribes nothing."""
+    from companion.app.main import App
+
+    store = TinyDBStore(tmp_path / "data")
+    game = store.new_game(starting_state(1), "battle")
+    sharing = Sharing()
+    app = App(SimpleNamespace(), store, dict, None, sharing)
+    app.device = sharing.connect(None, "192.168.1.7")
+
+    async def go() -> None:
+        await asyncio.gather(app._open_game(game.id), app._open_game(game.id))
+        assert sharing.table(app.game).listeners == 1
+        await app._on_close(None)
+        assert sharing.table(app.store.game(game.id)).listeners == 0
+        assert await app._open_game(game.id) is None and sharing.table(store.game(game.id)).listeners == 0
+
+    asyncio.run(go())

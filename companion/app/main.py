@@ -129,6 +129,8 @@ class App:
             return
         if session.screen == "game":
             game = await self._open_game(session.game_id)
+            if self.closed:  # the browser left while the game was read: nothing to show it on
+                return
             if game is None:
                 self.session = Session(message=f"There is no saved game '{session.game_id}'.")
                 self._set_screen(home.build(self))
@@ -175,7 +177,7 @@ class App:
             game = await asyncio.to_thread(self.store.game, game_id)
         except KeyError:
             return None
-        if self.closed:  # the session closed while the game was read: nothing to show it on
+        if self.closed:  # the session closed while the game was read: no listener for it
             return None
         if self._unlisten:  # another screen opened meanwhile (a side chosen as the game was read): one listener
             self._unlisten()
