@@ -23,7 +23,9 @@ and 30 home-screen sessions have closed and been dropped, and after 30 more (the
 COMPANION_SESSION_GRACE=2; its log says when each Flet session is garbage collected).
 
 Run: `python benchmarks/bench_shared.py` (about ten minutes); `--quick` (3 devices, a few taps, a
-4-s flood, 5 more sessions: a smoke run); `--devices 8` for one size.
+4-s flood, 5 more sessions: a smoke run); `--devices 8` for one size; `--sockets 12`: the flooding
+device floods through 12 sockets, its own token in each (issue 36: they share one device's budget,
+and the server keeps `server.MAX_SOCKETS_PER_DEVICE` of them).
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class Plan:
     flood_seconds: float = 40.0
     flood_rate: int = 3600  # events a second
     home_sessions: int = 60  # more sessions opened and closed for the memory figures
+    sockets: int = 1  # the flooding device's sockets (its token in each, as a browser's tabs share theirs)
 
 
 QUICK = Plan(devices=(3,), taps=4, flood_seconds=4.0, home_sessions=5)
@@ -80,6 +83,20 @@ def new_game(data: Path) -> str:
     made = subprocess.run([sys.executable, "-m", "companion", "new", str(scenario), "--data", str(data),
                            "--seed", "3"], capture_output=True, text=True, cwd=ROOT, check=True)
     return made.stdout.strip()
+
+
+class Tab(Client):
+    """A raw client with a browser's storage: the device token the server gives it kept and given back
+    (shared by a browser's tabs: the same device, however many sockets)."""
+
+    storage: dict | None = None
+
+    def answer(self, call: dict):
+        args, storage = call.get("args") or {}, self.storage if self.storage is not None else {}
+        if call.get("name") == "set":
+            storage[args.get("key")] = args.get("value")
+            return True
+        return storage.get(args.get("key")) if call.get("name") == "get" else None
 
 
 class Device:
@@ -129,14 +146,16 @@ class Phase:
     ships: list[float | None] = field(default_factory=list)  # a player's ship tap in effect
 
 
-async def open_devices(served: Served, game: str, count: int) -> list[Device]:
+async def open_devices(served: Served, game: str, count: int, storage: dict | None = None) -> list[Device]:
     devices = []
     for _ in range(count):
         # no keepalive pings from the client: a measurement, not a liveness check
         ws = await connect(served.url(), origin=served.origin(), max_size=None, open_timeout=30, ping_interval=None)
         await ws.send(frame(REGISTER, {"session_id": None, "page_name": "", "page": {
             "route": f"/game/{game}", "web": True, "width": 1280, "height": 800}}))
-        devices.append(Device(Client(ws)))
+        client = Tab(ws)
+        client.storage = storage
+        devices.append(Device(client))
 
     def table_shown(client: Client) -> bool:
         return any(node.get("identifier") == "roll-initiative" for node in objects(client))
@@ -308,6 +327,7 @@ class Result:
     flood_sent: int
     cuts: int  # times the server cut the flooder off (it came back each time)
     memory: dict[str, int]
+    sockets: int = 1  # the flooding device's sockets the server kept
 
 
 async def measure(count: int, plan: Plan) -> Result:
@@ -378,7 +398,7 @@ async def _measure(served: Served, game: str, count: int, plan: Plan) -> Result:
     host_stop.set()
     await asyncio.gather(host_reader, return_exceptions=True)
     await host.close()
-    return Result(normal, flooded, sent, cuts, memory)
+    return Result(normal, flooded, sent, cuts, memory, flooder.sockets)
 
 
 async def start_flooder(served: Served, game: str, plan: Plan):
@@ -386,37 +406,52 @@ async def start_flooder(served: Served, game: str, plan: Plan):
     not the measuring clients' delay) that shows the table, then floods when told."""
     process = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--flooder", served.url(), served.origin(), game, str(plan.flood_seconds),
-        str(plan.flood_rate), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT)
+        str(plan.flood_rate), str(plan.sockets), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        cwd=ROOT)
     ready = (await process.stdout.readline()).decode().split()
     if not ready or ready[0] != "ready":
         raise RuntimeError("the flooding device never showed the table")
-    process.session_id = ready[1]
+    process.session_id, process.sockets = ready[1], int(ready[2])
     return process
 
 
-async def flooder(url: str, origin: str, game: str, seconds: float, rate: int) -> None:
-    """The flooding device: prints `ready <session id>` once it shows the table, reads (and answers)
-    what it is sent until a line comes on its input, then floods and prints `sent <events> <cuts>`."""
+async def flooder(url: str, origin: str, game: str, seconds: float, rate: int, sockets: int) -> None:
+    """The flooding device: opens the table on `sockets` sockets, one device (its token kept and given
+    back on each, as a browser's tabs do), prints `ready <session id> <sockets the server kept>` once
+    they show it, reads (and answers) what they are sent until a line comes on its input, then floods
+    through every one (`rate` events a second between them) and prints `sent <events> <cuts>`."""
     where = types.SimpleNamespace(url=lambda: url, origin=lambda: origin)
-    [device] = await open_devices(where, game, 1)
-    print("ready", device.client.session_id, flush=True)
+    storage: dict = {}
+    devices = []
+    for _ in range(sockets):  # one after another: the first is given the token the others give back
+        try:
+            devices += await open_devices(where, game, 1, storage)
+        except (ConnectionClosed, RuntimeError):
+            pass  # the server closed it: the device has as many sockets open as it may have
+    if not devices:
+        raise RuntimeError("the server kept none of the flooding device's sockets")
+    print("ready", devices[0].client.session_id, len(devices), flush=True)
     stop = asyncio.Event()
-    reader = asyncio.create_task(read(device.client, stop))
+    readers = [asyncio.create_task(read(device.client, stop)) for device in devices]
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     stop.set()
-    await asyncio.gather(reader, return_exceptions=True)  # one reader at a time on a socket
-    session_id = device.client.session_id
+    await asyncio.gather(*readers, return_exceptions=True)  # one reader at a time on a socket
 
-    async def rejoin() -> Device:
-        ws = await connect(url, origin=origin, max_size=None, open_timeout=30, ping_interval=None)
-        await ws.send(frame(REGISTER, {"session_id": session_id, "page_name": "", "page": {
-            "route": f"/game/{game}", "web": True, "width": 1280, "height": 800}}))
-        again = Device(Client(ws))
-        await again.client.pump(lambda c: any(node.get("identifier") == "ship-raven" for node in objects(c)), 60)
-        return again
+    def rejoin_of(session_id: str):
+        async def rejoin() -> Device:
+            ws = await connect(url, origin=origin, max_size=None, open_timeout=30, ping_interval=None)
+            await ws.send(frame(REGISTER, {"session_id": session_id, "page_name": "", "page": {
+                "route": f"/game/{game}", "web": True, "width": 1280, "height": 800}}))
+            client = Tab(ws)
+            client.storage = storage
+            again = Device(client)
+            await again.client.pump(lambda c: any(node.get("identifier") == "ship-raven" for node in objects(c)), 60)
+            return again
+        return rejoin
 
-    sent, cuts = await flood(device, seconds, rate, rejoin)
-    print("sent", sent, cuts, flush=True)
+    floods = await asyncio.gather(*(flood(device, seconds, max(1, rate // len(devices)),
+                                          rejoin_of(device.client.session_id)) for device in devices))
+    print("sent", sum(sent for sent, _ in floods), sum(cuts for _, cuts in floods), flush=True)
 
 
 def _p95(values: list[float]) -> float:
@@ -453,21 +488,25 @@ def main() -> int:
                         help="run the benchmark, its server and its flooding device at this niceness (e.g. -10 "
                              "as root): on a machine busy with other work the server then gets the CPU a quiet "
                              "machine would give it, and the figures are the server's, not the neighbours'")
-    parser.add_argument("--flooder", nargs=5, metavar=("URL", "ORIGIN", "GAME", "SECONDS", "RATE"),
+    parser.add_argument("--sockets", type=int, default=1,
+                        help="the flooding device's sockets, its own token in each (issue 36: one device, 12 sockets)")
+    parser.add_argument("--flooder", nargs=6, metavar=("URL", "ORIGIN", "GAME", "SECONDS", "RATE", "SOCKETS"),
                         help=argparse.SUPPRESS)  # the flooding device, run by the benchmark itself
     args = parser.parse_args()
     if args.flooder:
-        url, origin, game, seconds, rate = args.flooder
-        asyncio.run(flooder(url, origin, game, float(seconds), int(rate)))
+        url, origin, game, seconds, rate, sockets = args.flooder
+        asyncio.run(flooder(url, origin, game, float(seconds), int(rate), int(sockets)))
         return 0
     if args.nice is not None:  # inherited by the server and the flooder, started after this
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
     plan = QUICK if args.quick else Plan()
+    plan.sockets = args.sockets
     if args.devices:
         plan.devices = tuple(args.devices)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"The shared table (ms, median / p95; in brackets the taps in effect within {EFFECT_LIMIT:.0f} s), "
-          f"raw websocket clients; flood: {plan.flood_rate:,} events/s for {plan.flood_seconds:.0f} s from one device; "
+          f"raw websocket clients; flood: {plan.flood_rate:,} events/s for {plan.flood_seconds:.0f} s from one device "
+          f"({plan.sockets} sockets asked for); "
           f"load average {load} on {os.cpu_count()} cores at the start, niceness {os.getpriority(os.PRIO_PROCESS, 0)}")
     print("| devices | phase | Undo/Redo: first frame back | reached all | another player's ship tap "
           "| server CPU s/s | measuring CPU s/s |")
@@ -476,7 +515,9 @@ def main() -> int:
     for count in plan.devices:
         r = results[count] = asyncio.run(measure(count, plan))
         print(row(count, r.normal, "normal"), flush=True)
-        print(row(count, r.flooded, f"one floods ({r.flood_sent:,} events, cut off {r.cuts} times)"), flush=True)
+        through = f" through {r.sockets} sockets" if plan.sockets > 1 else ""
+        print(row(count, r.flooded, f"one floods{through} ({r.flood_sent:,} events, cut off {r.cuts} times)"),
+              flush=True)
     print()
     half = plan.home_sessions // 2
     print(f"Server memory (VmRSS, MB): before the devices open, with them open, after they and "

@@ -72,6 +72,18 @@ def test_bench_dice_runs():
     quick("bench_dice")
 
 
+def test_bench_memory_waves_leave_and_are_collected():
+    from test_server_security import LAN
+
+    if LAN is None:
+        pytest.skip("bench_memory's phones need a non-loopback address to connect from")
+    out = quick("bench_memory")
+    for wave in (1, 2):
+        row = next(line for line in out.splitlines() if line.startswith(f"| {wave} |"))
+        assert row.rstrip(" |").endswith("3/3"), out  # every phone of the wave joined, left, and was collected
+    assert "after every wave left" in out, out
+
+
 @pytest.mark.skipif(not BROWSER, reason="bench_app's start time needs /usr/bin/chromium")
 def test_bench_app_taps_and_start():
     out = quick("bench_app")

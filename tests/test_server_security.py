@@ -144,6 +144,10 @@ class Client:
         await ws.send(frame(REGISTER, {"session_id": session_id, "page_name": "", "page": fields}))
         return client
 
+    def answer(self, call: dict):
+        """What this browser answers a method call of the server's: nothing stored, nothing done."""
+        return None
+
     def words(self) -> str:
         return " ".join(s for _, body in self.messages for s in strings(body, []))
 
@@ -171,7 +175,7 @@ class Client:
                     await self.before_device_token(self)
                     self.before_device_token = None
                 await self.ws.send(frame(INVOKE, {"control_id": body["control_id"], "call_id": body["call_id"],
-                                                  "result": None, "error": None}))
+                                                  "result": self.answer(body), "error": None}))
         return True
 
     async def close(self) -> None:

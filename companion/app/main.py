@@ -65,6 +65,7 @@ class App:
         self.body = ft.Container(expand=True)
         self.theme_name = DEFAULT  # this device's palette (palettes.py), kept in the browser: THEME_KEY
         self._stop_offers: Callable[[], None] | None = None
+        self.closed = False  # Flet let the session go (`_on_close`): nothing listens for it again
 
     # --- start and routing ------------------------------------------------------
 
@@ -82,9 +83,12 @@ class App:
         page.on_close = self._on_close
         page.add(self.body)
         self.device = await identify(self)
+        server.observed_device(page, self.device.token)  # its sockets share one budget (issue 36)
         await self._remembered_theme()
         await self.show(session_from_route(page.route))
         self._stop_offers = follow.watch(self)  # the host's new games offered here (issue 28)
+        if self.closed:  # the browser left while this first screen was built: let the hub go too
+            self._stop_offers()
 
     async def _on_route_change(self, e) -> None:
         wanted = session_from_route(self.page.route)
@@ -126,6 +130,8 @@ class App:
             return
         if session.screen == "game":
             game = await self._open_game(session.game_id)
+            if self.closed:  # the browser left while the game was read: nothing to show it on
+                return
             if game is None:
                 self.session = Session(message=f"There is no saved game '{session.game_id}'.")
                 self._set_screen(home.build(self))
@@ -172,6 +178,10 @@ class App:
             game = await asyncio.to_thread(self.store.game, game_id)
         except KeyError:
             return None
+        if self.closed:  # the session closed while the game was read: no listener for it
+            return None
+        if self._unlisten:  # another screen opened meanwhile (a side chosen as the game was read): one listener
+            self._unlisten()
         self.game = game
         self._unlisten = self.sharing.table(game).subscribe(self._heard)
         self.sharing.showing(self.device, game.id)
@@ -267,7 +277,9 @@ class App:
             await self.table.refresh(force=True)
 
     async def _on_close(self, e) -> None:
-        """The session expired: let the game go, and every listener of its screens."""
+        """The session expired: let the game go, and every listener of its screens (issue 36: a
+        listener left on the game's table kept the whole screen of every device that had left)."""
+        self.closed = True
         self._leave_game()
         if self._stop_offers is not None:
             self._stop_offers()

@@ -15,8 +15,13 @@ only the server can know, so this module wraps it (issue 11):
   server).  A missing or `null` Origin is refused: the app's pages always send theirs, and a page on
   another site (or a DNS name rebound to this computer) must not drive the table with the host's
   rights.
-- **Cost per connection**: one register per socket and `MAX_SOCKETS_PER_ADDRESS` sockets per
-  address; a budget of frames charged before a frame is decoded (events and property updates over
+- **Cost per device** (issue 36): one register per socket, `MAX_SOCKETS_PER_ADDRESS` sockets per
+  address and `MAX_SOCKETS_PER_DEVICE` per device; every budget below is one device's `Allowance`,
+  shared by all its sockets (the device as the server knows it: the token it issued, read by the
+  app's `identify` and told here by `observed_device`; until then, every socket of an address not
+  yet known shares one), and charged to its address's too (`ADDRESS_SHARES` devices' worth, so a
+  device that gives a fresh token on every socket is held by its address); a budget of frames
+  charged before a frame is decoded (events and property updates over
   it are dropped unread; other frames, the answers to the server's own calls, wait for it); events
   for controls the session does not have are dropped before Flet searches the whole page for them;
   the events left are charged to a budget of taps (a notice such as a resize a tenth of a tap), and
@@ -70,6 +75,9 @@ log = logging.getLogger(__name__)
 PEER_KEY = "companion.peer"  # the socket's peer address, in the session's server-side store
 WS_PATH = "/ws"
 MAX_SOCKETS_PER_ADDRESS = 24  # open at once: a host's tabs, a table of phones (the load test: eight)
+MAX_SOCKETS_PER_DEVICE = 8  # open at once by one device (one browser's tabs share its token), once it is known
+ADDRESS_SHARES = 12  # an address may spend this many devices' budgets (the load tests' 20 devices share one)
+DEVICE_KEY = "companion.device"  # the token of the session's device, in its server-side store (`observed_device`)
 MAX_FRAME = 4 * 1024 * 1024  # bytes: a fleet file read from disk (about 125 KB) fits many times over
 CRASHED_MESSAGE = ("Something went wrong on the computer running the table. Reload the page to carry on: "
                    "the game is saved.")
@@ -182,6 +190,26 @@ class Bucket:
         self.tokens -= cost
 
 
+def take_all(buckets, cost: float, now: float) -> bool:
+    """Spend `cost` from every bucket, or from none if one has too little."""
+    for bucket in buckets:
+        bucket._fill(now)
+    if any(bucket.tokens < cost for bucket in buckets):
+        return False
+    for bucket in buckets:
+        bucket.tokens -= cost
+    return True
+
+
+def wait_all(buckets, cost: float, now: float) -> float:
+    return max(bucket.wait_for(cost, now) for bucket in buckets)
+
+
+def owe_all(buckets, cost: float, now: float) -> None:
+    for bucket in buckets:
+        bucket.owe(cost, now)
+
+
 FRAME_RATE, FRAME_BURST = 100.0, 200.0  # frames a second read and decoded, whatever they hold
 DROP_RATE = 500.0  # frames a second read and dropped unread past the budget; more wait unread
 TAP_RATE, TAP_BURST = 3.0, 30.0  # taps a second handled, and at once: a person taps a few times a second
@@ -198,6 +226,51 @@ LATEST_ONLY = frozenset({  # notices of a state where only the newest counts: on
     "resize", "interaction_update", "scroll", "hover", "media_change",  # the rest replaced by the newest
     "platform_brightness_change", "app_lifecycle_state_change", "change",  # (a field's change: its value)
 })
+
+
+@dataclass
+class Allowance:
+    """What one device (or one address) may spend, whatever number of sockets it spends it through
+    (issue 36: one device's twelve sockets took twelve devices' share): frames read and decoded,
+    frames read and dropped unread, taps handled, taps being handled at once; and its sockets open."""
+
+    frames: Bucket
+    drops: Bucket
+    events: Bucket
+    most_running: int
+    running: int = 0
+    sockets: int = 0
+
+    @classmethod
+    def of(cls, shares: int = 1) -> "Allowance":
+        """`shares` devices' worth (an address: `ADDRESS_SHARES`)."""
+        return cls(Bucket(FRAME_RATE * shares, FRAME_BURST * shares), Bucket(DROP_RATE * shares, DROP_RATE * shares),
+                   Bucket(TAP_RATE * shares, TAP_BURST * shares), MAX_RUNNING * shares)
+
+    def idle(self, now: float) -> bool:
+        """No socket spends it and every budget is full again: forgetting it changes nothing."""
+        for bucket in (self.frames, self.drops, self.events):
+            bucket._fill(now)
+        return not self.sockets and all(b.tokens >= b.capacity for b in (self.frames, self.drops, self.events))
+
+
+class Allowances:
+    """The server's allowances: one per device known (by its token), one for the sockets of an address
+    whose device is not known yet, one per address; forgotten once idle (`Allowance.idle`)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[str, str], Allowance] = {}
+
+    def of(self, kind: str, key: str, now: float | None = None) -> Allowance:
+        """The allowance of a `device` (its token), a `new` device at an address, or an `address`."""
+        now = time.monotonic() if now is None else now
+        if len(self.kept) > 64:
+            for name in [name for name, allowance in self.kept.items() if allowance.idle(now)]:
+                del self.kept[name]
+        allowance = self.kept.get((kind, key))
+        if allowance is None:
+            allowance = self.kept[(kind, key)] = Allowance.of(ADDRESS_SHARES if kind == "address" else 1)
+        return allowance
 
 
 def frame_cost(data: bytes) -> tuple[float, bool]:
@@ -231,6 +304,23 @@ def observed_address(page) -> str | None:
 
 
 LOCAL_TRANSPORTS = frozenset({"FletSocketServer", "FletDartBridgeServer", "PyodideConnection"})
+
+
+def observed_device(page, token: str) -> None:
+    """The app has identified this session's device (`Sharing.connect`: the token the server issued it,
+    at the address the server saw): from now on its socket spends that device's budget, shared with
+    the device's other sockets (and a reconnected socket of this session spends it from its register).
+    A transport with no budgets (the desktop window, the static build) has nothing to do."""
+    try:
+        session = getattr(page, "session", None)
+    except RuntimeError:  # Flet has let the session go already (its browser left as it started)
+        return
+    if session is None:
+        return
+    session.store.set(DEVICE_KEY, token)
+    known_as = getattr(session.connection, "known_as", None)
+    if known_as is not None:
+        known_as(token)
 
 
 # --- no screen dies: one edge for a handler's failure, late answers dropped (issue 25) -------------------
@@ -334,6 +424,8 @@ class _MeteredSocket:
                 data = await self._ws.receive_bytes()
             except WebSocketDisconnected:  # a send found the browser gone first: the same close, said quietly
                 raise WebSocketDisconnect(1006) from None
+            if self._guard.refused:  # its device has too many sockets open: nothing more is read
+                raise WebSocketDisconnect(1008)
             if await self._guard.admit(data):
                 return data
 
@@ -343,44 +435,91 @@ Event = tuple  # (target, name, data) of one control event, as the client sent i
 
 @dataclass
 class _Guard:
-    """What one connection has spent, what it has running, and what it had dropped (logged now and then).
+    """What one connection has running and has had dropped (logged now and then), and the allowances it
+    spends: its device's, shared with the device's other sockets, and its address's (issue 36).
 
-    A flood from one device (thousands of clicks and resizes a second) must not slow the others: its
-    frames over `FRAME_RATE` are dropped unread, its taps over `TAP_RATE` or beyond `MAX_RUNNING` at
-    once are dropped, and a notice in `LATEST_ONLY` waits while one of its kind for the same control
-    is handled, replaced by any newer one (a window dragged to a new size is laid out for the size
-    it ends at, not for each step)."""
+    A flood from one device (thousands of clicks and resizes a second, through one socket or many) must
+    not slow the others: its frames over `FRAME_RATE` are dropped unread, its taps over `TAP_RATE` or
+    beyond `MAX_RUNNING` at once are dropped, and a notice in `LATEST_ONLY` waits while one of its kind
+    for the same control is handled, replaced by any newer one (a window dragged to a new size is laid
+    out for the size it ends at, not for each step).  Until its device is known (`known_as`) the socket
+    spends the allowance every socket of its address shares before that; without `allowances` (a test
+    of one guard) it has allowances of its own."""
 
     peer: str
-    frames: Bucket = field(default_factory=lambda: Bucket(FRAME_RATE, FRAME_BURST))
-    drops: Bucket = field(default_factory=lambda: Bucket(DROP_RATE, DROP_RATE))
-    events: Bucket = field(default_factory=lambda: Bucket(TAP_RATE, TAP_BURST))
+    allowances: Allowances | None = None
+    device: Allowance = field(default=None)  # type: ignore[assignment]
+    address: Allowance = field(default=None)  # type: ignore[assignment]
+    token: str | None = None  # the device's, once known
     dropped: int = 0
     unknown: int = 0
     coalesced: int = 0
-    running: int = 0
+    running: int = 0  # this socket's own taps being handled (counted in its allowances too)
     notices: dict = field(default_factory=dict)  # (target, name) being handled -> newest data waiting, or _NONE
     logged_at: float = 0.0
+    refused: bool = False  # its device had too many sockets open: the socket is being closed
+
+    def __post_init__(self) -> None:
+        if self.allowances is None:
+            self.device, self.address = Allowance.of(), Allowance.of(ADDRESS_SHARES)
+        else:
+            self.device = self.allowances.of("new", self.peer)
+            self.address = self.allowances.of("address", self.peer)
+        self.device.sockets += 1
+        self.address.sockets += 1
+
+    @property
+    def frames(self) -> Bucket:
+        return self.device.frames
+
+    @property
+    def events(self) -> Bucket:
+        return self.device.events
+
+    def known_as(self, token: str) -> bool:
+        """The socket's device is known (its token): from now on it spends that device's allowance.
+        False, and nothing changes, if the device already has `MAX_SOCKETS_PER_DEVICE` open."""
+        if self.allowances is None or token == self.token:
+            return True
+        device = self.allowances.of("device", token)
+        if device.sockets >= MAX_SOCKETS_PER_DEVICE:
+            return False
+        self.device.sockets -= 1
+        self.device.running -= self.running
+        self.device, self.token = device, token
+        device.sockets += 1
+        device.running += self.running
+        return True
+
+    def closed(self) -> None:
+        """The socket has closed: it no longer counts among its device's and address's sockets."""
+        self.device.sockets -= 1
+        self.address.sockets -= 1
+
+    def _buckets(self, name: str) -> tuple[Bucket, Bucket]:
+        return getattr(self.device, name), getattr(self.address, name)
 
     async def admit(self, data: bytes) -> bool:
         """May this frame be decoded?  Over the frame budget, events and updates are dropped
         unread; anything else waits for the budget (the client waits; nothing else does)."""
         cost, droppable = frame_cost(data)
         now = time.monotonic()
-        if self.frames.take(cost, now):
+        frames = self._buckets("frames")
+        if take_all(frames, cost, now):
             return True
         if droppable:  # and past `DROP_RATE` the next is read when it may be: the rest wait in the
             self.drop()  # network's buffers (the client's sends wait too), costing this server nothing
-            if not self.drops.take(1.0, now):
-                await asyncio.sleep(self.drops.wait_for(1.0, now))
+            drops = self._buckets("drops")
+            if not take_all(drops, 1.0, now):
+                await asyncio.sleep(wait_all(drops, 1.0, now))
             return False
-        await asyncio.sleep(self.frames.wait_for(cost, now))
-        self.frames.owe(cost, time.monotonic())
+        await asyncio.sleep(wait_all(frames, cost, now))
+        owe_all(frames, cost, time.monotonic())
         return True
 
     def handle(self, event_name, now: float | None = None) -> bool:
         """May this control event (for a control on the session's screen) be handled?"""
-        if self.events.take(event_cost(event_name), time.monotonic() if now is None else now):
+        if take_all(self._buckets("events"), event_cost(event_name), time.monotonic() if now is None else now):
             return True
         self.drop()
         return False
@@ -402,17 +541,23 @@ class _Guard:
                 return None
             self.notices[key] = _NONE
             return self._owe(event_cost(name), now)
-        if self.running >= MAX_RUNNING:
+        if any(a.running >= a.most_running for a in (self.device, self.address)):
             self.drop()
             return None
         if not self.handle(name, now):
             return None
-        self.running += 1
+        self._running(1)
         return 0.0
 
+    def _running(self, change: int) -> None:
+        self.running += change
+        self.device.running += change
+        self.address.running += change
+
     def _owe(self, cost: float, now: float) -> float:
-        wait = self.events.wait_for(cost, now)
-        self.events.owe(cost, now)
+        events = self._buckets("events")
+        wait = wait_all(events, cost, now)
+        owe_all(events, cost, now)
         return wait
 
     def newest(self, event: Event) -> Event:
@@ -428,7 +573,7 @@ class _Guard:
         screen laid out anew)."""
         target, name, _ = event
         if name not in LATEST_ONLY:
-            self.running -= 1
+            self._running(-1)
             return None
         if self.notices.get((target, name), _NONE) is _NONE:
             self.notices.pop((target, name), None)
@@ -441,7 +586,7 @@ class _Guard:
         if event[1] in LATEST_ONLY:
             self.notices.pop((event[0], event[1]), None)
         else:
-            self.running -= 1
+            self._running(-1)
 
     def drop(self) -> None:
         self.dropped += 1
@@ -578,6 +723,24 @@ def _guarded_flet_app_class():
                 session.page.client_ip = self.guard.peer
                 session.page.web = True
                 handle_failures_of(session)
+                token = session.store.get(DEVICE_KEY)  # a session come back: its device is known already
+                if isinstance(token, str):
+                    self.known_as(token)
+
+        def known_as(self, token: str) -> None:
+            """This socket's device is known (`observed_device`): it spends that device's budget; past
+            `MAX_SOCKETS_PER_DEVICE` of that device's sockets it is closed (its session waits, as for
+            a phone asleep, for a socket of its own to come back)."""
+            if self.guard.known_as(token):
+                return
+            log.warning("connection from %s closed: its device has %d sockets open already", self.guard.peer,
+                        MAX_SOCKETS_PER_DEVICE)
+            self.guard.refused = True
+            websocket = getattr(self, "_FletApp__websocket", None)
+            if websocket is not None:
+                task = asyncio.get_running_loop().create_task(_close(websocket))
+                self.handling.add(task)
+                task.add_done_callback(self.handling.discard)
 
         def send_message(self, message: Message):
             if getattr(self, "_FletApp__send_queue", None) is None:
@@ -596,6 +759,14 @@ def _guarded_flet_app_class():
     return GuardedFletApp
 
 
+async def _close(websocket) -> None:
+    """Close a socket as a policy refusal (1008); one already closed is no matter."""
+    try:
+        await websocket.close(code=1008)
+    except Exception as exc:
+        log.debug("a refused socket was closed already: %s", exc)
+
+
 class CompanionServer:
     """The ASGI app: Flet's web app for pages and files, our guarded handler for every websocket."""
 
@@ -610,7 +781,7 @@ class CompanionServer:
         self.flet = flet_fastapi.app(main, assets_dir=assets_dir, no_cdn=True, app_name=APP_NAME,
                                      app_short_name=APP_SHORT_NAME, app_description=APP_DESCRIPTION)
         self.flet_app_class = _guarded_flet_app_class()
-        self.open: dict[str, int] = {}  # sockets open per peer address
+        self.allowances = Allowances()  # what each device and address may spend, and its sockets open
         self.collecting = False  # a collection is due (`drop`)
 
     async def __call__(self, scope, receive, send) -> None:
@@ -632,12 +803,12 @@ class CompanionServer:
             log.warning("websocket from %s refused: origin %r, path %r", peer, origin, scope.get("path"))
             await websocket.close(code=1008)  # before accept: the upgrade is answered 403
             return
-        if self.open.get(peer, 0) >= MAX_SOCKETS_PER_ADDRESS:
-            log.warning("websocket from %s refused: %d already open", peer, self.open[peer])
+        address = self.allowances.of("address", peer)
+        if address.sockets >= MAX_SOCKETS_PER_ADDRESS:
+            log.warning("websocket from %s refused: %d already open", peer, address.sockets)
             await websocket.close(code=1008)
             return
-        self.open[peer] = self.open.get(peer, 0) + 1
-        guard = _Guard(peer)
+        guard = _Guard(peer, self.allowances)
         connection = self.flet_app_class(
             loop=asyncio.get_running_loop(), executor=self.app_manager.executor, main=self.main,
             before_main=None, guard=guard, session_timeout_seconds=SESSION_GRACE,
@@ -649,9 +820,7 @@ class CompanionServer:
                 raise
             log.info("websocket from %s closed before it registered", peer)  # Flet expects a session here
         finally:
-            self.open[peer] -= 1
-            if not self.open[peer]:
-                del self.open[peer]
+            guard.closed()
             guard.note(final=True)
             self.drop_later(connection)
 
