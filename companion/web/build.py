@@ -34,6 +34,7 @@ from pathlib import Path
 
 from flet.controls.types import RouteUrlStrategy, WebRenderer
 
+from ..app.offline import with_no_rive
 from ..app.server import APP_NAME
 
 try:  # flet-web: the browser client the build copies (`_flet_web_dir` says plainly when it is missing)
@@ -232,7 +233,7 @@ def _patch_page(out: Path, pyodide_version: str, base_url: str) -> None:
     page = page.replace('flet.pyodideUrl="pyodide/', 'flet.pyodideUrl="./pyodide/', 1)
     register = ("<script>if ('serviceWorker' in navigator) { navigator.serviceWorker.register('"
                 + SERVICE_WORKER + "'); }</script>\n</head>")
-    index.write_text(page.replace("</head>", register, 1), encoding="utf-8")
+    index.write_text(with_no_rive(page.replace("</head>", register, 1)), encoding="utf-8")
     # Flutter's own (deprecated) worker unregisters whatever worker the page has: not asked for here.
     bootstrap = out / "flutter_bootstrap.js"
     text, count = re.subn(r"serviceWorkerSettings:\s*\{[^}]*\},", "", bootstrap.read_text(encoding="utf-8"))
