@@ -45,9 +45,23 @@ NO_RIVE = ("<script>(() => { const append = Element.prototype.append;"
            " })();</script>")
 
 
+#: Put first in a page's head: a browser whose language is no BCP 47 tag (WebKit under a POSIX locale,
+#: LANG=C, says "C") stops Flutter's client at the splash ("invalid language tag"); the page then
+#: reads English, and only the valid tags of the browser's list (issue 37).
+LANGUAGE_FALLBACK = ("<script>(() => { const valid = (tag) => { try { new Intl.Locale(tag); return true; }"
+                     " catch (e) { return false; } };"
+                     " const tags = [...(navigator.languages || [navigator.language])].filter(valid);"
+                     " if (valid(navigator.language) && tags.length === (navigator.languages || []).length) { return; }"
+                     " const first = valid(navigator.language) ? navigator.language : (tags[0] || 'en-US');"
+                     " const list = tags.length ? tags : ['en-US'];"
+                     " Object.defineProperty(Navigator.prototype, 'language', { get: () => first, configurable: true });"
+                     " Object.defineProperty(Navigator.prototype, 'languages', { get: () => list, configurable: true });"
+                     " })();</script>")
+
+
 def with_no_rive(page: str) -> str:
-    """An HTML page with `NO_RIVE` at the top of its head."""
-    return page.replace("<head>", "<head>\n" + NO_RIVE, 1)
+    """An HTML page with `NO_RIVE` and `LANGUAGE_FALLBACK` at the top of its head."""
+    return page.replace("<head>", "<head>\n" + NO_RIVE + "\n" + LANGUAGE_FALLBACK, 1)
 
 
 def with_policy(scope, send):

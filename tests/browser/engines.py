@@ -79,7 +79,7 @@ class Firefox(Engine):
 
     name = "firefox"
 
-    def __init__(self, width: int, height: int):
+    def __init__(self, width: int, height: int, lang: str = ""):
         from websockets.sync.client import connect
 
         self.profile = tempfile.mkdtemp(prefix="firefox-profile-")
@@ -184,12 +184,12 @@ class WebKit(Engine):
 
     name = "webkit"
 
-    def __init__(self, width: int, height: int):
+    def __init__(self, width: int, height: int, lang: str = "en_US.UTF-8"):
         from selenium import webdriver
         from selenium.webdriver.webkitgtk.options import Options
 
         port = _free_port()
-        env = dict(os.environ, LANG="en_US.UTF-8")
+        env = dict(os.environ, LANG=lang, LC_ALL=lang)  # "C": navigator.language is "C", no BCP 47 tag
         self.process = subprocess.Popen([XVFB_RUN, "-a", "-s", "-screen 0 1280x1024x24", WEBKIT_DRIVER,
                                          f"--port={port}"], env=env, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL, start_new_session=True)
