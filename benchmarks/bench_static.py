@@ -109,7 +109,7 @@ def own_host_only(context, port: int) -> None:
 
 #: Lines the page's Python worker writes to the console on its way to Home (Flet's python-worker.js and
 #: companion/web/main.py's marks), and what each means has been done.
-STAGES = (("python_module_name", "runtime up"), ("Saving script to a file", "archive unpacked"),
+STAGES = (("python_module_name", "runtime up"), ("Adding __pypackages__", "archive unpacked"),
           ("leviathans: the app imported", "app imported"), ("leviathans: the games read", "games read"),
           ("leviathans: the first screen sent", "first screen sent"))
 

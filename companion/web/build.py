@@ -241,7 +241,7 @@ PROGRESS = """<div id="leviathans-progress" role="progressbar" aria-label="Openi
 <div id="leviathans-progress-bar" style="height:100%;width:5%;background:#2f5d8a;transition:width .3s"></div></div></div>
 <script>(() => {
   const stages = [["Starting up Python worker", 20, "Starting Python in this browser (the first open takes longest)"],
-    ["python_module_name", 45, "Unpacking the app"], ["Saving script to a file", 60, "Importing the app"],
+    ["python_module_name", 45, "Unpacking the app"], ["Adding __pypackages__", 60, "Importing the app"],
     ["leviathans: the app imported", 80, "Reading the games kept in this browser"],
     ["leviathans: the games read", 90, "Drawing the first screen"], ["leviathans: the first screen sent", 100, ""]];
   let reached = 5;
