@@ -300,8 +300,10 @@ def test_the_static_build_keeps_every_action_saves_its_report_and_says_when_stor
         printed.close()
 
         # storage full: the next action is not kept, and the screen says so in words
-        cdp = context.new_cdp_session(page)
-        cdp.send("Storage.overrideQuotaForOrigin", {"origin": host.url.rstrip("/"), "quotaSize": 0})
+        # (in the page's Python worker, IndexedDB refuses every write as a full storage does)
+        python = next(w for w in page.workers if w.url.endswith("python-worker.js"))
+        python.evaluate("""() => { IDBObjectStore.prototype.put = function () {
+            throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); }; }""")
         page.evaluate(f"location.hash = '#/game/{game_id}'")
         tap_any_next(page)
         words = by_id(page, "storage-failed")
