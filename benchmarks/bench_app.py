@@ -17,6 +17,9 @@ resolves every name but 127.0.0.1 to nothing), and the time is from starting
 the command to the home screen's Quick-Start button being on screen in
 chromium (already running, as a player's browser is).
 
+The start is measured alternating with the code at a baseline commit (`--baseline`, default 46446a8,
+the code before issue 30), A B A B in one run, each with the server's CPU seconds to Home.
+
 Run: `python benchmarks/bench_app.py` (needs /usr/bin/chromium and Playwright
 for the start time; `--taps` or `--start` runs one part; `--quick`: three taps of each kind on
 the four-ship table on a phone and one start, in seconds, for the suite's smoke test).
@@ -268,48 +271,89 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def run_start(repeats: int = 3) -> None:
+BASELINE = "46446a8"  # the code before issue 30: `--start` compares with it in the same run (issue 37)
+
+
+def baseline_tree(commit: str, scratch: str) -> Path | None:
+    """The code at `commit`, unpacked by `git archive` into `scratch` (no worktree left behind), or None."""
+    tree = Path(scratch) / f"baseline-{commit}"
+    tree.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], capture_output=True)
+    if archive.returncode != 0:
+        print(f"no baseline: git archive {commit} failed: {archive.stderr.decode().strip()}")
+        return None
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    return tree
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) a process has used so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def start_once(browser, tree: Path) -> tuple[float, float, float, float]:
+    """`companion app` of the code in `tree`: seconds to its first HTTP answer, to the page loaded, to
+    Home shown, and the server's CPU seconds by then."""
+    port = free_port()
+    data = tempfile.mkdtemp(prefix="bench-start-")
+    env = dict(os.environ, COMPANION_DATA=data, PYTHONPATH=str(tree))
+    env.pop("COMPANION_SEED", None)
+    started = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "companion", "app", "--no-browser", "--port", str(port)],
+                               cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while True:  # the browser opens the address as soon as the server answers
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.02)
+        listening = time.perf_counter() - started
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_selector("#loading", state="detached", timeout=60000)
+        loaded = time.perf_counter() - started
+        placeholder = page.locator("flt-semantics-placeholder")
+        placeholder.wait_for(state="attached", timeout=30000)
+        placeholder.dispatch_event("click")
+        page.locator("[flt-semantics-identifier='quick-start']").wait_for(timeout=30000)
+        home = time.perf_counter() - started
+        cpu = cpu_seconds(process.pid)
+        page.close()
+    finally:
+        process.terminate()
+        process.wait(10)
+    return listening, loaded, home, cpu
+
+
+def run_start(repeats: int = 3, baseline: str | None = None) -> None:
+    """Start to Home, this code and (with `baseline`) the code at that commit, alternating A B A B."""
     from playwright.sync_api import sync_playwright
 
     from tests.browser.conftest import ARGS, CHROMIUM
 
-    results = []
-    with sync_playwright() as pw:
+    with tempfile.TemporaryDirectory() as scratch, sync_playwright() as pw:
+        trees = {"this code": ROOT}
+        if baseline and (tree := baseline_tree(baseline, scratch)) is not None:
+            trees[baseline] = tree
+        results: dict[str, list] = {name: [] for name in trees}
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=[*ARGS, NO_INTERNET])
         for _ in range(repeats):
-            port = free_port()
-            data = tempfile.mkdtemp(prefix="bench-start-")
-            env = dict(os.environ, COMPANION_DATA=data)
-            env.pop("COMPANION_SEED", None)
-            started = time.perf_counter()
-            process = subprocess.Popen([sys.executable, "-m", "companion", "app", "--no-browser", "--port", str(port)],
-                                       cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            try:
-                while True:  # the browser opens the address as soon as the server answers
-                    with socket.socket() as s:
-                        if s.connect_ex(("127.0.0.1", port)) == 0:
-                            break
-                    time.sleep(0.02)
-                listening = time.perf_counter() - started
-                page = browser.new_page(viewport={"width": 1280, "height": 800})
-                page.goto(f"http://127.0.0.1:{port}/")
-                page.wait_for_selector("#loading", state="detached", timeout=60000)
-                loaded = time.perf_counter() - started
-                placeholder = page.locator("flt-semantics-placeholder")
-                placeholder.wait_for(state="attached", timeout=30000)
-                placeholder.dispatch_event("click")
-                page.locator("[flt-semantics-identifier='quick-start']").wait_for(timeout=30000)
-                home = time.perf_counter() - started
-                page.close()
-            finally:
-                process.terminate()
-                process.wait(10)
-            results.append((listening, loaded, home))
-            print(f"server answering {listening:.2f} s, page loaded {loaded:.2f} s, home shown {home:.2f} s", flush=True)
+            for name, tree in trees.items():
+                result = start_once(browser, tree)
+                results[name].append(result)
+                print(f"{name}: server answering {result[0]:.2f} s, page loaded {result[1]:.2f} s, "
+                      f"home shown {result[2]:.2f} s, server CPU {result[3]:.2f} s", flush=True)
         browser.close()
-    print(f"Start to home (no internet), median of {repeats}: "
-          f"{statistics.median(r[2] for r in results):.2f} s "
-          f"(server answering {statistics.median(r[0] for r in results):.2f} s)")
+    for name, runs in results.items():
+        print(f"Start to home (no internet), {name}, median of {repeats}: "
+              f"{statistics.median(r[2] for r in runs):.2f} s "
+              f"(server answering {statistics.median(r[0] for r in runs):.2f} s, "
+              f"server CPU {statistics.median(r[3] for r in runs):.2f} s)")
+    print(f"load average while measured: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
 def main() -> None:
@@ -317,12 +361,14 @@ def main() -> None:
     parser.add_argument("--taps", action="store_true", help="only the taps")
     parser.add_argument("--start", action="store_true", help="only the start time")
     parser.add_argument("--quick", action="store_true", help="seconds: 3 taps of each on 4 ships on a phone, one start")
+    parser.add_argument("--baseline", default=BASELINE, metavar="COMMIT",
+                        help=f"the start is compared, alternating, with this commit's code (default {BASELINE}; '' for none)")
     args = parser.parse_args()
     both = not (args.taps or args.start)
     if args.taps or both:
         run_taps(args.quick)
     if args.start or both:
-        run_start(1 if args.quick else 3)
+        run_start(1 if args.quick else 3, None if args.quick else (args.baseline or None))
 
 
 if __name__ == "__main__":

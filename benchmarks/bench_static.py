@@ -4,9 +4,13 @@
 - the page served by `python -m http.server`, in Debian's Chromium at 390x844 with every other
   host refused: the first open (a new browser profile: nothing cached) and later opens (the
   service worker's cache), each to the first interactive screen (the home screen's Quick-Start
-  tile, drawn by Python in the page);
+  tile, drawn by Python in the page), with where the time went (the runtime up, the archive
+  unpacked, the app imported, the games read, the first screen sent: the worker's console);
+  then the same opens in Firefox ESR and WebKitGTK where they are installed (tests/browser/engines.py),
+  and WebKit's ratio to Chromium (issue 37);
 - the engine's firing solutions (benchmarks/bench_solutions.py: the 4-ship and the 40-ship boards,
-  cold and warm) in Pyodide in that page and in CPython in this process, and their ratio.
+  cold and warm) in Pyodide in that page and in CPython in this process, alternating A B A B,
+  and their ratio.
 
 Run: `python benchmarks/bench_static.py [--quick] [--folder BUILT]` (`--quick`: one open of each
 kind and fewer repeats; `--folder`: an existing build instead of building one).
@@ -103,9 +107,27 @@ def own_host_only(context, port: int) -> None:
     context.route("**/*", route)
 
 
-def open_once(page, url: str | None) -> float:
-    """Seconds from asking for the page (None: a reload) to the home screen's first interactive control."""
+#: Lines the page's Python worker writes to the console on its way to Home (Flet's python-worker.js and
+#: companion/web/main.py's marks), and what each means has been done.
+STAGES = (("python_module_name", "runtime up"), ("Adding __pypackages__", "archive unpacked"),
+          ("leviathans: the app imported", "app imported"), ("leviathans: the games read", "games read"),
+          ("leviathans: the first screen sent", "first screen sent"))
+
+
+def open_once(page, url: str | None, split: dict[str, float] | None = None) -> float:
+    """Seconds from asking for the page (None: a reload) to the home screen's first interactive control;
+    `split` gets the seconds at which each of `STAGES` was reached (from the worker's console)."""
     start = time.perf_counter()
+
+    def heard(message) -> None:
+        for words, stage in STAGES:
+            if split is not None and message.text.startswith(words) and stage not in split:
+                split[stage] = time.perf_counter() - start
+
+    def worker(w) -> None:
+        w.on("console", heard)
+
+    page.on("worker", worker)
     if url is None:
         page.reload()
     else:
@@ -114,20 +136,61 @@ def open_once(page, url: str | None) -> float:
     placeholder.wait_for(state="attached", timeout=300000)
     placeholder.dispatch_event("click")
     page.wait_for_selector(READY, timeout=300000)
-    return time.perf_counter() - start
+    took = time.perf_counter() - start
+    page.remove_listener("worker", worker)
+    if split is not None:
+        split["home drawn"] = took
+    return took
 
 
-def opens(browser, port: int, count: int) -> tuple[list[float], list[float]]:
+def opens(browser, port: int, count: int) -> tuple[list[float], list[float], list[dict], list[dict]]:
     url = f"http://127.0.0.1:{port}/"
-    cold, warm = [], []
+    cold, warm, cold_split, warm_split = [], [], [], []
     for _ in range(count):
         context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, service_workers="allow")
         own_host_only(context, port)
         page = context.new_page()
-        cold.append(open_once(page, url))
+        cold_split.append({})
+        cold.append(open_once(page, url, cold_split[-1]))
         page.evaluate("() => navigator.serviceWorker.ready.then(r => !!r.active)")
-        warm.append(open_once(page, None))
+        warm_split.append({})
+        warm.append(open_once(page, None, warm_split[-1]))
         context.close()
+    return cold, warm, cold_split, warm_split
+
+
+def split_line(splits: list[dict]) -> str:
+    """The median second at which each stage was reached."""
+    stages = [stage for _, stage in STAGES] + ["home drawn"]
+    return ", ".join(f"{stage} {statistics.median(s[stage] for s in splits if stage in s):.1f}"
+                     for stage in stages if any(stage in s for s in splits))
+
+
+def other_engine_opens(name: str, port: int, count: int) -> tuple[list[float], list[float]] | None:
+    """Firefox or WebKit (tests/browser/engines.py): a new profile's open, then a reload (the service
+    worker's), each to the Quick-Start tile; None when the engine is not installed."""
+    from tests.browser import engines
+
+    if engines.missing():
+        print(f"{name}: not measured ({engines.missing()} missing)")
+        return None
+    url = f"http://127.0.0.1:{port}/"
+    cold, warm = [], []
+    for _ in range(count):
+        engine = engines.ENGINES[name](*({"webkit": (450, 844)}.get(name, (390, 844))))
+        try:
+            for times in (cold, warm):
+                start = time.perf_counter()
+                engine.goto(url)
+                while not engine.js("(() => { const p = document.querySelector('flt-semantics-placeholder');"
+                                    " if (p) { p.click(); }"
+                                    f" return !!document.querySelector(\"{READY}\"); }})()"):
+                    if time.perf_counter() - start > 300:
+                        raise RuntimeError(f"{name}: Home never drawn")
+                    time.sleep(0.05)
+                times.append(time.perf_counter() - start)
+        finally:
+            engine.close()
     return cold, warm
 
 
@@ -152,6 +215,12 @@ def engine_here(repeats: int) -> dict:
     return namespace["run"](repeats)
 
 
+def median_runs(runs: list[dict]) -> dict:
+    """Each board's cold and warm seconds, the median over the runs."""
+    return {board: {kind: statistics.median(run[board][kind] for run in runs) for kind in ("cold", "warm")}
+            for board in runs[0]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one open of each kind, fewer repeats")
@@ -170,21 +239,40 @@ def main() -> None:
         print(f"folder: {sum(parts.values()) / 1e6:.1f} MB ("
               + ", ".join(f"{k} {v / 1e6:.1f}" for k, v in sorted(parts.items(), key=lambda kv: -kv[1])[:5]) + " MB)")
         process, port = serve(folder)
+        medians: dict[str, tuple[float, float]] = {}
         try:
             from playwright.sync_api import sync_playwright
 
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                cold, warm = opens(browser, port, count)
-                print(f"first open (nothing cached): {statistics.median(cold):.1f} s (median of {len(cold)}: "
+                cold, warm, cold_split, warm_split = opens(browser, port, count)
+                medians["Chromium"] = statistics.median(cold), statistics.median(warm)
+                print(f"Chromium first open (nothing cached): {statistics.median(cold):.1f} s (median of {len(cold)}: "
                       + ", ".join(f"{t:.1f}" for t in cold) + ")")
-                print(f"later open (service worker): {statistics.median(warm):.1f} s (median of {len(warm)}: "
+                print(f"  where the time went (s from the start): {split_line(cold_split)}")
+                print(f"Chromium later open (service worker): {statistics.median(warm):.1f} s (median of {len(warm)}: "
                       + ", ".join(f"{t:.1f}" for t in warm) + ")")
-                there = engine_in_browser(browser, folder, port, repeats)
+                print(f"  where the time went (s from the start): {split_line(warm_split)}")
+                for name, label in (("firefox", "Firefox ESR"), ("webkit", "WebKitGTK")):
+                    other = other_engine_opens(name, port, count)
+                    if other:
+                        medians[label] = statistics.median(other[0]), statistics.median(other[1])
+                        print(f"{label} first open: {medians[label][0]:.1f} s, later open (service worker): "
+                              f"{medians[label][1]:.1f} s (medians of {count}: "
+                              + ", ".join(f"{c:.1f}/{w:.1f}" for c, w in zip(*other)) + ")")
+                if "WebKitGTK" in medians:
+                    print(f"WebKitGTK against Chromium: {medians['WebKitGTK'][0] / medians['Chromium'][0]:.2f}x first open, "
+                          f"{medians['WebKitGTK'][1] / medians['Chromium'][1]:.2f}x later open")
+                # the engine in the page (Pyodide) and here (CPython), alternating A B A B
+                there_runs, here_runs = [], []
+                for _ in range(2 if args.quick else 3):
+                    there_runs.append(engine_in_browser(browser, folder, port, repeats))
+                    here_runs.append(engine_here(repeats))
                 browser.close()
         finally:
             process.terminate()
-        here = engine_here(repeats)
+        here, there = median_runs(here_runs), median_runs(there_runs)
+        print(f"engine, Pyodide and CPython alternating, median of {len(here_runs)} runs each:")
         print(f"{'engine (ms)':<40} {'CPython cold':>12} {'warm':>9} {'Pyodide cold':>13} {'warm':>9} {'ratio':>13}")
         for board in here:
             h, t = here[board], there[board]

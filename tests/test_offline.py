@@ -36,9 +36,27 @@ def sent_headers(content_type: bytes) -> dict[bytes, bytes]:
 
     scope = {"type": "http", "headers": [(b"host", b"127.0.0.1:8550")]}
     wrapped = with_policy(scope, send)
-    asyncio.run(wrapped({"type": "http.response.start", "status": 200,
-                         "headers": [(b"content-type", content_type)]}))
-    return dict(sent[0]["headers"])
+    body = b"<html><head><title>x</title></head><body></body></html>"
+
+    async def respond():
+        await wrapped({"type": "http.response.start", "status": 200,
+                       "headers": [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]})
+        await wrapped({"type": "http.response.body", "body": body[:20], "more_body": True})
+        await wrapped({"type": "http.response.body", "body": body[20:]})
+
+    asyncio.run(respond())
+    return {**dict(sent[0]["headers"]), b"body": b"".join(m.get("body", b"") for m in sent[1:])}
+
+
+def test_a_page_asks_no_cdn_for_rive_and_reads_english_under_a_posix_locale():
+    """Issue 37: each HTML page gets, first in its head, the scripts that leave out Flet's Rive runtime
+    and that read English when the browser's language is no BCP 47 tag; its length is set again."""
+    from companion.app.offline import LANGUAGE_FALLBACK, NO_RIVE
+
+    page = sent_headers(b"text/html; charset=utf-8")
+    assert page[b"body"].startswith(b"<html><head>\n" + NO_RIVE.encode() + b"\n" + LANGUAGE_FALLBACK.encode())
+    assert int(page[b"content-length"]) == len(page[b"body"])
+    assert sent_headers(b"image/png")[b"body"].startswith(b"<html><head><title>")  # other files as they are
 
 
 def test_pages_get_the_policy_and_files_do_not():

@@ -11,6 +11,7 @@ ruleset's body, or on the shared screen (its `GameScreens`, app/rulesets/registr
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import os
 from pathlib import Path
@@ -29,7 +30,7 @@ from .rulesets.registry import route, screens_for
 from .session import Session, session_from_route
 from .sharing import Sharing
 from .tasks import run_soon, soon
-from .views import dice, editor, fleets, follow, home, info, join, replay, report
+from .views import dice, editor, fleets, follow, home, info, join
 from .views.frame import GameFrame
 from .views.join import identify, stop_following
 from .palettes import DEFAULT, PALETTES
@@ -159,7 +160,7 @@ class App:
                     self._set_screen(join.framed(self, game, table.control))
             return
         builders = {"home": home.build, "dice": dice.build, "fleets": fleets.build, "editor": editor.build,
-                    "rules": info.build_rules, "load": info.build_load, "report": report.build, "replay": replay.build}
+                    "rules": info.build_rules, "load": info.build_load, "report": on_first_use("report"), "replay": on_first_use("replay")}
         builder = builders.get(session.screen) or route(session.screen)
         if builder is None:  # no screen of that name (an old or mistyped address): Home
             self.session, builder = Session(), home.build
@@ -344,3 +345,11 @@ def _assets_dir() -> str:
         if candidate.is_dir():
             return str(candidate)
     return str(here.parent / "assets")
+
+
+def on_first_use(view: str):
+    """A screen builder that imports its view on first use: the report (and flet-charts) and the replay
+    are not imported to open the app (issue 37: start-up imports what Home needs)."""
+    def build(app) -> ft.Control:
+        return importlib.import_module(f"{__package__}.views.{view}").build(app)
+    return build

@@ -9,6 +9,9 @@ Offline that script fails to load and Rive never starts; with this policy the br
 before it asks the network, online too, so the page behaves the same everywhere and tells no third
 party that it was opened.  The policy is the browser's, so it also stops whatever a later Flet
 client may try to fetch elsewhere (tests/browser/test_offline_assets.py watches every request).
+Firefox reports each refusal as a page error, so the page is not even let ask: `NO_RIVE`, put in
+every page's head (here and in the static build), drops the script before it is appended (issue 37);
+Rive then never starts, as offline.
 """
 
 from __future__ import annotations
@@ -34,9 +37,38 @@ def _plain(host: str) -> bool:
     return all(c.isalnum() or c in ".:-[]_" for c in host)
 
 
+#: Put first in a page's head: Flet's client appends the Rive runtime's script from jsDelivr; this
+#: leaves that one script out (the app never uses Rive), so the page asks no other host for it.
+NO_RIVE = ("<script>(() => { const append = Element.prototype.append;"
+           " const rive = (n) => n instanceof HTMLScriptElement && n.src.startsWith('https://cdn.jsdelivr.net/npm/@rive-app/');"
+           " Element.prototype.append = function (...nodes) { return append.apply(this, nodes.filter((n) => !rive(n))); };"
+           " })();</script>")
+
+
+#: Put first in a page's head: a browser whose language is no BCP 47 tag (WebKit under a POSIX locale,
+#: LANG=C, says "C") stops Flutter's client at the splash ("invalid language tag"); the page then
+#: reads English, and only the valid tags of the browser's list (issue 37).
+LANGUAGE_FALLBACK = ("<script>(() => { const valid = (tag) => { try { new Intl.Locale(tag); return true; }"
+                     " catch (e) { return false; } };"
+                     " const tags = [...(navigator.languages || [navigator.language])].filter(valid);"
+                     " if (valid(navigator.language) && tags.length === (navigator.languages || []).length) { return; }"
+                     " const first = valid(navigator.language) ? navigator.language : (tags[0] || 'en-US');"
+                     " const list = tags.length ? tags : ['en-US'];"
+                     " Object.defineProperty(Navigator.prototype, 'language', { get: () => first, configurable: true });"
+                     " Object.defineProperty(Navigator.prototype, 'languages', { get: () => list, configurable: true });"
+                     " })();</script>")
+
+
+def with_no_rive(page: str) -> str:
+    """An HTML page with `NO_RIVE` and `LANGUAGE_FALLBACK` at the top of its head."""
+    return page.replace("<head>", "<head>\n" + NO_RIVE + "\n" + LANGUAGE_FALLBACK, 1)
+
+
 def with_policy(scope, send):
-    """`send` with the policy added to an HTML page's headers (Flet's index.html, whatever its route)."""
+    """`send` with the policy added to an HTML page's headers (Flet's index.html, whatever its route),
+    and `NO_RIVE` in its head (the body is held until whole, its length set again)."""
     host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1") or None
+    held: dict = {}
 
     async def sending(message) -> None:
         if message.get("type") == "http.response.start":
@@ -44,7 +76,18 @@ def with_policy(scope, send):
             kind = dict(headers).get(b"content-type", b"")
             if kind.startswith(b"text/html"):
                 headers.append((b"content-security-policy", content_policy(host).encode("latin-1")))
-                message = {**message, "headers": headers}
+                held.update(start={**message, "headers": headers}, body=b"")
+                return
+        elif message.get("type") == "http.response.body" and "start" in held:
+            held["body"] += message.get("body", b"")
+            if message.get("more_body"):
+                return
+            body = with_no_rive(held["body"].decode("utf-8")).encode("utf-8")
+            start = held.pop("start")
+            start["headers"] = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
+            start["headers"].append((b"content-length", str(len(body)).encode()))
+            await send(start)
+            message = {"type": "http.response.body", "body": body}
         await send(message)
 
     return sending

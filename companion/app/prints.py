@@ -15,7 +15,15 @@ PRINT_SECONDS = 600
 KEPT = 20
 PREFIX = "/print/"
 #: Run by the page once it has loaded: the browser's print dialog, as if the player pressed Ctrl+P.
-PRINT_DIALOG = "<script>window.addEventListener('load', () => setTimeout(() => window.print(), 300));</script>"
+#: Before it, on a screen narrower than a card (277 mm landscape, about 1,060 px), the page is zoomed
+#: to the screen's width, so a phone shows the whole card before its print dialog (issue 37); the
+#: printed page is not zoomed.  (A phone widens its layout to a page's content: the screen's own
+#: width is the one to fit.)
+PRINT_DIALOG = ("<style>@media print { body { zoom: 1 !important; } }</style>"
+                "<script>(() => { const fit = () => { const width = Math.min(innerWidth, screen.width || innerWidth);"
+                " document.body.style.zoom = width < 1070 ? String(width / 1070) : ''; }; fit();"
+                " addEventListener('resize', fit); })();"
+                "window.addEventListener('load', () => setTimeout(() => window.print(), 300));</script>")
 
 _pages: dict[str, tuple[float, str]] = {}
 _lock = threading.Lock()

@@ -26,9 +26,10 @@ log = logging.getLogger(__name__)
 IN_BROWSER = sys.platform == "emscripten"
 #: The data folder inside the browser: kept in IndexedDB ("leviathans" database of the page's origin).
 DATA_FOLDER = "/leviathans-data"
-#: One line for the sharing screens of the static build.
-NO_SHARED_TABLE = ("Playing on several devices needs companion web on a computer: export a game "
-                   "to a file (the game's menu) and import it there (Load a scenario) to go on together.")
+#: One line for the sharing screens of the static build (home, and the role bar's Devices).
+NO_SHARED_TABLE = ("This app plays on this device alone: no other device joins it. To go on with others, "
+                   "Export the game (the game's menu) and import it where companion web runs on a computer "
+                   "(Load a scenario > Import a game file).")
 
 if IN_BROWSER:  # Pyodide's modules exist only inside the browser
     import js
@@ -43,14 +44,27 @@ async def _inline(func, /, *args, **kwargs):
     return func(*args, **kwargs)
 
 
+#: Tries of one copy to IndexedDB before its failure is told: IDBFS lists the folder, then copies
+#: each file, and a file the store renamed away meanwhile (its temporary file) fails that copy with
+#: ENOENT; the next copy sees the folder as it is now and succeeds.
+TRIES = 4
+#: What the player reads when a copy has failed for good, by the browser's name for the failure.
+FAILURES = {"QuotaExceededError": "storage is full",
+            "InvalidStateError": "this browser does not keep data for this page (a private window?)",
+            "UnknownError": "the browser's storage failed"}
+
+
 class _Persister:
     """Copies the data folder to IndexedDB after each durable write; one copy at a time (a write
-    during a copy asks for one more copy after it, so the last write is always kept)."""
+    during a copy asks for one more copy after it, so the last write is always kept). A failed copy
+    is tried again (`TRIES`); one that still fails is told on the screen (`say`) and in the log."""
 
     def __init__(self, fs):
         self.fs = fs
         self.running = False
         self.again = False
+        self.tries = 0
+        self.say = None  # set by the page: tells the player, in words, that the game was not kept
 
     def request(self) -> None:
         if self.running:
@@ -62,9 +76,35 @@ class _Persister:
     def _done(self, error=None) -> None:
         self.running = False
         if error:
-            log.error("the games could not be kept in this browser: %s", error)
+            self.tries += 1
+            if self.tries < TRIES:
+                self.again = True
+            else:
+                self.tries = 0
+                self._failed(error)
+        else:
+            self.tries = 0
         if self.again:
             self.request()
+
+    def _failed(self, error) -> None:
+        words = "This browser did not keep the game: " + failure_words(error)
+        log.error("%s (%s)", words, describe(error))
+        if self.say is not None:
+            self.say(words)
+
+
+def describe(error) -> str:
+    """A JavaScript error as a line: its name, errno and message (not "[object Object]")."""
+    parts = [str(getattr(error, name, "") or "") for name in ("name", "errno", "code", "message")]
+    return " ".join(p for p in parts if p) or str(error)
+
+
+def failure_words(error) -> str:
+    name = str(getattr(error, "name", "") or "")
+    if name in FAILURES:
+        return FAILURES[name]
+    return f"its storage refused the copy ({describe(error)}); export the game from its menu to keep it"
 
 
 PERSISTER: _Persister | None = None

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from flet.controls.types import RouteUrlStrategy, WebRenderer
 
+from ..app.offline import with_no_rive
 from ..app.server import APP_NAME
 
 try:  # flet-web: the browser client the build copies (`_flet_web_dir` says plainly when it is missing)
@@ -55,6 +56,10 @@ UNUSED = re.compile(r"^(main\.dart\.wasm|main\.dart\.mjs|flutter\.js\.map|flutte
                     r"|micropip-.*\.whl|packaging-.*\.whl))$")
 #: The assets folder's own note (fonts, icons and the manifest go to the top of the build).
 ASSETS_LEFT_OUT = re.compile(r"^(.*/)?README\.md$")
+#: What the page never imports, left out of the archive (issue 37: a smaller archive opens sooner):
+#: pydantic's v1 copy, Flet's test helpers and its FastAPI server, and the command line.
+ARCHIVE_LEFT_OUT = ("__pypackages__/pydantic/v1", "__pypackages__/flet/testing", "__pypackages__/flet/fastapi",
+                    "__pypackages__/flet/pytest_plugin.py", "__pypackages__/flet/cli.py", "companion/commands")
 SERVICE_WORKER = "sw.js"
 ARCHIVE = "app.tar.gz"
 SEED_FILE = "seed.txt"  # beside main.py in the archive: the dice seed of a test build
@@ -175,6 +180,12 @@ def _stage_app(stage: Path, wheels: Path, names: list[str], seed: str | None) ->
     for name in names:
         with zipfile.ZipFile(wheels / name) as wheel:
             wheel.extractall(stage / "__pypackages__")
+    for left_out in ARCHIVE_LEFT_OUT:
+        path = stage / left_out
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
 
 
 #: Run by node: Pyodide compiles every module of the staged app to its own bytecode (no source
@@ -219,6 +230,52 @@ def _shipped(name: str) -> Path:
     raise BuildError(f"{name} is missing from the package and the checkout")
 
 
+#: Shown while the page opens (issue 37: never a bare splash): a bar and what is being done, told by
+#: the Python worker over a BroadcastChannel (Flet's own start-up lines, patched in by `_patch_worker`,
+#: and companion/web/main.py's marks); gone once the app's first screen is sent.
+PROGRESS = """<div id="leviathans-progress" role="progressbar" aria-label="Opening the app"
+ style="position:fixed;left:0;right:0;bottom:0;z-index:10000;pointer-events:none;padding:12px 18px 18px;
+ font:15px/1.35 system-ui,sans-serif;color:#1c2a3a;background:rgba(255,255,255,.94)">
+<div id="leviathans-progress-words">Loading the app's files</div>
+<div style="height:8px;margin-top:8px;border-radius:4px;background:#d5dde6;overflow:hidden">
+<div id="leviathans-progress-bar" style="height:100%;width:5%;background:#2f5d8a;transition:width .3s"></div></div></div>
+<script>(() => {
+  const stages = [["Starting up Python worker", 20, "Starting Python in this browser (the first open takes longest)"],
+    ["python_module_name", 45, "Unpacking the app"], ["Adding __pypackages__", 60, "Importing the app"],
+    ["leviathans: the app imported", 80, "Reading the games kept in this browser"],
+    ["leviathans: the games read", 90, "Drawing the first screen"], ["leviathans: the first screen sent", 100, ""]];
+  let reached = 5;
+  const show = (line) => {
+    const box = document.getElementById("leviathans-progress");
+    if (!box) { return; }
+    for (const [start, percent, words] of stages) {
+      if (String(line).startsWith(start) && percent > reached) {
+        reached = percent;
+        if (percent >= 100) { box.remove(); return; }
+        document.getElementById("leviathans-progress-words").textContent = words;
+        document.getElementById("leviathans-progress-bar").style.width = percent + "%";
+        box.setAttribute("aria-valuenow", String(percent));
+      }
+    }
+  };
+  new BroadcastChannel("leviathans-progress").onmessage = (event) => show(event.data);
+  const said = console.log.bind(console);
+  console.log = (...args) => { show(args.join(" ")); said(...args); };
+})();</script>
+</body>"""
+WORKER_OUTPUT = "self.sendPythonOutput = function (text, isStderr) {"
+
+
+def _patch_worker(out: Path) -> None:
+    """Flet's Python worker tells the page each start-up line too (`PROGRESS` listens)."""
+    worker = out / "python-worker.js"
+    text = worker.read_text(encoding="utf-8")
+    if WORKER_OUTPUT not in text:
+        raise BuildError("python-worker.js has changed: its output hook was not found")
+    worker.write_text(text.replace(WORKER_OUTPUT, "const progress = new BroadcastChannel('leviathans-progress');\n"
+                                   + WORKER_OUTPUT + "\n    progress.postMessage(String(text));", 1), encoding="utf-8")
+
+
 def _patch_page(out: Path, pyodide_version: str, base_url: str) -> None:
     index = out / "index.html"
     patch_index_html(str(index), base_href=base_url, app_name=APP_NAME,
@@ -232,7 +289,9 @@ def _patch_page(out: Path, pyodide_version: str, base_url: str) -> None:
     page = page.replace('flet.pyodideUrl="pyodide/', 'flet.pyodideUrl="./pyodide/', 1)
     register = ("<script>if ('serviceWorker' in navigator) { navigator.serviceWorker.register('"
                 + SERVICE_WORKER + "'); }</script>\n</head>")
-    index.write_text(page.replace("</head>", register, 1), encoding="utf-8")
+    page = page.replace("</head>", register, 1).replace("</body>", PROGRESS, 1)
+    index.write_text(with_no_rive(page), encoding="utf-8")
+    _patch_worker(out)
     # Flutter's own (deprecated) worker unregisters whatever worker the page has: not asked for here.
     bootstrap = out / "flutter_bootstrap.js"
     text, count = re.subn(r"serviceWorkerSettings:\s*\{[^}]*\},", "", bootstrap.read_text(encoding="utf-8"))

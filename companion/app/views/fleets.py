@@ -193,21 +193,25 @@ class FleetsView:
         self._say(*await deliver(self.app, name, data, "JSON file"))
 
     async def _print(self, cards: list[Card], title: str) -> None:
-        """In a browser: the print page in a new tab with the print dialog open (Save as PDF is one
-        of its printers); in the desktop window, the page saved where the player chooses."""
+        """In a browser: the print page made and kept first, then a dialog whose button is a link to it,
+        which the browser follows in the tap itself (a new tab with the print dialog open; Save as PDF
+        is one of its printers).  A tab opened by the app after a round trip is blocked by Safari and
+        every WebKit browser (issue 37), so the app never opens it itself, nor says it did.  In the
+        desktop window, the page saved where the player chooses."""
         page = await asyncio.to_thread(render, cards, title)
         if self.app.page.web:
             # the server as this browser reaches it (page.url is its websocket: ws://host:port)
             address = (print_page_address(page) if IN_BROWSER  # the static web build: no server to keep it
                        else urljoin((self.app.page.url or "").replace("ws", "http", 1), prints.keep(page)))
-            async def opened() -> bool:
-                await ft.UrlLauncher().launch_url(address, web_only_window_name="_blank")
-                return True
-
-            if await ask("open the print page in a new tab", opened, default=False):
-                self._say("The print page opened in a new tab with the print dialog: print, or choose Save as PDF.")
-            else:
-                self._say(f"The print page did not open by itself: open {address} in a new tab.", error=True)
+            self.app.page.show_dialog(ft.AlertDialog(
+                title=ft.Text(f"Print {title}"),
+                content=ft.Text("The print page is ready. It opens in a new tab with the print dialog: "
+                                "print, or choose Save as PDF."),
+                actions=[ft.TextButton(content="Close", on_click=lambda _: self.app.page.pop_dialog()),
+                         tag("print-open", ft.FilledButton(
+                             content="Open the print page", icon=ft.Icons.PRINT,
+                             url=ft.Url(address, target=ft.UrlTarget.BLANK),
+                             on_click=lambda _: self.app.page.pop_dialog()))]))
             return
         name = slug(cards[0].id if len(cards) == 1 else title) + "-print.html"
         self._say(*await deliver(self.app, name, page.encode("utf-8"),

@@ -21,7 +21,8 @@ from ..palettes import ink_on
 from ..theme import side_colour
 from .frame import on
 from .pages import follow, follow_drawn, stop_following  # noqa: F401  stop_following: main closes a session with it
-from .share import devices_dialog, not_possible, rename_dialog
+from ...web.browser import IN_BROWSER
+from .share import devices_dialog, not_possible, one_device_dialog, rename_dialog
 from .widgets import TOUCH, airship, icon_button, muted, tag
 
 log = logging.getLogger(__name__)
@@ -259,7 +260,7 @@ def role_bar(app, game) -> ft.Control:
     if app.device.host:
         controls.append(tag("devices", ft.TextButton(
             content="Devices", icon=ft.Icons.DEVICES, height=TOUCH,
-            on_click=lambda e: app.page.show_dialog(devices_dialog(app, game)))))
+            on_click=lambda e: app.page.show_dialog(one_device_dialog(app) if IN_BROWSER else devices_dialog(app, game)))))
     controls.append(tag("change-role", ft.TextButton(content="Change", icon=ft.Icons.SWAP_HORIZ, on_click=change,
                                                      height=TOUCH)))
     # the bar as high as a touch target: its buttons were 38 px on a phone (issue 28)

@@ -10,12 +10,13 @@ import asyncio
 import flet as ft
 import flet_charts as fch
 
+from ... import report_page
 from ..report_model import Bar, ReportScreen, Series, report_screen
 from ..session import Session
 from ..tasks import soon
 from .frame import on
-from .pages import titled
-from .widgets import heading, icon_button, muted, section, tag
+from .pages import deliver, titled
+from .widgets import heading, icon_button, inner, muted, section, tag
 
 WHOLE = "all"
 CHART_HEIGHT = 230
@@ -31,7 +32,7 @@ def build(app) -> ft.Control:
         model = await asyncio.to_thread(report_screen, app.store, game_id, turn)
         if len(picker.options) == 1 and model.turns and turn is None:
             picker.options += [ft.DropdownOption(key=str(t), text=f"Turn {t}") for t in model.turns]
-        holder.controls = report_controls(model)
+        holder.controls = report_controls(model) + ([] if model.problem else [save_button(app, game_id, turn)])
         app.page.update()
 
     async def picked(e) -> None:
@@ -63,8 +64,28 @@ def report_controls(model: ReportScreen) -> list[ft.Control]:
               "count for the firing side, initiative rolls for the rolling side."), 13)),
         ft.ResponsiveRow([ft.Container(c, col={"xs": 12, "md": 6}) for c in cards], spacing=12, run_spacing=12),
         ft.ResponsiveRow([ft.Container(c, col={"xs": 12, "md": 6}) for c in charts], spacing=12, run_spacing=12),
-        muted(f"The same report as a web page: {model.html_command}", 12),
     ]
+
+
+def save_button(app, game_id: str, turn: int | None) -> ft.Control:
+    """*Save as a web page*: the same self-contained page as `companion report` (inline SVG, no fetch),
+    downloaded; a phone with no computer has no command line to run (issue 37)."""
+    message = tag("report-saved", ft.Text("", size=13))
+
+    async def save(_) -> None:
+        def page() -> bytes:
+            stored = app.store.stored(app.store.find(game_id))
+            made = report_page.game_report(stored.record.ruleset, stored.record.initial, stored.entries, turn)
+            return report_page.render(made, stored.record.name or game_id).encode("utf-8")
+
+        name = f"report-{game_id}" + (f"-turn-{turn}" if turn is not None else "") + ".html"
+        said, failed = await deliver(app, name, await asyncio.to_thread(page), "report (a web page)")
+        inner(message, ft.Text).value = said
+        inner(message, ft.Text).color = ft.Colors.ERROR if failed else ft.Colors.PRIMARY
+        app.page.update()
+
+    return ft.Column([tag("report-save", ft.OutlinedButton(content="Save as a web page", icon=ft.Icons.DOWNLOAD,
+                                                           on_click=save)), message], spacing=4)
 
 
 def _side_card(side: str, colour: str, rows: tuple[tuple[str, str], ...]) -> ft.Control:

@@ -13,6 +13,13 @@ from .pages import follow_drawn
 from .widgets import heading, muted, tag
 
 
+def one_device_dialog(app) -> ft.AlertDialog:
+    """Devices in the static web build (issue 37): this device is the only one; how to go on with others."""
+    return ft.AlertDialog(title=ft.Text("Devices: this one only"),
+                          content=tag("devices-browser", muted(NO_SHARED_TABLE, 14)),
+                          actions=[ft.TextButton(content="Close", on_click=lambda _: app.page.pop_dialog())])
+
+
 def home_section(app) -> list[ft.Control]:
     """For the host's home screen: how phones and tablets join (nothing for other devices)."""
     sharing = getattr(app, "sharing", None)
