@@ -192,6 +192,9 @@ class App:
             note = rule_checks_note(getattr(table, "state", None), table.game.state) if change.kind == "game" else None
             if note:  # every screen says so when the rule checks go off or on (issue 25 part 8)
                 table.message(note, info=note != RULE_CHECKS_OFF)  # off: it stays until the next tap
+            ended = self.sharing.table(table.game).note_of(change.entry) if change.kind == "game" else None
+            if ended:  # the host ended movement for a side still moving (issue 35): it stays until a tap
+                table.tell(ended)
             run_soon(self.page, self._seats_changed if change.kind == "seats" else table.refresh)
 
     async def _seats_changed(self) -> None:
