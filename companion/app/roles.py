@@ -161,6 +161,22 @@ def ends_others_moves(role: Role | None, action, state: GameStateLike, ruleset: 
             f"its own moves, or the host ends movement for everyone. This device holds {role.side}.")
 
 
+def waiting_for(role: Role | None, action, state: GameStateLike, ruleset: AnyRuleset, host: bool) -> str | None:
+    """What a side's device waits for before it may take `action` ("Waiting for French: 20 ships
+    still to move"), or None when it may: its screens say so in place of a step it would be refused."""
+    if ends_others_moves(role, action, state, ruleset, host) is None:
+        return None
+    left = others_unmoved(role, action, state, ruleset)
+    return "Waiting for " + "; ".join(
+        f"{side}: {len(u.ships)} ship{'s' if len(u.ships) != 1 else ''} still to move" for side, u in left.items())
+
+
+def ends_own_moves(role: Role | None, host: bool) -> bool:
+    """Whether ending movement on this device ends only its own side's moves (a side's device that
+    is not the host's): its screens call the step "End my side's moves"."""
+    return role is not None and role.kind == SIDE and not host
+
+
 def host_ended_note(left: dict[str, Unmoved]) -> str:
     """What every screen says when the host ended movement while another side had ships to move."""
     parts = []
