@@ -76,6 +76,8 @@ async def new_battle(app, table_rules: TableRules | None = None) -> tuple[Game |
         return None, str(exc)
     except OSError as exc:
         return None, f"the new battle could not be saved: {exc.strerror or exc} ({exc.filename or 'the data folder'})"
+    if app.device is not None:
+        app.sharing.host_started(app.device, game)  # the other devices are offered it (issue 35)
     return game, ""
 
 
