@@ -205,3 +205,19 @@ def test_the_shared_screen_follows_the_host_by_itself(hub):
     assert sharing.offer(tv) is None  # followed once
     assert offer_for(Started(1, "g", "War Fleet", "B", ("British",)), 0, "old", Role.screen()).screen
     stop()
+
+
+def test_a_reload_that_reconnects_the_session_shows_the_offer_again_once(hub):
+    """Flet keeps a reloaded page's session: the app hears a reconnect, not a new start, and the
+    browser no longer shows the dialog; the offer still unanswered is shown again, one dialog."""
+    from companion.app.views.follow import watch
+
+    sharing, store, host, phone, _ = hub
+    app = a_device_app(sharing, phone, store)
+    stop = watch(app)
+    sharing.host_started(host, store.new_game(starting_state(1), "Game"))
+    app.page.run()
+    app.offer_again()
+    app.page.run()
+    assert questions(app.page) == ["The host started Quick-Start: join as British?"] and len(app.page.dialogs) == 2
+    stop()

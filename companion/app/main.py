@@ -64,6 +64,7 @@ class App:
         self.body = ft.Container(expand=True)
         self.theme_name = DEFAULT  # this device's palette (palettes.py), kept in the browser: THEME_KEY
         self._stop_offers: Callable[[], None] | None = None
+        self.offer_again: Callable[[], object] | None = None  # the host's offer shown again (follow.watch)
 
     # --- start and routing ------------------------------------------------------
 
@@ -266,6 +267,8 @@ class App:
             self.sharing.reconnect(self.device)
         if self.table is not None:
             await self.table.refresh(force=True)
+        if self.offer_again is not None:  # a reload reconnects the session but shows no dialog: the offer again
+            self.offer_again()
 
     async def _on_close(self, e) -> None:
         """The session expired: let the game go, and every listener of its screens."""

@@ -18,7 +18,8 @@ from .widgets import TOUCH, tag, update_shown
 
 def watch(app) -> Callable[[], None]:
     """Offer the host's newest game on this device whenever one is started (and once now, for a
-    device coming back); returns the way to stop listening.  Only the newest is ever on screen: an
+    device coming back; `app.offer_again()` shows the offer still unanswered again, after a reload
+    that reconnected the session lost it); returns the way to stop listening.  Only the newest is ever on screen: an
     offer still open when the host starts another game is closed (issue 35: one offer, not one per
     game), and the shared screen is asked nothing: it follows the host by itself."""
     shown: set[int] = set()
@@ -27,9 +28,9 @@ def watch(app) -> Callable[[], None]:
     def heard(*_) -> None:
         run_soon(app.page, look)
 
-    async def look() -> None:
+    async def look(again: bool = False) -> None:
         offer = app.sharing.offer(app.device) if app.device is not None else None
-        if offer is None or offer.started.number in shown:
+        if offer is None or (offer.started.number in shown and not again):
             return
         shown.add(offer.started.number)
         for old in open_:  # an older offer, not answered: the newer game replaces it
@@ -45,6 +46,7 @@ def watch(app) -> Callable[[], None]:
         app.page.show_dialog(dialog)
 
     run_soon(app.page, look)
+    app.offer_again = lambda: run_soon(app.page, look, True)  # a reload reconnects the session (main.py)
     return app.sharing.subscribe(heard)
 
 
