@@ -81,7 +81,7 @@ def test_the_app_puts_the_note_on_a_screen_that_hears_the_change():
 
     sharing, game, host, _ = shared()
     app = App.__new__(App)
-    app.table, app.page = Screen(game), None
+    app.table, app.page, app.sharing = Screen(game), None, sharing
     import companion.app.main as app_main  # the run_soon main calls (imported at its top, issue 27)
     scheduled = []
     original, app_main.run_soon = app_main.run_soon, lambda page, work, *a: scheduled.append(work)

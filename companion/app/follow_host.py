@@ -1,6 +1,8 @@
 """Devices follow the host (issue 28): when the host starts another game, each joined device is
 offered it, as the side it held ("The host started War Fleet: join as British?"), without going home
-and picking a role again.  No flet here: `Sharing` keeps the latest start and each device's answer;
+and picking a role again; the shared screen follows it by itself (issue 35).  The host's new games
+are its Quick-Start, New game, scenario and Decisive Victory games, its War Fleet battles and its
+replays' "Play from here" (each calls `Sharing.host_started`).  No flet here: `Sharing` keeps the latest start and each device's answer;
 the app (main.py) asks it for the offer and draws it.
 
 A device takes the offered side through `Sharing.choose`, as any first pick of a role in a game:
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .roles import SIDE, Role
+from .roles import SCREEN, SIDE, Role
 
 
 @dataclass(frozen=True)
@@ -27,10 +29,13 @@ class Started:
 
 @dataclass(frozen=True)
 class Offer:
-    """What a device is offered: the host's new game, as the side it held where the game has it."""
+    """What a device is offered: the host's new game, as the side it held where the game has it;
+    the shared screen (`screen`) is asked nothing: it follows the host's new game by itself (a TV
+    has no one at it to answer a dialog: issue 35)."""
 
     started: Started
     side: str | None
+    screen: bool = False
 
     @property
     def question(self) -> str:
@@ -39,7 +44,7 @@ class Offer:
 
     @property
     def role(self) -> Role | None:
-        return Role.holding(self.side) if self.side else None
+        return Role.screen() if self.screen else Role.holding(self.side) if self.side else None
 
 
 def offer_for(started: Started | None, seen: int, showing: str | None, held: Role | None,
@@ -51,4 +56,4 @@ def offer_for(started: Started | None, seen: int, showing: str | None, held: Rol
     if started is None or held is None or joined or started.number <= seen or showing == started.game_id:
         return None
     side = held.side if held is not None and held.kind == SIDE and held.side in started.sides else None
-    return Offer(started, side)
+    return Offer(started, side, screen=held.kind == SCREEN)

@@ -67,6 +67,7 @@ class App:
         self.theme_name = DEFAULT  # this device's palette (palettes.py), kept in the browser: THEME_KEY
         self._stop_offers: Callable[[], None] | None = None
         self.closed = False  # Flet let the session go (`_on_close`): nothing listens for it again
+        self.offer_again: Callable[[], object] | None = None  # the host's offer shown again (follow.watch)
 
     # --- start and routing ------------------------------------------------------
 
@@ -204,6 +205,9 @@ class App:
             note = rule_checks_note(getattr(table, "state", None), table.game.state) if change.kind == "game" else None
             if note:  # every screen says so when the rule checks go off or on (issue 25 part 8)
                 table.message(note, info=note != RULE_CHECKS_OFF)  # off: it stays until the next tap
+            ended = self.sharing.table(table.game).note_of(change.entry) if change.kind == "game" else None
+            if ended:  # the host ended movement for a side still moving (issue 35): it stays until a tap
+                table.tell(ended)
             run_soon(self.page, self._seats_changed if change.kind == "seats" else table.refresh)
 
     async def _seats_changed(self) -> None:
@@ -276,6 +280,8 @@ class App:
             self.sharing.reconnect(self.device)
         if self.table is not None:
             await self.table.refresh(force=True)
+        if self.offer_again is not None:  # a reload reconnects the session but shows no dialog: the offer again
+            self.offer_again()
 
     async def _on_close(self, e) -> None:
         """The session expired: let the game go, and every listener of its screens (issue 36: a

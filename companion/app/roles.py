@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.ruleset import AnyRuleset, GameStateLike
+from ..engine.ruleset import AnyRuleset, GameStateLike, Unmoved
 from ..store.game import LogEntry, undo_stacks
 
 TABLE, SIDE, SCREEN = "table", "side", "screen"
@@ -110,6 +110,84 @@ def may(role: Role | None, action, state: GameStateLike, ruleset: AnyRuleset) ->
         return f"Only a device holding {side} can concede for {side}; this device holds {role.side}."
     verb = ruleset.action_words.get(str(kind), "act for it")  # kind is a key of side_of here: a str
     return f"{_subject(data, state, side, ruleset)}: only a device holding {side} can {verb}. This device holds {role.side}."
+
+
+# --- a turn no side can stall (issue 35): a side's device ends only its own side's moves ---------------
+
+
+def others_unmoved(role: Role | None, action, state: GameStateLike, ruleset: AnyRuleset) -> dict[str, Unmoved]:
+    """The ships of the sides other than `role`'s whose moves `action` would end unmade (ending
+    movement: `Ruleset.ends_moves`); every side's for the whole table, nothing for another action."""
+    own = role.side if role is not None and role.kind == SIDE else None
+    return {side: unmoved for side, unmoved in ruleset.ends_moves(state, action_data(action)).items()
+            if side != own and unmoved.ships}
+
+
+def _listed(names: tuple[str, ...], most: int = 4) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+def unmoved_words(side: str, unmoved: Unmoved) -> str:
+    """'French has 20 ships still to move (Pontbriand, ... and 16 more; Pontbriand's sealed move
+    record not yet revealed)'."""
+    count = len(unmoved.ships)
+    sealed = ""
+    if unmoved.sealed:
+        records = "record" if len(unmoved.sealed) == 1 else "records"
+        sealed = f"; the sealed move {records} of {_listed(unmoved.sealed)} not yet revealed"
+    return (f"{side} has {count} ship{'s' if count != 1 else ''} still to move "
+            f"({_listed(unmoved.ships)}{sealed})")
+
+
+def ends_others_moves(role: Role | None, action, state: GameStateLike, ruleset: AnyRuleset,
+                      host: bool) -> str | None:
+    """Why this device may not take `action`, which would end another side's moves unmade, or None.
+
+    A device holding one side ends only its own side's moves: while another side still has ships to
+    move (or a sealed H1 record to reveal), ending movement is that side's to do, and the refusal
+    names them.  The host (`host`: the server's record of where the browser is) may end it for
+    everyone, and every screen is told (`host_ended_note`); so may a device the host gave the whole
+    table.  The engine's rule is unchanged: this says only who may take the step
+    (docs/rule-readings.md, shared play)."""
+    if role is None or role.kind != SIDE or host:
+        return None
+    left = others_unmoved(role, action, state, ruleset)
+    if not left:
+        return None
+    sides = list(left)
+    who = sides[0] if len(sides) == 1 else " and ".join(sides)
+    return (f"{'; '.join(unmoved_words(side, u) for side, u in left.items())}: a device holding {who} ends "
+            f"its own moves, or the host ends movement for everyone. This device holds {role.side}.")
+
+
+def waiting_for(role: Role | None, action, state: GameStateLike, ruleset: AnyRuleset, host: bool) -> str | None:
+    """What a side's device waits for before it may take `action` ("Waiting for French: 20 ships
+    still to move"), or None when it may: its screens say so in place of a step it would be refused."""
+    if ends_others_moves(role, action, state, ruleset, host) is None:
+        return None
+    left = others_unmoved(role, action, state, ruleset)
+    return "Waiting for " + "; ".join(
+        f"{side}: {len(u.ships)} ship{'s' if len(u.ships) != 1 else ''} still to move" for side, u in left.items())
+
+
+def ends_own_moves(role: Role | None, host: bool) -> bool:
+    """Whether ending movement on this device ends only its own side's moves (a side's device that
+    is not the host's): its screens call the step "End my side's moves"."""
+    return role is not None and role.kind == SIDE and not host
+
+
+def host_ended_note(left: dict[str, Unmoved]) -> str:
+    """What every screen says when the host ended movement while another side had ships to move."""
+    parts = []
+    for side, unmoved in left.items():
+        count = len(unmoved.ships)
+        parts.append(f"{side}'s {count} ship{'s' if count != 1 else ''} not moved ({_listed(unmoved.ships)}) "
+                     f"stay{'' if count != 1 else 's'} where {'they are' if count != 1 else 'it is'}")
+        if unmoved.sealed:
+            parts.append(f"the sealed move record{'s' if len(unmoved.sealed) != 1 else ''} of "
+                         f"{_listed(unmoved.sealed)} {'are' if len(unmoved.sealed) != 1 else 'is'} discarded unrevealed")
+    return "The host ended movement: " + "; ".join(parts) + "."
 
 
 #: Actions only the host's own browser takes, whatever role a device holds (issue 25 part 8): the

@@ -27,7 +27,8 @@ from ..store.game import Game, GameState, LogEntry, undo_stacks
 from .devices import WAITING, Device, PinGate, Seat, device_kind, is_local, named
 from .follow_host import Offer, Started, offer_for
 from .listeners import subscribe as _subscribe, tell as _tell
-from .roles import SIDE, TABLE, Role, action_data, host_only, may, may_redo, may_undo, role_words
+from .roles import (SIDE, TABLE, Role, action_data, ends_others_moves, host_ended_note, host_only, may, may_redo,
+                    may_undo, others_unmoved, role_words)
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,7 @@ class Table:
         self._lock = threading.RLock()
         self._act_lock = threading.Lock()
         self._actors: dict[int, str] = {}
+        self._notes: dict[int, str] = {}  # log entry -> what every screen is told of it (`note_of`)
         self._code: tuple[GameState, str] | None = None
         self._stop = game.listen(lambda game, entry: self._broadcast("game", entry))
 
@@ -115,16 +117,34 @@ class Table:
         None for a caller with no screen, such as a test); else a `Refused` saying why (nothing
         changes)."""
         with self.game.lock, self._act_lock:  # the game's lock first, as a pocket battle takes them
+            role, state, ruleset = self.sharing.role(device, self.id), self.game.state, self.game.ruleset
             problem = (self.sharing.refusal(device) or self._moved_on(device, sight, "act")
-                       or host_only(action, device.host)
-                       or may(self.sharing.role(device, self.id), action, self.game.state, self.game.ruleset))
+                       or host_only(action, device.host) or may(role, action, state, ruleset)
+                       or ends_others_moves(role, action, state, ruleset, device.host))
             before = len(self.game.entries)
+            if not problem:
+                self._note_ended_moves(device, role, action, before)
             outcome = Refused(problem, RefusalKind.SIDE) if problem else self.game.act(action)
+            if isinstance(outcome, Refused):
+                self._notes.pop(before, None)
             if isinstance(outcome, Refused):
                 log.info("game %s refused %s from %s: %s", self.id, action_data(action).get("kind"),
                          device.name, outcome.reason)
             self._note_actor(device, before, sight)
             return outcome
+
+    def _note_ended_moves(self, device: Device, role: Role | None, action, index: int) -> None:
+        """The host ends movement while another side, held on another device, still has ships to move
+        (issue 35): every screen is told so with the entry the action makes (`note_of`)."""
+        left = others_unmoved(role, action, self.game.state, self.game.ruleset)
+        if left and any(other is not device and self.id in other.roles for other in self.sharing.devices()):
+            note = host_ended_note(left)
+            self._notes[index] = note if device.host else note.replace("The host", device.name, 1)
+
+    def note_of(self, entry: LogEntry | None) -> str | None:
+        """What every screen showing the game says of a log entry (the host ended another side's
+        moves), or None."""
+        return self._notes.get(entry.index) if entry is not None and entry.kind == "action" else None
 
     def undo(self, device: Device, sight: Sight | None = None) -> str | None:
         """None if undone; otherwise why not (nothing to undo, another side's, or the game moved on)."""

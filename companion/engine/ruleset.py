@@ -27,7 +27,7 @@ from pydantic import TypeAdapter
 from .hexes import Hex
 from .kernel import Applied, Event, GameStateLike, Handler, Refusal, Refused, SettingsLike, dispatch
 
-__all__ = ["AnyRuleset", "GameStateLike", "SettingsLike", "Ruleset", "Option", "PlanReach", "PlanTrail"]
+__all__ = ["AnyRuleset", "GameStateLike", "SettingsLike", "Ruleset", "Option", "PlanReach", "PlanTrail", "Unmoved"]
 
 #: a ruleset's state: a frozen pydantic model with what the kernel reads (`GameStateLike`)
 S = TypeVar("S", bound=GameStateLike)
@@ -68,6 +68,21 @@ class ShipMarks:
     damage: int = 0  # how many damage marks it carries
     gone: bool = False  # out of the game (destroyed, lost, sunk, removed)
     casualty: bool = False  # a casualty (War Fleet: still on the map, out of the fight)
+
+
+@dataclass(frozen=True)
+class Unmoved:
+    """A side's ships whose moves a table action would end unmade (`Ruleset.ends_moves`): every
+    ship still to move, and of those the ones whose sealed move record (house rule H1) is not yet
+    revealed, by name."""
+
+    ships: tuple[str, ...] = ()
+    sealed: tuple[str, ...] = ()
+
+
+#: (state, action as JSON data) -> each side's ships whose moves the action would end unmade (only
+#: the sides with any); empty for an action that ends no move (shared play, issue 35)
+EndsMoves = Callable[[Any, Mapping[str, Any]], Mapping[str, Unmoved]]
 
 
 @dataclass(frozen=True)
@@ -132,6 +147,9 @@ class Ruleset(Generic[S, A]):
     #: the admiral (issue 38): what the app needs to fly one side (engine/admiral/); None: the app
     #: cannot play this ruleset (`companion admiral` and `duel` say so)
     admiral: "AdmiralKit | None" = None
+    #: the ships of each side whose moves a table action (ending movement) would end unmade: shared
+    #: play lets a device holding one side end only its own side's moves (issue 35)
+    ends_moves: EndsMoves = lambda state, action: {}
 
     # --- actions ------------------------------------------------------------------
 

@@ -50,6 +50,7 @@ class GameFrame:
         self.state = None
         self.sight = Sight()  # where this screen saw the game: a change from elsewhere is refused
         self._note: tuple[str, bool] | None = None
+        self._told: tuple[str, bool] | None = None  # the last note every screen was told (`tell`)
         self._note_shown: tuple[str, bool] | None = None
         self._lock = asyncio.Lock()
         self.body = body = body_class(self)
@@ -186,6 +187,11 @@ class GameFrame:
 
     # --- refresh ----------------------------------------------------------------------
 
+    def tell(self, text: str) -> None:
+        """A note every screen of the game shows, until a tap (the host ended another side's moves)."""
+        self.message(text)
+        self._told = self._note
+
     def message(self, text: str | None, info: bool = False) -> None:
         """The note to show with the next refresh: what happened (info), or why not; None clears it."""
         self._note = (text, info) if text else None
@@ -280,8 +286,11 @@ class GameFrame:
     async def act(self, action):
         """Send one action to the game, checked on the server for this device (its role decides:
         sharing.py); the note says what happened or why not.  Applied or Refused."""
+        self._told = None
         outcome = await asyncio.to_thread(self.table_act, action)
-        if outcome.ok:
+        if outcome.ok and self._told is not None and self._note is self._told:
+            pass  # every screen was told what this change did to another side (`tell`): so is this one
+        elif outcome.ok:
             self.message(outcome.events[-1].text if outcome.events else None, info=True)
         else:
             self.message(outcome.reason)

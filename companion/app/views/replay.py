@@ -256,16 +256,27 @@ class ReplayView:
 
     async def _fork(self, e) -> None:
         """A new game from the step shown: the host's own browser only (decided here, on the server)."""
-        problem = may_start(self.app)
-        if problem is None:
-            try:
-                game = await asyncio.to_thread(fork, self.app.store, self.game_id, self.number)
-            except (OSError, ValueError) as exc:
-                log.warning("no fork: %s", exc)  # the host's terminal: paths too
-                problem = without_paths(str(exc))
-        if problem is not None:
+        game, problem = await play_from_here(self.app, self.game_id, self.number)
+        if game is None:
             log.warning("no fork for %s: %s", getattr(self.app.device, "name", "?"), problem)
             self.problem.value = f"Not started: {problem}"
             self.control.update()
             return
         await self.app.navigate(Session("game", game.id))
+
+
+async def play_from_here(app, game_id: str, number: int):
+    """"Play from here": a new game from step `number` of a replay, the host's only (decided on the
+    server), offered to the other devices as any new game of the host's is (issue 35).  (The game,
+    None) or (None, why not)."""
+    problem = may_start(app)
+    if problem is not None:
+        return None, problem
+    try:
+        game = await asyncio.to_thread(fork, app.store, game_id, number)
+    except (OSError, ValueError) as exc:
+        log.warning("no fork: %s", exc)  # the host's terminal: paths too
+        return None, without_paths(str(exc))
+    if app.device is not None:
+        app.sharing.host_started(app.device, game)
+    return game, None

@@ -182,6 +182,9 @@ class TVScreen:
     def message(self, text: str | None, info: bool = False) -> None:
         """The shared screen shows no messages of its own: it does not act."""
 
+    def tell(self, text: str) -> None:
+        """Nor the notes told to every device (its log shows what happened)."""
+
     def _count(self) -> None:
         """The log's length and the table's check code, as the devices show them."""
         code = self.app.sharing.table(self.game).check_code()

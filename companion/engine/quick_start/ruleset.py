@@ -23,7 +23,7 @@ from .combat import firing_solutions
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
 from ..admiral.quick_start import KIT as ADMIRAL
 from ..report_damage import SLOTS_AND_KEELS
-from ..ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
+from ..ruleset import Ruleset, Unmoved, attacker_side, conceding_side, ship_side, turn_candidates
 from .scenario import SCENARIO_FORMAT, build_state, dump_scenario, load_scenario, scenario_of
 from .state import GameState, ShipState, position_problem
 
@@ -88,6 +88,21 @@ def candidates(state: GameState, side: str | None) -> Iterator[dict[str, Any]]:
     yield from declared_turns.candidates(state, side)
 
 
+def ends_moves(state: GameState, action: Any) -> dict[str, Unmoved]:
+    """The ships of each side whose moves `end_movement` would end unmade: every ship still to move
+    stays where it stands (seed 001 "Movement"), and under house rule H1 the sealed records not yet
+    revealed are discarded (house-rules.md 4.4).  Shared play lets a side's device end only its own."""
+    if action.get("kind") != "end_movement" or state.phase != "movement":
+        return {}
+    ended = {}
+    for side in state.sides:
+        ships = [s for s in state.active_ships if s.side == side and (not s.move_done or s.id in state.sealed_moves)]
+        if ships:
+            ended[side] = Unmoved(tuple(s.card.name for s in ships),
+                                  tuple(s.card.name for s in ships if s.id in state.sealed_moves))
+    return ended
+
+
 QUICK_START: Ruleset[GameState, A.Action] = Ruleset(
     id="quick-start",
     name="Quick-Start",
@@ -119,4 +134,5 @@ QUICK_START: Ruleset[GameState, A.Action] = Ruleset(
     reach=planner.reach,
     trail=planner.trail,
     admiral=ADMIRAL,
+    ends_moves=ends_moves,
 )

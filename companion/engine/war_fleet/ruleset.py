@@ -17,7 +17,7 @@ from pydantic import TypeAdapter
 
 from ..admiral.war_fleet import KIT as ADMIRAL
 from ..report_damage import SLOTS_AND_KEELS
-from ..ruleset import Ruleset, attacker_side, conceding_side, ship_side, turn_candidates
+from ..ruleset import Ruleset, Unmoved, attacker_side, conceding_side, ship_side, turn_candidates
 from . import actions as A, reach as planner, report
 from .combat import attack_options
 from .game import AFTER_OVER, HANDLERS, RULE_ERRORS, parse_action
@@ -26,6 +26,7 @@ from .scenario import (
     summary,
 )
 from .state import RULESET, WarFleetState, WarShip
+from .turn import movers, to_move
 
 TABLE_ACTIONS = frozenset({
     "roll_placement", "set_placement_first", "roll_initiative", "set_initiative", "end_group",
@@ -73,6 +74,20 @@ candidates = turn_candidates({"setup": "roll_placement", "initiative": "roll_ini
                              "attack")
 
 
+def ends_moves(state: WarFleetState, action: Any) -> dict[str, Unmoved]:
+    """The ships of each side whose moves a table action would end unmade (they stay where they
+    are): every ship still to move for `end_movement`, the moving group's for `end_group` (seed 004
+    "Movement").  Shared play lets a side's device end only its own side's moves."""
+    kind = action.get("kind")
+    if kind not in ("end_movement", "end_group") or state.phase != "movement":
+        return {}
+    group = to_move(state)
+    ships = [s for s in movers(state) if not s.move_done
+             and (kind == "end_movement" or (s.side, s.ship_class) == group)]
+    return {side: Unmoved(tuple(s.name for s in ships if s.side == side))
+            for side in state.sides if any(s.side == side for s in ships)}
+
+
 WAR_FLEET: Ruleset[WarFleetState, A.WarFleetAction] = Ruleset(
     id=RULESET,
     name="War Fleet",
@@ -102,4 +117,5 @@ WAR_FLEET: Ruleset[WarFleetState, A.WarFleetAction] = Ruleset(
     reach=planner.reach,
     trail=planner.trail,
     admiral=ADMIRAL,
+    ends_moves=ends_moves,
 )

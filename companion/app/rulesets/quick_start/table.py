@@ -17,6 +17,7 @@ from ....engine.quick_start.combat import firing_solution
 from ....engine.hexes import Hex
 from ....engine.quick_start.state import GameState
 from .house_model import HouseMoves, house_moves, initiative_chances
+from ...roles import ends_own_moves, waiting_for
 from ...session import Session
 from ...tasks import soon
 from ...panels import MovePanel, fire_panel, move_panel, shot_views, table_dice_fields
@@ -39,6 +40,8 @@ from ...views.settings import open_theme_dialog
 from ...views.shipcard import ShipCard
 from ...views.widgets import TOUCH, Kept, inner, muted, put, sent, tag
 from ...views.game_files import export_from
+
+END_MOVEMENT = "End movement (ships not moved stay put)"
 
 
 @dataclass
@@ -143,6 +146,7 @@ class QuickStartBody:
         self.strip_card = ft.Row([self.strip_name, self.strip_position, ft.Container(expand=True), self.strip_damage],
                                  spacing=8)
         self.banner_buttons: dict[str, ft.Control] = {}
+        self.end_movement = menu_item("menu-end-movement", END_MOVEMENT, None, on(self.frame.act, A.EndMovement()))
         self.next_chips: dict[str, ft.Control] = {}
 
     @property
@@ -168,8 +172,7 @@ class QuickStartBody:
             self.bookkeeping,
             menu_item("menu-theme", "Theme: light, dark or high contrast", ft.Icons.PALETTE_OUTLINED,
                       lambda e: open_theme_dialog(self.app)),
-            ft.PopupMenuItem(content="End movement (ships not moved stay put)",
-                             on_click=on(self.frame.act, A.EndMovement()), height=48),
+            self.end_movement,
             menu_item("menu-report", "After-action report", ft.Icons.INSIGHTS,
                       on(self.app.navigate, Session("report", self.game.id))),
             menu_item("menu-replay", "Replay, turn by turn", ft.Icons.REPLAY,
@@ -223,7 +226,18 @@ class QuickStartBody:
         changed += self.planner.render(*m.plan)
         self.map.fleet = tuple(c for ship in m.state.active_ships for c in ship.hexes)
         self.bookkeeping.checked = m.state.settings.bookkeeping
+        self._end_movement_item(m.state)
         return changed
+
+    def _end_movement_item(self, state: GameState) -> None:
+        """The menu's End movement as this device may take it (issue 35): a side's device ends only
+        its own side's moves, and while another side still moves it says what it waits for."""
+        role, host = self.app.role, getattr(self.app.device, "host", False)
+        waiting = waiting_for(role, A.EndMovement(), state, self.game.ruleset, host)
+        inner(self.end_movement.content, ft.Text).value = (
+            f"End movement: {waiting[0].lower()}{waiting[1:]}" if waiting
+            else "End my side's moves (ships not moved stay put)" if ends_own_moves(role, host) else END_MOVEMENT)
+        self.end_movement.disabled = waiting is not None
 
     def sent(self) -> None:
         for piece in (self.ship_picker, self.fire_picker, self.card, self.their_card):

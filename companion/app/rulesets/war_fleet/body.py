@@ -18,6 +18,7 @@ from ....engine.kernel import Refused
 from ....engine.war_fleet.actions import SetStats
 from ....engine.war_fleet.turn import to_move
 from . import model as M
+from ...roles import ends_own_moves, waiting_for
 from ...session import Session
 from ...theme import DICE
 from ..body import ShipsBody, box, menu_item
@@ -83,9 +84,18 @@ class WarFleetBody(ShipsBody):
         return state, M.banner(state), M.arc_shades(state, self.selected) if self.selected else (), plan
 
     def banner(self, models) -> tuple:
-        banner = models[1]
-        return banner.title, banner.detail, [], [button(step.ident, step.label, on(self._step, step), filled=True)
-                                                 for step in (() if self.read_only else banner.steps)]
+        banner, steps, waiting = models[1], [], []
+        role, host = self.app.role, getattr(self.app.device, "host", False)
+        for step in () if self.read_only else banner.steps:
+            wait = None if isinstance(step.action, str) else waiting_for(role, step.action, models[0],
+                                                                         self.game.ruleset, host)
+            if wait:  # another side's moves: its own to end (issue 35), so not offered here
+                waiting.append(wait)
+                continue
+            label = "End my side's moves" if step.ident == "wf-end-movement" and ends_own_moves(role, host) else step.label
+            steps.append(button(step.ident, label, on(self._step, step), filled=True))
+        detail = banner.detail + (f" {waiting[-1]}." if waiting else "")
+        return banner.title, detail, [], steps
 
     def render(self, models) -> list[ft.Control]:
         state, _, shades, plan = models

@@ -82,6 +82,8 @@ async def new_battle(app, table_rules: TableRules | None = None) -> tuple[Game |
     except OSError as exc:
         log.warning("War Fleet game not saved: %s", exc)
         return None, f"the new battle could not be saved: {exc.strerror or exc.__class__.__name__} (the data folder)"
+    if app.device is not None:
+        app.sharing.host_started(app.device, game)  # the other devices are offered it (issue 35)
     return game, ""
 
 
