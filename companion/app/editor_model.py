@@ -134,6 +134,7 @@ class CardEditor(Edited):
         self.version = 0
         self.saved_version = 0 if card_id else -1
         self._problems: tuple[int, list[Problem]] | None = None
+        self._checked = self._values() if self.verified else None  # the values the mark vouches for
 
     # --- starting points ---------------------------------------------------------
 
@@ -271,7 +272,20 @@ class CardEditor(Edited):
 
     def set_verified(self, verified: bool) -> None:
         self.data.setdefault("sources", {"notes": ""})["verified"] = bool(verified)
+        self._checked = self._values() if verified else None
         self.changed()
+
+    def changed(self) -> None:
+        """A new version; "every value checked against the printed card" clears once a value of play
+        differs from the values it was given for (issue 35: it stayed ticked over an edited card)."""
+        super().changed()
+        if self._checked is not None and self._values() != self._checked:
+            self.data.setdefault("sources", {"notes": ""})["verified"] = False
+            self._checked = None
+
+    def _values(self) -> dict[str, Any]:
+        """The card's values of play: all but its name, id and sources (what the check vouches for)."""
+        return copy.deepcopy({k: v for k, v in self.data.items() if k not in ("name", "id", "sources")})
 
     def set_notes(self, notes: str) -> None:
         self.data.setdefault("sources", {"verified": True})["notes"] = notes

@@ -132,9 +132,10 @@ class EditorView:
         self.worded.add(("type",))
         type_choice = self._dropdown(("type",), "Type", [(str(k), v) for k, v in TYPE_NAMES.items()],
                                      str(e.ship_type), lambda v: e.set_type(int(v)), width=230, redraw="all")
-        verified = tag("ed-verified", ft.Checkbox(
+        self.verified_box = ft.Checkbox(
             label="Every value checked against the printed card", value=e.verified,
-            on_change=lambda ev: self._changed(lambda: e.set_verified(bool(ev.control.value)))))
+            on_change=lambda ev: self._changed(lambda: e.set_verified(bool(ev.control.value))))
+        verified = tag("ed-verified", self.verified_box)
         notes = self._text(("sources", "notes"), "Notes (where the values come from)", multiline=True,
                            setter=e.set_notes)
         origin: list[ft.Control] = [muted(f"Based on the card '{e.based_on}'.")] if e.based_on else []
@@ -325,6 +326,8 @@ class EditorView:
     def _changed(self, change: Callable[[], None], redraw: str | None = None) -> None:
         """Apply a change; redraw "location" (its shape changed) or "all" (the type changed)."""
         change()
+        if getattr(self, "verified_box", None) is not None:
+            self.verified_box.value = self.editor.verified  # an edit that differs clears it (issue 35)
         if redraw == "all":
             self._fill_form()
         elif redraw == "location":
