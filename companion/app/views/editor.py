@@ -24,7 +24,7 @@ from ..viewmodels import dice_chips, location_name
 from .frame import on
 from .pages import centred, host_only, may_edit_cards
 from ..theme import DICE
-from .widgets import heading, inner, muted, tag
+from .widgets import heading, inner, muted, notice, tag
 
 DEFAULT_SHOWN = {"saturation": 0}  # a number a card may leave out, shown as its meaning
 
@@ -405,7 +405,7 @@ class EditorView:
             card = e.save(library, also_taken=catalogue)
         except (ValueError, PermissionError) as exc:
             self._show_problems()
-            self.app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not saved"), content=ft.Text(str(exc))))
+            notice(self.app.page, "Not saved", str(exc))
             return
         _EDITORS.pop(self.app, None)
         await self.app.navigate(Session("fleets", message=f"Saved {card.name} to your cards (id {card.id})."))

@@ -10,7 +10,7 @@ from ..devices import NAME_LIMIT
 from ..qr import qr_png
 from ..roles import Role, role_label
 from .pages import follow_drawn
-from .widgets import heading, muted, tag
+from .widgets import heading, muted, notice, tag
 
 
 def home_section(app) -> list[ft.Control]:
@@ -125,7 +125,7 @@ def _asking(app) -> list[ft.Control]:
 def not_possible(app, problem: str | None) -> None:
     """Say why a tap changed nothing (nothing when `problem` is None)."""
     if problem:
-        app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
+        notice(app.page, "Not possible", problem)
 
 
 def rename_dialog(app, token: str, name: str, done=None) -> ft.AlertDialog:
