@@ -165,7 +165,7 @@ class QuickStartBody:
     def top_actions(self) -> list[ft.Control]:
         return [tag("menu", ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip="Game settings", width=48, height=48,
                                                items=[
-            self.bookkeeping,
+            *([self.bookkeeping] if getattr(self.app.device, "host", True) else []),  # host-only (roles.HOST_ONLY)
             menu_item("menu-theme", "Theme: light, dark or high contrast", ft.Icons.PALETTE_OUTLINED,
                       lambda e: open_theme_dialog(self.app)),
             ft.PopupMenuItem(content="End movement (ships not moved stay put)",
