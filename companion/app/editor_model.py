@@ -27,6 +27,7 @@ from ..engine.dice import PoolError, parse_pool, top
 from ..engine.footprint import LOCATION_HEX
 from ..store.library import CardLibrary, is_players_card, player_copy
 from .card_draft import BOUNDS, DEFAULTS, KIND_NAMES, location_template, new_card_data, slot_template
+from .player_words import notes_words
 from .viewmodels import location_name
 
 Path = tuple  # a place in the draft: ("locations", "port", "slots", 0, "breach")
@@ -160,8 +161,13 @@ class CardEditor(Edited):
 
     @classmethod
     def _copy(cls, card: Card, name: str, title: str, note: str) -> "CardEditor":
-        """A copy noting what it is based on; its own id comes when it is first saved."""
-        return cls(player_copy(card, (), name).dump(), card_id=None, title=title, note=note)
+        """A copy noting what it is based on; its own id comes when it is first saved.  Its notes say
+        where the values come from in a player's words (no repository address or commit: issue 35)."""
+        data = player_copy(card, (), name).dump()
+        sources = data.get("sources")
+        if isinstance(sources, dict) and isinstance(sources.get("notes"), str):
+            sources["notes"] = notes_words(sources["notes"])
+        return cls(data, card_id=None, title=title, note=note)
 
     # --- reading -------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from ..engine.hexes import Hex
 from ..engine.quick_start.state import GameState, ShipState
 from .banners import banner
 from .motion import Hit
+from .player_words import reading_words, spoken
 from ..engine.quick_start.deployment import deployment_problem
 from ..engine.footprint import Placement
 from ..engine.quick_start.movement import placement_problem
@@ -339,7 +340,7 @@ def log_lines(events) -> tuple[LogLine, ...]:
             dice = shot_dice(data["result"])
         elif kind.startswith("initiative") and "rolls" in data:
             dice = [(d["colour"], d["face"]) for roll in data["rolls"] for d in roll.get("dice", [])]
-        lines.append(LogLine(i, kind, event.text, tuple(dice)))
+        lines.append(LogLine(i, kind, spoken(event.text), tuple(dice)))
     return tuple(lines)
 
 
@@ -431,9 +432,10 @@ OWN_MARK = "(app)"
 
 
 def _plain(text: str) -> str:
-    """Markdown marks off: `code`, **bold**, [label](link) -> label; spaces tidied."""
+    """Markdown marks off: `code`, **bold**, [label](link) -> label; the authors' references off
+    (`player_words.reading_words`); spaces tidied."""
     text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)
-    text = text.replace("**", "").replace("`", "")
+    text = reading_words(text).replace("**", "").replace("`", "")  # no file paths nor seed numbers (issue 35)
     return re.sub(r"\s+", " ", text).strip()
 
 

@@ -46,7 +46,7 @@ def start_battle(page) -> None:
 
 def move_the_leviathan(page) -> None:
     tap(page, "wf-roll-initiative")
-    wait_text(page, "wf-banner", r"British's class 4 ships move now")  # the only class 4 ship
+    wait_text(page, "wf-banner", r"British: class 4 ships move now")  # the only class 4 ship
     tap(page, "wf-ship-hml-leviathan")
     for control, words in (("wf-starboard", "turns to starboard"), ("wf-forward", "moves forward to 1108"),
                            ("wf-forward", "moves forward to 1207")):

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from ..player_words import spoken
+
 
 @dataclass(frozen=True)
 class Step:
@@ -37,4 +39,4 @@ class Choice:
 
 def log_lines(history: Iterable[Any]) -> tuple[str, ...]:
     """The log as the players read it: each event's words, oldest first, warnings left out."""
-    return tuple(e.text for e in history if e.kind != "warning") or ("Nothing yet.",)
+    return tuple(spoken(e.text) for e in history if e.kind != "warning") or ("Nothing yet.",)

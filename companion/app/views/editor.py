@@ -413,19 +413,17 @@ class EditorView:
     async def _compare(self, ev) -> None:
         """The draft beside its printed card: every differing value side by side (issue 12)."""
         comparison = compare_with_printed(self.editor, await self.app.catalogue())
-        printed_name = comparison.printed.name if comparison.printed is not None else ""  # None only with a problem
         if comparison.problem:
             content: ft.Control = ft.Text(comparison.problem)
         elif not comparison.rows:
-            content = ft.Text(f"Every value is as on the printed card of {printed_name}.")
+            content = ft.Text(comparison.summary)
         else:
             head = ft.Row([ft.Text(t, weight=ft.FontWeight.W_600, expand=2) for t in ("Value", "This card", "Printed card")])
             rows = [tag(f"compare-{n}", ft.Row([ft.Text(label, expand=2), ft.Text(mine, expand=2),
                                                 ft.Text(printed, expand=2)]),
                         label=f"{label}: this card {mine}, printed card {printed}")
                     for n, (label, mine, printed) in enumerate(comparison.rows)]
-            content = ft.Column([muted(f"{len(rows)} value{'s' if len(rows) != 1 else ''} differ from the printed "
-                                       f"card of {printed_name}:"), head, ft.Divider(height=1), *rows],
+            content = ft.Column([muted(comparison.summary), head, ft.Divider(height=1), *rows],
                                 spacing=6, tight=True, scroll=ft.ScrollMode.AUTO, width=560, height=420)
         self.app.page.show_dialog(ft.AlertDialog(
             title=ft.Text("Compare with the printed card"), content=tag("compare-dialog", content),

@@ -23,6 +23,7 @@ import flet as ft
 
 from ..client_calls import ask
 from ..session import Session
+from ..player_words import spoken
 from ..sharing import Sight
 from ..tasks import soon
 from .settings import theme_button
@@ -188,7 +189,7 @@ class GameFrame:
 
     def message(self, text: str | None, info: bool = False) -> None:
         """The note to show with the next refresh: what happened (info), or why not; None clears it."""
-        self._note = (text, info) if text else None
+        self._note = (spoken(text), info) if text else None  # no rule-text line numbers (issue 35)
 
     async def refresh(self, force: bool = False) -> None:
         """Show the game as it stands (after this device's action, or another device's: live); the

@@ -63,7 +63,6 @@ def report_controls(model: ReportScreen) -> list[ft.Control]:
               "count for the firing side, initiative rolls for the rolling side."), 13)),
         ft.ResponsiveRow([ft.Container(c, col={"xs": 12, "md": 6}) for c in cards], spacing=12, run_spacing=12),
         ft.ResponsiveRow([ft.Container(c, col={"xs": 12, "md": 6}) for c in charts], spacing=12, run_spacing=12),
-        muted(f"The same report as a web page: {model.html_command}", 12),
     ]
 
 

@@ -119,7 +119,7 @@ class WarFleetBody(ShipsBody):
         if group:
             movers = [(s.id, s.name) for s in state.active_ships if (s.side, s.ship_class) == group and not s.move_done
                       and s.placed and s.pocket is None]
-            out += [heading(f"{group[0]}'s class {group[1]} ships to move", 14), self.ship_chips(movers, self._pick)]
+            out += [heading(f"{group[0]}: class {group[1]} ships to move", 14), self.ship_chips(movers, self._pick)]
         if self.selected is None:
             out.append(muted("Tap a ship on the map (tap again to cycle through the ships sharing a hex)."))
             return out
