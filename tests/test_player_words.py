@@ -102,3 +102,14 @@ def test_the_card_editor_shows_no_repository_or_commit_and_counts_its_difference
     comparison = compare_with_printed(editor, shipped)
     assert comparison.summary == "1 value differs from the printed card of HML Raven:"
     assert Comparison(comparison.printed, comparison.rows * 2).summary.startswith("2 values differ ")
+
+
+def test_an_undo_names_what_it_took_back_in_the_logs_words():
+    """The Log and the replay said "Undone: move along." (the action's code)."""
+    from companion.store import MemoryStore
+    from dv_for_tests import sample_game
+
+    game = MemoryStore().new_game(sample_game("movement"), "Undo words")
+    assert game.act({"kind": "concede", "side": "Japanese"}).ok and game.undo()
+    said = game.entries[-1].events[0]["text"]
+    assert said == "Undone: Japanese concedes. British wins." and developer_words(said) == []
