@@ -330,10 +330,11 @@ def shot_dice(result: dict) -> list[tuple[str, int]]:
     return dice + [(d["colour"], d["face"]) for d in result.get("keel_dice", [])]
 
 
-def log_lines(events) -> tuple[LogLine, ...]:
-    """Every event in order, with the dice of rolls."""
+def log_lines(events, numbers: list[int] | None = None) -> tuple[LogLine, ...]:
+    """Every event in order, with the dice of rolls, numbered by `numbers` (the action that made
+    each: `Game.action_numbers`, the "log N" of the bar) or else one by one."""
     lines = []
-    for i, event in enumerate(events, start=1):
+    for i, event in zip(numbers or range(1, len(events) + 1), events):
         data, kind = event.data, event.kind
         dice: list[tuple[str, int]] = []
         if kind == "shot" and "result" in data:

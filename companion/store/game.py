@@ -218,6 +218,14 @@ class Game:
             groups = list(self._fold.done_events)
         return [Event.model_validate(event) for group in groups for event in group]
 
+    def action_numbers(self) -> list[int]:
+        """Beside each event of `history()`, the number of the action in effect that made it (1 for
+        the first): the "log N" every screen shows is the last of them (issue 35: the Log numbered
+        its events, 66, where the bar said log 44)."""
+        with self.lock:
+            groups = list(self._fold.done_events)
+        return [n for n, group in enumerate(groups, start=1) for _ in group]
+
     # --- changing ------------------------------------------------------------
 
     def act(self, action: Any) -> Applied[Any] | Refused:

@@ -205,7 +205,7 @@ class QuickStartBody:
             to_roll=shots_to_roll(state, self._side_held()) if tab == "fire" else (),
             arcs=arcs,
             arcs_key=arcs_key,
-            log=log_lines(history) if tab == "log" else None,
+            log=log_lines(history, self.game.action_numbers()) if tab == "log" else None,
             zone=deployment_hexes(state, ship) if (ship and state.phase == "setup") else (),
             plan=self.planner.compute(state, ship),
             motion=moves,
