@@ -29,6 +29,10 @@ def build(app) -> ft.Control:
     message = ft.Text("", color=ft.Colors.ERROR)
     state = {"roller": Roller.from_seed(new_seed()), "text": None}  # the text shown: the last typed
 
+    def clear_roll() -> None:
+        """An error under the pool: the last roll's dice go with the pool they were (issue 35)."""
+        tumbler.content, total.value = None, ""
+
     async def show(e=None):
         text = pool.value or ""
         state["text"] = text
@@ -36,6 +40,8 @@ def build(app) -> ft.Control:
         if state["text"] != text:  # typed on meanwhile: the newer text is shown instead
             return
         message.value = sentence(view.error or "")
+        if view.error:
+            clear_roll()
         bar = min(300, page_width(app) - 200)  # the width less the columns beside the bar: a phone's fits
         table.controls = [] if view.error else [
             ft.Row([chips(view.chips), muted(f"{view.pool} · mean {view.mean}")], wrap=True),
@@ -54,6 +60,7 @@ def build(app) -> ft.Control:
             dice = parse_pool(pool.value or "")
         except ValueError as exc:
             message.value = sentence(str(exc))
+            clear_roll()
             app.page.update()
             return
         results, state["roller"] = roll_pool(state["roller"], dice)

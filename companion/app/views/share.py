@@ -115,7 +115,8 @@ def _asking(app) -> list[ft.Control]:
         lines.append(line(
             ft.Icons.SWAP_HORIZ, f"asks-{device.ident}", text,
             tag(f"approve-{device.ident}", ft.FilledButton(content="Approve", on_click=act(answer, device.token, game_id, True))),
-            tag(f"refuse-{device.ident}", ft.TextButton(content="Refuse", on_click=act(answer, device.token, game_id, False)))))
+            tag(f"refuse-{device.ident}", ft.TextButton(content="Refuse", on_click=act(answer, device.token, game_id, False),
+                                                        style=ft.ButtonStyle(color=ft.Colors.ON_TERTIARY_CONTAINER)))))
     if not lines:
         return []
     return [tag("asking", ft.Container(content=ft.Column(lines, spacing=8, tight=True), padding=14, border_radius=12,
