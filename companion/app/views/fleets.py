@@ -194,7 +194,9 @@ class FleetsView:
 
     async def _print(self, cards: list[Card], title: str) -> None:
         """In a browser: the print page in a new tab with the print dialog open (Save as PDF is one
-        of its printers); in the desktop window, the page saved where the player chooses."""
+        of its printers); in the desktop window, the page saved where the player chooses.  It says
+        "Preparing" while the page builds (issue 35: a big fleet's print showed nothing for a while)."""
+        self._say(f"Preparing the print page ({len(cards)} card{'s' if len(cards) != 1 else ''})...")
         page = await asyncio.to_thread(render, cards, title)
         if self.app.page.web:
             # the server as this browser reaches it (page.url is its websocket: ws://host:port)
