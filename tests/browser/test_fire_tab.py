@@ -162,3 +162,54 @@ def test_table_dice_one_sheet_for_a_volley(games, browser):
     shoot(page, "fire-tab-sheet-resolved-phone")
     print(f"TAPS table dice: one shot {one_shot}, a volley of 3: {tap.count} ({tap.count / 3:.1f} a shot)")
     page.context.close()
+
+
+@pytest.fixture
+def reroll_game(tmp_path):
+    """The four declared shots with Pelletier's bow slot 1 destroyed: the third (the Raven's bow gun
+    at Pelletier's bow) rolls a slot die of 1 and needs a re-roll."""
+    server = Server(tmp_path / "data")
+    store = open_store(server.data)
+    game, ids = declared_game(store, "Re-roll")
+    assert game.act(A.MarkSlot(ship="pelletier", location="bow", slot=1, status="destroyed")).ok
+    store.close()
+    server.start()
+    yield server, game, ids
+    server.stop()
+
+
+def test_a_volley_stopped_for_a_re_roll_names_its_shot_and_shows_its_row(reroll_game, browser):
+    """Issue 35: the stop ("the slot die needs another roll") named no shot and its new row could be
+    off the screen.  Now the note names the shot, the row is brought into view (no scrolling by the
+    player), and the re-roll costs two taps: its face and Resolve again (README)."""
+    from .test_e2e import wait_note
+
+    server, game, ids = reroll_game
+    page = phone(browser)
+    open_app(page, f"{server.url}game/{game.id}?ship={SHIP}&tab=fire")
+    by_id(page, "fire").first.wait_for(timeout=30000)
+    tap = Taps(page)
+    start = log_length(page)
+    tap("enter-all")
+    by_id(page, "volley-sheet").first.wait_for(timeout=20000)
+    picked = sum(pick_ones(page, tap, game, shot) for shot in ids)  # a volley of all four
+    tap("resolve-all")
+    wait_log(page, start + 2, timeout=60)  # the first two shots; the third stops
+    said = wait_note(page, rf"Shot {ids[2]}, HML Raven .* at Pelletier bow.*slot die needs another roll", timeout=30)
+    assert f"Tap its face in Shot {ids[2]}'s new row" in said
+    reroll = f"face-{ids[2]}-{len(table_dice_fields(game.state, ids[2]))}-2"  # the new row: a 2 (a live crew slot)
+
+    def in_view() -> bool:
+        box = by_id(page, reroll).first.bounding_box() if by_id(page, reroll).count() else None
+        return box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"] - 80  # above the tabs
+
+    wait_until(in_view, "the re-roll row brought into view", timeout=20)
+    shoot(page, "fire-tab-reroll-phone")
+    before = tap.count
+    by_id(page, reroll).first.click()  # no scrolling: it is in view
+    tap.count += 1
+    tap("resolve-all")
+    wait_log(page, start + 4, timeout=60)  # the stopped shot and the last
+    assert tap.count - before == 2 and picked == 20
+    print(f"TAPS table dice, a volley of 4 with one slot die re-rolled: {tap.count}")
+    page.context.close()

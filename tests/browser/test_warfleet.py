@@ -155,8 +155,14 @@ def test_the_war_fleet_table_on_a_phone(server, browser):
     page = context.new_page()
     open_app(page, server.url)
     start_battle(page)
+    # it opens on the map (issue 35: on an empty Ship tab), the ships to move one tap away under it
+    by_id(page, "map").wait_for(timeout=30000)
+    assert by_id(page, "wf-selected").count() == 0
+    shoot(page, "warfleet-phone-opens")
     tap(page, "wf-roll-initiative")
-    tap(page, "wf-ship-hml-leviathan")
+    wait_text(page, "wf-banner", r"Turn 1 · Movement")
+    shoot(page, "warfleet-phone-movement-map")
+    tap(page, "wf-ship-hml-leviathan")  # the strip's chip: its Ship tab opens
     wait_text(page, "wf-selected", r"HML Leviathan")
     shoot(page, "warfleet-phone")
     tap(page, "wf-tab-map")

@@ -18,6 +18,7 @@ from ....engine.hexes import Hex
 from ....engine.quick_start.state import GameState
 from .house_model import HouseMoves, house_moves, initiative_chances
 from ...session import Session
+from ...client_calls import ask
 from ...tasks import soon
 from ...panels import MovePanel, fire_panel, move_panel, shot_views, table_dice_fields
 from ...banners import Banner, banner
@@ -497,10 +498,24 @@ class QuickStartBody:
                 sheet.entries = [e for e in sheet.entries if e is not entry]
                 continue
             self._more_dice(entry, outcome.reason)
-            break
+            self.frame.message(self._stop_words(entry, outcome.reason))
+            await self.frame.refresh(force=True)
+            # the shot's rows, its new die among them, brought into view (issue 35)
+            await ask("scroll to the shot that needs more dice",
+                      lambda: self.frame.panel.scroll_to(scroll_key=entry.scroll_key, duration=300), on=self.frame.panel)
+            return
         if not sheet.entries and self.sheet is sheet:
             self.sheet = None
         await self.frame.refresh(force=True)
+
+    @staticmethod
+    def _stop_words(entry: TableDiceEntry, reason: str) -> str:
+        """Why a volley stopped, naming its shot: "Shot 3, HML Raven at Pelletier: the slot die
+        needs another roll (a re-roll). Tap its face in Shot 3's new row, then Resolve all again."
+        (issue 35: the note named no shot, and the row could be off the screen)."""
+        more = "slot die needs another roll" in reason or "keel roll needs" in reason
+        then = f" Tap its face in Shot {entry.shot.id}'s new row, then Resolve again." if more else ""
+        return f"Shot {entry.shot.id}, {entry.shot.text}: {reason}.{then}"
 
     @staticmethod
     def _more_dice(entry: TableDiceEntry, reason: str) -> None:
