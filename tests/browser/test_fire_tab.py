@@ -108,6 +108,13 @@ def test_app_dice_one_tap_a_shot_and_one_tap_a_volley(games, browser):
     wait_log(page, start + 1, timeout=30)
     by_id(page, f"result-{ids[0]}").first.wait_for(timeout=20000)
     assert tap.count == 1
+    # the result where the player looks (issue 35): the roll's own words in the note, which stays
+    # until the next tap, and the shot's result line in view
+    from .test_e2e import wait_note
+    wait_note(page, r"^HML Hertfordshire .*slot die", timeout=20)
+    result = by_id(page, f"result-{ids[0]}").first
+    wait_until(lambda: (box := result.bounding_box()) is not None and 0 <= box["y"]
+               and box["y"] + box["height"] <= PHONE["height"] - 80, "the shot's result in view")
     tap.count = 0
     by_id(page, "roll-all").first.wait_for(timeout=20000)
     assert "Roll all 3 declared" in words_in(by_id(page, "roll-all").first)

@@ -7,7 +7,9 @@ shapes in place, and the visible panel.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
+from typing import Any
 
 import flet as ft
 
@@ -98,6 +100,10 @@ class ShipPicker:
 
     def sent(self) -> None:
         sent(*self.chips.values())
+
+
+#: Seconds between drawing a volley's new rows and scrolling to them (the browser builds them a frame later).
+SCROLL_AFTER = 0.3
 
 
 class QuickStartBody:
@@ -258,10 +264,10 @@ class QuickStartBody:
         buttons = {
             "start_game": lambda: [button("start-game", "Start the battle", ft.Icons.PLAY_ARROW, on(act, A.StartGame()))],
             "roll_unit_initiative": lambda: [
-                button("roll-unit-initiative", "Roll 1d10 for each ship", ft.Icons.CASINO, on(act, A.RollUnitInitiative())),
+                button("roll-unit-initiative", "Roll 1d10 for each ship", ft.Icons.CASINO, on(self._rolled, A.RollUnitInitiative())),
                 button("enter-unit-initiative", "Table dice", ft.Icons.KEYBOARD, on(unit_initiative_dialog, self), False)],
             "roll_initiative": lambda: [button("roll-initiative", "Roll initiative", ft.Icons.CASINO,
-                                               on(act, A.RollInitiative()))],
+                                               on(self._rolled, A.RollInitiative()))],
             "enter_initiative": lambda: [button("enter-initiative", "Table dice", ft.Icons.KEYBOARD,
                                                 self._initiative_dialog, False)],
             "set_initiative": lambda: [button(f"initiative-{side}", f"{side} has it", ft.Icons.FLAG,
@@ -439,7 +445,24 @@ class QuickStartBody:
 
     async def _roll(self, shot_id: int) -> None:
         self.entries.pop(shot_id, None)
-        await self.frame.act(A.ResolveShot(shot=shot_id))
+        await self._rolled(A.ResolveShot(shot=shot_id))
+
+    async def _rolled(self, action) -> Any:
+        """A roll (initiative, a shot) whose result a phone shows where the player looks (issue 35):
+        the roll's own words stay in the note until the next tap (a phone's banner has no room for
+        them, and the last event of a shot is its consequence, not its dice), and a shot's card,
+        its result line, is brought into view."""
+        outcome = await self.frame.act(action)
+        if not outcome.ok or self.app.wide or not outcome.events:
+            return outcome
+        self.frame.message(outcome.events[0].text, info=True, keep=True)
+        await self.frame.refresh(force=True)
+        shot = getattr(action, "shot", None)
+        if shot is not None:
+            await asyncio.sleep(SCROLL_AFTER)
+            await ask("scroll to the shot's result", lambda: self.frame.panel.scroll_to(
+                scroll_key=f"shot-{shot}", duration=300), on=self.frame.panel)
+        return outcome
 
     async def _enter(self, shot_id: int) -> None:
         state = self.game.state
@@ -456,10 +479,10 @@ class QuickStartBody:
 
     async def _submit_faces(self, entry: TableDiceEntry) -> None:
         """Every face picked (the entry names any still to pick before it submits)."""
-        outcome = await self.frame.act(A.ResolveShot(shot=entry.shot.id, table=A.TableFaces(**entry.table_faces())))
-        if outcome.ok:
-            self.entries.pop(entry.shot.id, None)
-        else:
+        self.entries.pop(entry.shot.id, None)  # closed before the result is shown (and scrolled to)
+        outcome = await self._rolled(A.ResolveShot(shot=entry.shot.id, table=A.TableFaces(**entry.table_faces())))
+        if not outcome.ok:
+            self.entries[entry.shot.id] = entry
             self._more_dice(entry, outcome.reason)
         await self.frame.refresh(force=True)
 
@@ -500,7 +523,9 @@ class QuickStartBody:
             self._more_dice(entry, outcome.reason)
             self.frame.message(self._stop_words(entry, outcome.reason))
             await self.frame.refresh(force=True)
-            # the shot's rows, its new die among them, brought into view (issue 35)
+            # the shot's rows, its new die among them, brought into view (issue 35), once drawn: the
+            # browser scrolls only to a control it has built (a frame after the update)
+            await asyncio.sleep(SCROLL_AFTER)
             await ask("scroll to the shot that needs more dice",
                       lambda: self.frame.panel.scroll_to(scroll_key=entry.scroll_key, duration=300), on=self.frame.panel)
             return
@@ -545,7 +570,7 @@ class QuickStartBody:
                     return
                 faces[side] = [int(v) for v in values]
             self.app.page.pop_dialog()
-            await self.frame.act(A.RollInitiative(faces=faces))
+            await self._rolled(A.RollInitiative(faces=faces))
 
         self.app.page.show_dialog(ft.AlertDialog(
             title=ft.Text("Initiative: the dice you rolled"),
