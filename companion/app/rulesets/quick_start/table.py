@@ -104,6 +104,8 @@ class ShipPicker:
 
 #: Seconds between drawing a volley's new rows and scrolling to them (the browser builds them a frame later).
 SCROLL_AFTER = 0.3
+#: The events that say a roll's result (the winner of the initiative after any tie, a shot's dice).
+ROLLED = ("initiative", "unit_initiative", "shot")
 
 
 class QuickStartBody:
@@ -455,7 +457,8 @@ class QuickStartBody:
         outcome = await self.frame.act(action)
         if not outcome.ok or self.app.wide or not outcome.events:
             return outcome
-        self.frame.message(outcome.events[0].text, info=True, keep=True)
+        rolled = next((e for e in outcome.events if e.kind in ROLLED), outcome.events[0])  # a tie's re-roll: the last
+        self.frame.message(rolled.text, info=True, keep=True)
         await self.frame.refresh(force=True)
         shot = getattr(action, "shot", None)
         if shot is not None:
