@@ -210,7 +210,12 @@ def test_a_volley_stopped_for_a_re_roll_names_its_shot_and_shows_its_row(reroll_
         box = by_id(page, reroll).first.bounding_box() if by_id(page, reroll).count() else None
         return box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"] - 80  # above the tabs
 
-    wait_until(in_view, "the re-roll row brought into view", timeout=20)
+    try:
+        wait_until(in_view, "the re-roll row brought into view", timeout=20)
+    except AssertionError:
+        shoot(page, "fire-tab-reroll-not-in-view", settled=False)
+        node = by_id(page, reroll)
+        raise AssertionError(f"{reroll}: {node.count()} found, at {node.first.bounding_box() if node.count() else None}")
     shoot(page, "fire-tab-reroll-phone")
     before = tap.count
     by_id(page, reroll).first.click()  # no scrolling: it is in view

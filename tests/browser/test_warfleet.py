@@ -11,6 +11,7 @@ import time
 import pytest
 
 from .conftest import DESKTOP, PHONE, by_id, open_app, shoot, step, tap_until
+from .test_sharing import wait_words
 
 pytestmark = pytest.mark.browser
 
@@ -161,6 +162,8 @@ def test_the_war_fleet_table_on_a_phone(server, browser):
     shoot(page, "warfleet-phone-opens")
     tap(page, "wf-roll-initiative")
     wait_text(page, "wf-banner", r"Turn 1 · Movement")
+    by_id(page, "wf-ship-hml-leviathan").wait_for(timeout=30000)  # the strip under the map: the ships to move
+    wait_words(page, "British: class 4 to move")  # the strip's words (the Ship tab says "ships to move")
     shoot(page, "warfleet-phone-movement-map")
     tap(page, "wf-ship-hml-leviathan")  # the strip's chip: its Ship tab opens
     wait_text(page, "wf-selected", r"HML Leviathan")

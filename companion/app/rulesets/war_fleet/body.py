@@ -318,11 +318,12 @@ class WarFleetBody(ShipsBody):
         await self._show((bad.reason if bad else f"{n} attack{'s' if n != 1 else ''} rolled.", bad is not None))
 
     async def send(self, action) -> None:
-        """Act (`GameFrame.act` says what happened or why not); a new phase opens its tab."""
+        """Act (`GameFrame.act` says what happened or why not); a new phase opens its tab (movement: on
+        a phone, the map with the ships to move under it)."""
         before = self.state.phase
         outcome = await self.frame.act(action)
         if outcome.ok and self.state.phase != before:
-            await self.frame.go_tab("attacks" if self.state.phase == "combat" else "ship")
+            await self.frame.go_tab("attacks" if self.state.phase == "combat" else "ship" if self.app.wide else "map")
 
     async def _edit(self, field: str, delta: int, location: str | None) -> None:
         if self.selected is None:
