@@ -88,17 +88,10 @@ class TableDiceEntry:
         self.faces: list[int | None] = [None] * len(self.fields)
         self.problems: dict[int, str] = {}
         self.column = ft.Column(spacing=10, tight=True)
-        self.newest = 0  # the first row `add` added: brought into view when it stops a volley
         self._build()
-
-    @property
-    def scroll_key(self) -> str:
-        """The key of the rows added last (a slot die re-rolled, the keel dice): `scroll_to` finds them."""
-        return f"table-dice-{self.shot.id}-{self.newest}"
 
     def add(self, purpose: str, colour: str, label: str, count: int = 1) -> None:
         """More dice to pick (a slot die re-rolled, the keel dice), the faces picked kept."""
-        self.newest = len(self.fields)
         self.fields += [FaceField(purpose, colour, label)] * count
         self.faces += [None] * count
         self._build()
@@ -155,8 +148,7 @@ class TableDiceEntry:
             heading_row.append(tag(f"face-problem-{self.shot.id}-{i}", ft.Text(problem, size=12, color=ft.Colors.ERROR)))
         return ft.Column([ft.Row(heading_row, spacing=8, wrap=True),
                           ft.Row([face(n) for n in sorted(set(FACES[Colour(field.colour)]))],
-                                 wrap=True, spacing=4, run_spacing=4)], spacing=4, tight=True,
-                         key=ft.ScrollKey(f"table-dice-{self.shot.id}-{i}"))
+                                 wrap=True, spacing=4, run_spacing=4)], spacing=4, tight=True)
 
     async def _submitted(self, e) -> None:
         if self.missing():

@@ -525,13 +525,7 @@ class QuickStartBody:
                 continue
             self._more_dice(entry, outcome.reason)
             self.frame.message(self._stop_words(entry, outcome.reason))
-            await self.frame.refresh(force=True)
-            # the shot's rows, its new die among them, brought into view (issue 35), once drawn: the
-            # browser scrolls only to a control it has built (a frame after the update)
-            await asyncio.sleep(SCROLL_AFTER)
-            await ask("scroll to the shot that needs more dice",
-                      lambda: self.frame.panel.scroll_to(scroll_key=entry.scroll_key, duration=300), on=self.frame.panel)
-            return
+            break
         if not sheet.entries and self.sheet is sheet:
             self.sheet = None
         await self.frame.refresh(force=True)
