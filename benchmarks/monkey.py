@@ -5,8 +5,8 @@ bursts every screen waits out the Flet client's 10 s method timeout and is looke
 
 Prints the seed (MONKEY_SEED=N replays a run) and the figures: taps, screens reached (a screen: the
 address and its set of tagged controls), timeout waits and crashes (a session crash or traceback
-in the server's output, "Error running app", or a screen with nothing to tap).  Exit code 1 on a
-crash.  The same code as the test suite's short run (tests/browser/monkey_core.py).
+in the server's output, "Error running app", a dialog without a button (issue 35), or a screen
+with nothing to tap).  Exit code 1 on a crash.  The same code as the test suite's short run (tests/browser/monkey_core.py).
 
 Run: `python benchmarks/monkey.py --minutes 30`, or `--quick` (a few seconds: the smoke test).
 """

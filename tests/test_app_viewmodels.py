@@ -393,12 +393,14 @@ def test_the_rule_readings_screen_reads_the_docs_page_through_the_package():
 
 
 def test_rule_readings_become_plain_words_with_the_apps_own_marked():
+    from companion.app.player_words import reading_words
     from companion.app.readings import rule_readings_text
 
     text = rule_readings_text()
     sections = vm.rule_readings(text)
     titles = [s.title for s in sections]
-    assert titles == [line.lstrip("#").strip().replace("`", "") for line in text.splitlines() if line.startswith("#")]
+    assert titles == [reading_words(line.lstrip("#").strip()).replace("`", "")  # "War Fleet (seeds 004 and 000)":
+                      for line in text.splitlines() if line.startswith("#")]  # "War Fleet" (issue 35)
     readings = [r for s in sections for r in s.readings]
     assert len(readings) == sum(1 for line in text.splitlines() if line.startswith("- "))
     assert not any(mark in r.text for r in readings for mark in ("**", "`", "(app)"))

@@ -146,7 +146,7 @@ def test_dv13_maintenance_rows(sample):
     state = with_ship(state, "hms-dash", damage_points=6)
     rows = {r.ship: r for r in M.maintenance_rows(state.model_copy(update={"phase": "maintenance"}))}
     assert rows["hms-sample"].lines == ("Catastrophic test: 6 dice, sinks on 5+ fours: 10.9% (7/64)",
-                                        "Minor damage 8: 2 grid roll(s)",
+                                        "Minor damage 8: 2 grid rolls",
                                         "Next: the catastrophic damage test (6 damage points, CDT 5)")
     assert [c.action for c in rows["hms-sample"].steps] == [
         {"kind": "maintenance_roll", "ship": "hms-sample", "step": "catastrophic"}]

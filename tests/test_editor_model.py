@@ -211,6 +211,22 @@ def test_editing_a_shipped_card_edits_a_players_copy(shipped, library):
     assert list(library.cards()) == ["my-hml-raven"]
 
 
+def test_the_checked_mark_clears_when_an_edit_differs_from_the_printed_card(shipped):
+    """Issue 35: "Every value checked against the printed card" stayed ticked over an edited card."""
+    editor = CardEditor.edit(shipped["hml-raven"])
+    editor.set_notes("from the box")
+    editor.data["name"] = "HML Corvo"
+    editor.changed()
+    assert editor.verified is True  # notes and the ship's own name are no values of play
+    editor.set_number(("structural_integrity",), str(editor.get(("structural_integrity",)) + 1))
+    assert editor.verified is False
+    editor.set_verified(True)  # the player checked the new values
+    assert editor.verified is True
+    editor.step(("structural_integrity",), -1)
+    assert editor.verified is False
+    assert CardEditor.new().verified is True and CardEditor.new().card().verified
+
+
 def test_two_copies_of_one_card_never_share_an_id(shipped, library):
     first, second = CardEditor.edit(shipped["pelletier"]), CardEditor.edit(shipped["pelletier"])
     assert {first.save(library).id, second.save(library).id} == {"my-pelletier", "my-pelletier-2"}

@@ -178,3 +178,30 @@ def test_the_picker_line_tells_the_quick_start_edition_from_the_printed_card(car
     assert card_line(cards["hml-raven"]).startswith("Quick-Start edition · D-class Destroyer · Type 1")
     assert card_line(cards["hml-raven-2025"]).startswith("D-Class · Type 1")
     assert card_line(cards["hml-hertfordshire-2025"]).endswith("points unknown")
+
+
+def test_typed_names_are_cleaned_and_capped_as_loaded_files_are(cards):
+    """Issue 35: a 208-character ship name typed in New game was accepted and drawn across the
+    board; typed names are cleaned (control and bidi characters off, spaces run together) and held
+    to the loaded files' limits, with the reason said."""
+    builder = FleetBuilder()
+    raven = cards["hml-raven-2025"]
+    builder.add(0, raven)
+    builder.add(1, cards["pelletier"])
+    assert builder.rename(0, 0, "x" * 208) == ("HML Raven keeps its name: a ship's name is at most 60 "
+                                                "characters (208 given).")
+    assert builder.sides[0].ships[0].name == "HML Raven"
+    assert builder.rename(0, 0, "  Night\u202e \x1b Hawk ") is None
+    assert builder.sides[0].ships[0].name == "Night Hawk"
+    assert builder.add(0, raven, "y" * 208).name == "HML Raven"  # too long: named after its card
+    assert builder.set_side_name(1, "z" * 41) == "French keeps its name: a side's name is at most 40 characters (41 given)."
+    assert builder.sides[1].name == "French"
+    assert builder.set_side_name(1, " Les\u200b  Bleus ") is None and builder.sides[1].name == "Les Bleus"
+    state = builder.setup()
+    assert {s.card.name for s in state.ships} >= {"Night Hawk"}
+
+
+def test_a_long_name_given_to_the_set_up_itself_is_refused_in_words(cards):
+    from companion.app.setup import Pick, SetupError, build_setup
+    with pytest.raises(SetupError, match="at most 60 characters"):
+        build_setup([Pick("hml-raven", "British", name="n" * 208), Pick("pelletier", "French")], cards)

@@ -62,3 +62,22 @@ def test_nothing_to_roll_outside_the_fire_phase():
     state = volley()
     assert shots_to_roll(state.model_copy(update={"phase": "movement"}), None) == ()
 
+
+
+def test_a_volleys_stop_names_its_shot_and_what_to_tap():
+    """Issue 35: "the slot die needs another roll" named no shot (the browser test,
+    tests/browser/test_fire_tab.py, shows the row brought into view and counts the taps)."""
+    from companion.app.panels import shot_views
+    from companion.app.rulesets.quick_start.fire import TableDiceEntry
+    from companion.app.rulesets.quick_start.table import QuickStartBody
+    from companion.engine.quick_start import actions as A
+    from random_games import close_battle
+    from companion.engine.quick_start.game import apply
+
+    state = apply(close_battle(), A.DeclareShot(attacker="raven", location="bow", slot=1, target="pelletier",
+                                                target_location="bow")).state
+    view = shot_views(state)[0]
+    entry = TableDiceEntry(view, (), None, None, buttons=False)
+    said = QuickStartBody._stop_words(entry, "the slot die needs another roll (a re-roll): roll D6 and enter its face")
+    assert said.startswith(f"Shot {view.id}, HML Raven ") and " at Pelletier bow" in said
+    assert said.endswith(f"Tap its face in Shot {view.id}'s new row, then Resolve again.")

@@ -133,7 +133,7 @@ def test_a_step_is_one_mp_forward_or_one_hexside_with_no_turning_limit():
     """'Move into the hex directly in front of it' and 'Change its current facing by one
     hex-side. Note that there is no limit'."""
     state = ok(two_lines(), SetInitiative(side="French"))
-    assert "British's class 4 ships move now" in refused(state, Step(ship="fd", step="forward"))
+    assert "British: class 4 ships move now" in refused(state, Step(ship="fd", step="forward"))
     for step in ("starboard", "starboard", "starboard"):
         state = ok(state, Step(ship="bb", step=step))
     bb = state.ship("bb")

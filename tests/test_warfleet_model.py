@@ -58,7 +58,7 @@ def test_the_banner_names_the_next_step(game):
     assert [s.ident for s in M.banner(game.state).steps] == ["wf-roll-initiative"]
     game.act(A.SetInitiative(side="French"))
     banner = M.banner(game.state)
-    assert "British's class 4 ships move now" in banner.detail
+    assert "British: class 4 ships move now" in banner.detail
     assert [s.ident for s in banner.steps] == ["wf-end-group", "wf-end-movement"]
 
 

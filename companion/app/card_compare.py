@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.cards import Card, FormatError
+from ..engine.words import counted
 from ..store.library import based_on, is_players_card
 from .editor_model import CardEditor
 from .viewmodels import location_name
@@ -99,6 +100,14 @@ class Comparison:
     printed: Card | None = None
     rows: tuple[tuple[str, str, str], ...] = ()
     problem: str | None = None
+
+    @property
+    def summary(self) -> str:
+        """"1 value differs from the printed card of HML Raven:" (issue 35: "1 value differ")."""
+        n, name = len(self.rows), self.printed.name if self.printed is not None else ""
+        if not n:
+            return f"Every value is as on the printed card of {name}."
+        return f"{counted(n, 'value')} {'differs' if n == 1 else 'differ'} from the printed card of {name}:"
 
 
 def compare_with_printed(editor: CardEditor, catalogue: dict[str, Card]) -> Comparison:

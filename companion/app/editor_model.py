@@ -27,6 +27,7 @@ from ..engine.dice import PoolError, parse_pool, top
 from ..engine.footprint import LOCATION_HEX
 from ..store.library import CardLibrary, is_players_card, player_copy
 from .card_draft import BOUNDS, DEFAULTS, KIND_NAMES, location_template, new_card_data, slot_template
+from .player_words import notes_words
 from .viewmodels import location_name
 
 Path = tuple  # a place in the draft: ("locations", "port", "slots", 0, "breach")
@@ -134,6 +135,7 @@ class CardEditor(Edited):
         self.version = 0
         self.saved_version = 0 if card_id else -1
         self._problems: tuple[int, list[Problem]] | None = None
+        self._checked = self._values() if self.verified else None  # the values the mark vouches for
 
     # --- starting points ---------------------------------------------------------
 
@@ -159,8 +161,13 @@ class CardEditor(Edited):
 
     @classmethod
     def _copy(cls, card: Card, name: str, title: str, note: str) -> "CardEditor":
-        """A copy noting what it is based on; its own id comes when it is first saved."""
-        return cls(player_copy(card, (), name).dump(), card_id=None, title=title, note=note)
+        """A copy noting what it is based on; its own id comes when it is first saved.  Its notes say
+        where the values come from in a player's words (no repository address or commit: issue 35)."""
+        data = player_copy(card, (), name).dump()
+        sources = data.get("sources")
+        if isinstance(sources, dict) and isinstance(sources.get("notes"), str):
+            sources["notes"] = notes_words(sources["notes"])
+        return cls(data, card_id=None, title=title, note=note)
 
     # --- reading -------------------------------------------------------------------------
 
@@ -271,7 +278,20 @@ class CardEditor(Edited):
 
     def set_verified(self, verified: bool) -> None:
         self.data.setdefault("sources", {"notes": ""})["verified"] = bool(verified)
+        self._checked = self._values() if verified else None
         self.changed()
+
+    def changed(self) -> None:
+        """A new version; "every value checked against the printed card" clears once a value of play
+        differs from the values it was given for (issue 35: it stayed ticked over an edited card)."""
+        super().changed()
+        if self._checked is not None and self._values() != self._checked:
+            self.data.setdefault("sources", {"notes": ""})["verified"] = False
+            self._checked = None
+
+    def _values(self) -> dict[str, Any]:
+        """The card's values of play: all but its name, id and sources (what the check vouches for)."""
+        return copy.deepcopy({k: v for k, v in self.data.items() if k not in ("name", "id", "sources")})
 
     def set_notes(self, notes: str) -> None:
         self.data.setdefault("sources", {"verified": True})["notes"] = notes

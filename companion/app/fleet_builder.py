@@ -19,6 +19,7 @@ from typing import Any, Iterable
 
 from ..engine.board import Board
 from ..engine.cards import Card, FormatError, load_fleet
+from ..engine.names import SHIP_LIMIT, SIDE_LIMIT, cleaned, name_problem
 from ..engine.quick_start.state import GameState
 from ..store.library import is_players_card
 from .palettes import faction_of
@@ -129,8 +130,8 @@ class FleetBuilder:
     def add(self, side: int, card: Card, name: str | None = None) -> Ship:
         """Field one more ship of `card` on a side, named `name` or, if that is empty or taken, after
         its card: the first of `card`, `card 2`, `card 3`... no ship of either side has."""
-        wanted, taken, n = " ".join((name or "").split()), self.names(), 2
-        if not wanted or _key(wanted) in taken:
+        wanted, taken, n = cleaned(name or ""), self.names(), 2
+        if not wanted or _key(wanted) in taken or name_problem(wanted, "", SHIP_LIMIT):
             wanted = card.name
             while _key(wanted) in taken:
                 wanted, n = f"{card.name} {n}", n + 1
@@ -142,18 +143,28 @@ class FleetBuilder:
         del self.sides[side].ships[index]
 
     def rename(self, side: int, index: int, name: str) -> str | None:
-        """Give a ship a name of the player's; why not, if another ship has it or it is empty."""
-        wanted = " ".join((name or "").split())
+        """Give a ship a name of the player's, cleaned as a loaded file's is (`names.cleaned`); why
+        not, if another ship has it, it is empty or longer than a loaded file's may be (issue 35)."""
+        wanted = cleaned(name or "")
         ship = self.sides[side].ships[index]
         if not wanted:
             return f"{ship.name}: a ship needs a name."
+        too_long = name_problem(wanted, "a ship's name", SHIP_LIMIT)
+        if too_long:
+            return f"{ship.name} keeps its name: {too_long}."
         if _key(wanted) != _key(ship.name) and _key(wanted) in self.names():
             return f"Another ship is already called {wanted}: each ship needs its own name."
         self.sides[side].ships[index] = Ship(ship.card, wanted)
         return None
 
-    def set_side_name(self, side: int, name: str) -> None:
-        self.sides[side].name = " ".join((name or "").split())
+    def set_side_name(self, side: int, name: str) -> str | None:
+        """Name a side, cleaned as a loaded file's side is; why not, if the name is too long."""
+        wanted = cleaned(name or "")
+        too_long = name_problem(wanted, "a side's name", SIDE_LIMIT)
+        if too_long:
+            return f"{self.sides[side].name or 'The side'} keeps its name: {too_long}."
+        self.sides[side].name = wanted
+        return None
 
     # --- starting ------------------------------------------------------------------------
 

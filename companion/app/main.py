@@ -33,6 +33,7 @@ from .tasks import run_soon, soon
 from .views import dice, editor, fleets, follow, home, info, join
 from .views.frame import GameFrame
 from .views.join import identify, stop_following
+from .views.widgets import notice
 from .palettes import DEFAULT, PALETTES
 from .theme import FONTS, apply_theme
 from ..messages import without_paths
@@ -232,7 +233,7 @@ class App:
                 problem = f"The game could not be saved, so it was not started: {without_paths(str(exc))}"
         if problem is not None:
             log.warning("game not started for %s: %s", getattr(self.device, "name", "?"), problem)
-            self.page.show_dialog(ft.AlertDialog(title=ft.Text("Not started"), content=ft.Text(problem)))
+            notice(self.page, "Not started", problem)
             return problem
         if self.device is not None:
             self.sharing.host_started(self.device, game)  # the other devices are offered it (issue 28)

@@ -68,6 +68,16 @@ class Replay:
         self.positions: list[Any] = list(positions(ruleset, initial, self.entries))
         self.steps: tuple[Step, ...] = tuple(self._step(n) for n in range(len(self.positions)))
         self.turns: tuple[TurnMark, ...] = turn_marks(self.steps)
+        self._in_effect = UndoFold(self.entries).lengths  # actions in effect after each step
+
+    def log_number(self, number: int) -> int:
+        """The "log N" the table showed at step `number`: the actions in effect (undo steps it back),
+        which a step of the replay (every log entry, undos and redos too) is not (issue 35)."""
+        return self._in_effect[self._check(number)]
+
+    def position_words(self, number: int) -> str:
+        """"step 12 of 50 · log 10": the replay's step, and the log number the table showed then."""
+        return f"step {number} of {self.last} · log {self.log_number(number)}"
 
     @property
     def last(self) -> int:

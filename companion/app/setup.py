@@ -18,6 +18,7 @@ from ..engine.cards import Card
 from ..engine.quick_start.deployment import deployment_problem
 from ..engine.footprint import Placement
 from ..engine.hexes import Hex
+from ..engine.names import SHIP_LIMIT, cleaned, name_problem
 from ..engine.quick_start.house_rules import with_house_rules
 from ..engine.quick_start.movement import placement_problem
 from ..engine.roller import Roller
@@ -76,8 +77,12 @@ def build_setup(picks: list[Pick], catalogue: dict[str, Card], board: Board | No
         facing = 0 if index == 0 else 3
         for pick in (p for p in picks if p.side == side):
             card = pick.card or catalogue[pick.card_id]
-            if pick.name and pick.name != card.name:  # the ship's own name, shown wherever the ship is
-                card = card.model_copy(update={"name": pick.name})
+            name = cleaned(pick.name or "")  # cleaned and capped as a loaded file's name (issue 35)
+            if name and name != card.name:  # the ship's own name, shown wherever the ship is
+                too_long = name_problem(name, "a ship's name", SHIP_LIMIT)
+                if too_long:
+                    raise SetupError(f"{name[:SHIP_LIMIT]}...: {too_long}")
+                card = card.model_copy(update={"name": name})
             ship = ShipState(id=unique_id(card.id, used), side=side, card=card, column=1, row=1, facing=facing)
             bow = _deployment_spot(state, ship, facing)
             if bow is None:

@@ -22,6 +22,7 @@ from ..engine.hexes import Hex
 from ..engine.quick_start.state import GameState, ShipState
 from .banners import banner
 from .motion import Hit
+from .player_words import reading_words, spoken
 from ..engine.quick_start.deployment import deployment_problem
 from ..engine.footprint import Placement
 from ..engine.quick_start.movement import placement_problem
@@ -329,17 +330,18 @@ def shot_dice(result: dict) -> list[tuple[str, int]]:
     return dice + [(d["colour"], d["face"]) for d in result.get("keel_dice", [])]
 
 
-def log_lines(events) -> tuple[LogLine, ...]:
-    """Every event in order, with the dice of rolls."""
+def log_lines(events, numbers: list[int] | None = None) -> tuple[LogLine, ...]:
+    """Every event in order, with the dice of rolls, numbered by `numbers` (the action that made
+    each: `Game.action_numbers`, the "log N" of the bar) or else one by one."""
     lines = []
-    for i, event in enumerate(events, start=1):
+    for i, event in zip(numbers or range(1, len(events) + 1), events):
         data, kind = event.data, event.kind
         dice: list[tuple[str, int]] = []
         if kind == "shot" and "result" in data:
             dice = shot_dice(data["result"])
         elif kind.startswith("initiative") and "rolls" in data:
             dice = [(d["colour"], d["face"]) for roll in data["rolls"] for d in roll.get("dice", [])]
-        lines.append(LogLine(i, kind, event.text, tuple(dice)))
+        lines.append(LogLine(i, kind, spoken(event.text), tuple(dice)))
     return tuple(lines)
 
 
@@ -431,9 +433,10 @@ OWN_MARK = "(app)"
 
 
 def _plain(text: str) -> str:
-    """Markdown marks off: `code`, **bold**, [label](link) -> label; spaces tidied."""
+    """Markdown marks off: `code`, **bold**, [label](link) -> label; the authors' references off
+    (`player_words.reading_words`); spaces tidied."""
     text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)
-    text = text.replace("**", "").replace("`", "")
+    text = reading_words(text).replace("**", "").replace("`", "")  # no file paths nor seed numbers (issue 35)
     return re.sub(r"\s+", " ", text).strip()
 
 

@@ -89,6 +89,13 @@ def counts_after(kind: str, done: int, undone: int) -> tuple[int, int]:
     return done, undone
 
 
+def undone_words(action: dict[str, Any], events: list[dict[str, Any]]) -> str:
+    """What an undo's log line says: the first words the action logged ("Undone: HML Raven moves
+    forward to 0306 facing N."), never its code ("Undone: move along.": issue 35)."""
+    said = next((str(e.get("text")) for e in events if e.get("text")), "")
+    return f"Undone: {said}" if said else f"Undone: the last {str(action.get('kind', 'action')).replace('_', ' ')}."
+
+
 class UndoFold:
     """The log's undos and redos folded (by `counts_after`): the actions in effect, with the events
     they made (from the action or its redo), and the actions undone and not yet redone."""
@@ -213,6 +220,14 @@ class Game:
             groups = list(self._fold.done_events)
         return [Event.model_validate(event) for group in groups for event in group]
 
+    def action_numbers(self) -> list[int]:
+        """Beside each event of `history()`, the number of the action in effect that made it (1 for
+        the first): the "log N" every screen shows is the last of them (issue 35: the Log numbered
+        its events, 66, where the bar said log 44)."""
+        with self.lock:
+            groups = list(self._fold.done_events)
+        return [n for n, group in enumerate(groups, start=1) for _ in group]
+
     # --- changing ------------------------------------------------------------
 
     def act(self, action: Any) -> Applied[Any] | Refused:
@@ -236,7 +251,7 @@ class Game:
         with self.lock:
             if not self._fold.done:
                 return False
-            text = f"Undone: {self._fold.done[-1]['kind'].replace('_', ' ')}."
+            text = undone_words(self._fold.done[-1], self._fold.done_events[-1])
             count = len(self._fold.done) - 1
             base = max(k for k in self._checkpoints if k <= count)  # the nearest checkpoint, then replay
             state = replay(self._checkpoints[base], self._fold.done[base:count], self.ruleset)

@@ -3,7 +3,7 @@ a desktop and the shared screen, for every ruleset; shared by tests/browser/test
 run) and benchmarks/monkey.py (long runs).
 
 What it finds: a session crash or a traceback in the server's output, the Flet client's "Error
-running app", or a screen left with no control to tap.  Between bursts of taps it waits out the
+running app", a dialog shown without a button (issue 35), or a screen left with no control to tap.  Between bursts of taps it waits out the
 client's 10 s method timeout (a server call to a client method on a control that is not shown
 times out after 10 s and, unguarded, ends the session) and looks at the page again.
 
@@ -71,6 +71,11 @@ CONTROLS_JS = """() => {
   }
   return picked;
 }"""
+#: Dialogs shown with no button in them (issue 35: a "Not possible" dialog had none on a phone, and
+#: nothing said how to close it): each one's title, or "a dialog".
+BUTTONLESS_JS = """() => [...document.querySelectorAll('flt-semantics[role=alertdialog],flt-semantics[role=dialog]')]
+  .filter(d => !d.querySelector('[role=button]'))
+  .map(d => ((d.getAttribute('aria-label') || d.textContent || '').trim().slice(0, 60)) || 'a dialog')"""
 #: Words the Flet client shows when the session died.
 DEAD_JS = """() => [...document.querySelectorAll('flt-semantics, flt-semantics *')].some(
     e => /Error running app|Reload the page to carry on/.test((e.getAttribute('aria-label') || '') + ' ' + (e.textContent || '')))"""
@@ -212,10 +217,26 @@ class Monkey:
             dead = False
         if dead:
             self.fail("the screen died: 'Error running app'")
+        buttonless = self.buttonless()
+        if buttonless:
+            self.fail(f"a dialog without a button: {buttonless[0]!r}")
         found = self.wait_controls()
         if not found:
             self.fail("a screen left with no control to tap")
         self.figures.screens.add(self.screen_name(found))
+        return found
+
+    def buttonless(self) -> list[str]:
+        """The dialogs shown with no button, still so 0.4 s later (not one laying out its buttons)."""
+        try:
+            found = self.page.evaluate(BUTTONLESS_JS)
+            for _ in range(2):
+                if not found:
+                    return []
+                self.page.wait_for_timeout(200)
+                found = self.page.evaluate(BUTTONLESS_JS)
+        except Exception:  # the page is navigating
+            return []
         return found
 
     # --- tapping ------------------------------------------------------------------------------

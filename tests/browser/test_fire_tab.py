@@ -108,6 +108,13 @@ def test_app_dice_one_tap_a_shot_and_one_tap_a_volley(games, browser):
     wait_log(page, start + 1, timeout=30)
     by_id(page, f"result-{ids[0]}").first.wait_for(timeout=20000)
     assert tap.count == 1
+    # the result where the player looks (issue 35): the roll's own words in the note, which stays
+    # until the next tap, and the shot's result line in view
+    from .test_e2e import wait_note
+    wait_note(page, r"^HML Hertfordshire .*slot die", timeout=20)
+    result = by_id(page, f"result-{ids[0]}").first
+    wait_until(lambda: (box := result.bounding_box()) is not None and 0 <= box["y"]
+               and box["y"] + box["height"] <= PHONE["height"] - 80, "the shot's result in view")
     tap.count = 0
     by_id(page, "roll-all").first.wait_for(timeout=20000)
     assert "Roll all 3 declared" in words_in(by_id(page, "roll-all").first)
@@ -161,4 +168,52 @@ def test_table_dice_one_sheet_for_a_volley(games, browser):
     assert volley_dice == 15 and tap.count == volley_dice + 2
     shoot(page, "fire-tab-sheet-resolved-phone")
     print(f"TAPS table dice: one shot {one_shot}, a volley of 3: {tap.count} ({tap.count / 3:.1f} a shot)")
+    page.context.close()
+
+
+@pytest.fixture
+def reroll_game(tmp_path):
+    """The four declared shots with Pelletier's bow slot 1 destroyed: the third (the Raven's bow gun
+    at Pelletier's bow) rolls a slot die of 1 and needs a re-roll."""
+    server = Server(tmp_path / "data")
+    store = open_store(server.data)
+    game, ids = declared_game(store, "Re-roll")
+    assert game.act(A.MarkSlot(ship="pelletier", location="bow", slot=1, status="destroyed")).ok
+    store.close()
+    server.start()
+    yield server, game, ids
+    server.stop()
+
+
+def test_a_volley_stopped_for_a_re_roll_names_its_shot(reroll_game, browser):
+    """Issue 35: the stop ("the slot die needs another roll") named no shot.  Now the note names the
+    shot and what to tap, and the re-roll costs two taps: its face and Resolve again (README).
+    (The app asks the browser to scroll to the new row; that scroll is not yet seen to land, so the
+    player's own scroll is used here.)"""
+    from .test_e2e import wait_note
+
+    server, game, ids = reroll_game
+    page = phone(browser)
+    open_app(page, f"{server.url}game/{game.id}?ship={SHIP}&tab=fire")
+    by_id(page, "fire").first.wait_for(timeout=30000)
+    tap = Taps(page)
+    start = log_length(page)
+    tap("enter-all")
+    by_id(page, "volley-sheet").first.wait_for(timeout=20000)
+    picked = sum(pick_ones(page, tap, game, shot) for shot in ids)  # a volley of all four
+    tap("resolve-all")
+    wait_log(page, start + 2, timeout=60)  # the first two shots; the third stops
+    said = wait_note(page, rf"Shot {ids[2]}, HML Raven .* at Pelletier bow.*slot die needs another roll", timeout=30)
+    assert f"Tap its face in Shot {ids[2]}'s new row" in said
+    reroll = f"face-{ids[2]}-{len(table_dice_fields(game.state, ids[2]))}-2"  # the new row: a 2 (a live crew slot)
+
+    into_view(page, reroll, PHONE["width"] / 2)  # scrolled to by the player (not a tap)
+    shoot(page, "fire-tab-reroll-phone")
+    before = tap.count
+    by_id(page, reroll).first.click()
+    tap.count += 1
+    tap("resolve-all")
+    wait_log(page, start + 4, timeout=60)  # the stopped shot and the last
+    assert tap.count - before == 2 and picked == 20
+    print(f"TAPS table dice, a volley of 4 with one slot die re-rolled: {tap.count}")
     page.context.close()

@@ -41,3 +41,26 @@ def test_a_monkey_on_four_screens_and_every_ruleset(tmp_path, browser):
         print(f"monkey seed {seed}: {figures.line()}")
     assert figures.taps >= 4 * BURSTS and figures.waits == 1 and not figures.crashes
     assert len(figures.screens) >= 4  # each screen at least
+
+
+def test_the_monkey_counts_a_dialog_without_a_button_as_a_crash(tmp_path, browser, server):
+    """Issue 35: a dialog shown with no button (a "Not possible" on a phone had none) is a finding.
+    A real dialog (the theme choice) passes; one without a button, put on the page as the Flutter
+    client puts a dialog (a semantics node of role alertdialog), fails the check, named."""
+    from .conftest import PHONE, open_app, tap_until
+    from .monkey_core import Monkey, MonkeyFailure, ServerLog
+
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    open_app(page, server.url)
+    figures = Figures()
+    monkey = Monkey(page, random.Random(1), ServerLog(server.log), figures, "phone test", 1)
+    tap_until(page, "theme", "theme-dialog")
+    assert monkey.buttonless() == [] and monkey.check()
+    page.evaluate("""() => { const d = document.createElement('flt-semantics');
+        d.setAttribute('role', 'alertdialog'); d.setAttribute('aria-label', 'Not possible');
+        d.textContent = 'Only the host may do that.'; document.body.appendChild(d); }""")
+    assert monkey.buttonless() == ["Not possible"]
+    with pytest.raises(MonkeyFailure, match="a dialog without a button: 'Not possible'"):
+        monkey.check()
+    assert figures.crashes == ["a dialog without a button: 'Not possible'"]
+    page.context.close()

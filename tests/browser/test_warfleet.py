@@ -11,6 +11,7 @@ import time
 import pytest
 
 from .conftest import DESKTOP, PHONE, by_id, open_app, shoot, step, tap_until
+from .test_sharing import wait_words
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +47,7 @@ def start_battle(page) -> None:
 
 def move_the_leviathan(page) -> None:
     tap(page, "wf-roll-initiative")
-    wait_text(page, "wf-banner", r"British's class 4 ships move now")  # the only class 4 ship
+    wait_text(page, "wf-banner", r"British: class 4 ships move now")  # the only class 4 ship
     tap(page, "wf-ship-hml-leviathan")
     for control, words in (("wf-starboard", "turns to starboard"), ("wf-forward", "moves forward to 1108"),
                            ("wf-forward", "moves forward to 1207")):
@@ -155,8 +156,16 @@ def test_the_war_fleet_table_on_a_phone(server, browser):
     page = context.new_page()
     open_app(page, server.url)
     start_battle(page)
+    # it opens on the map (issue 35: on an empty Ship tab), the ships to move one tap away under it
+    by_id(page, "map").wait_for(timeout=30000)
+    assert by_id(page, "wf-selected").count() == 0
+    shoot(page, "warfleet-phone-opens")
     tap(page, "wf-roll-initiative")
-    tap(page, "wf-ship-hml-leviathan")
+    wait_text(page, "wf-banner", r"Turn 1 · Movement")
+    by_id(page, "wf-ship-hml-leviathan").wait_for(timeout=30000)  # the strip under the map: the ships to move
+    wait_words(page, "British: class 4 to move")  # the strip's words (the Ship tab says "ships to move")
+    shoot(page, "warfleet-phone-movement-map")
+    tap(page, "wf-ship-hml-leviathan")  # the strip's chip: its Ship tab opens
     wait_text(page, "wf-selected", r"HML Leviathan")
     shoot(page, "warfleet-phone")
     tap(page, "wf-tab-map")

@@ -37,8 +37,8 @@ def test_a_war_fleet_battle_on_two_phones_and_a_tv(shared_server, browser):  # n
 
     tap(french, "wf-roll-initiative")  # a step of the whole table: any side's phone takes it
     for page in (british, host):
-        wait_text(page, "wf-banner", r"British's class 4 ships move now", timeout=60)
-    wait_text(tv, "screen-whose", r"British's class 4 ships move", timeout=60)
+        wait_text(page, "wf-banner", r"British: class 4 ships move now", timeout=60)
+    wait_text(tv, "screen-whose", r"British: class 4 ships move", timeout=60)
     names = tv.locator("[flt-semantics-identifier^='screen-name-']")
     assert names.count() >= 1  # ships named large on the TV's map, where no name hides another
     boxes = [names.nth(n).bounding_box() for n in range(names.count())]

@@ -10,8 +10,8 @@ from typing import Any, Awaitable, Callable, Sequence
 import flet as ft
 
 from ..views.frame import on
-from ..views.widgets import TOUCH, tag
-from .steps import Step, log_lines
+from ..views.widgets import TOUCH, muted, tag
+from .steps import Step, numbered_log_lines
 
 
 def box(ident: str, *controls: ft.Control, spacing: int = 4,
@@ -66,8 +66,9 @@ class ShipsBody:
                        for sid, name in ships], wrap=True, spacing=6, run_spacing=6)
 
     def log_panel(self) -> list[ft.Control]:
-        lines = log_lines(self.game.history())[-80:]
-        return [tag(f"{self.PREFIX}log", ft.Column([ft.Text(line, size=12) for line in lines], spacing=4, tight=True))]
+        lines = numbered_log_lines(self.game.history(), self.game.action_numbers())[-80:]
+        return [muted("Numbered by action: the last is the 'log' number at the top.", 12),
+                tag(f"{self.PREFIX}log", ft.Column([ft.Text(line, size=12) for line in lines], spacing=4, tight=True))]
 
     def ask(self, step: Step, not_yet: str, take: Callable[[Step], Awaitable[None]]) -> None:
         """Ask before a step the players may not mean (its `confirm`): the step itself when the rules

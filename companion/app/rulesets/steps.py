@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from ..player_words import spoken
+
 
 @dataclass(frozen=True)
 class Step:
@@ -37,4 +39,16 @@ class Choice:
 
 def log_lines(history: Iterable[Any]) -> tuple[str, ...]:
     """The log as the players read it: each event's words, oldest first, warnings left out."""
-    return tuple(e.text for e in history if e.kind != "warning") or ("Nothing yet.",)
+    return tuple(spoken(e.text) for e in history if e.kind != "warning") or ("Nothing yet.",)
+
+
+def numbered_log_lines(history: Iterable[Any], numbers: Iterable[int]) -> tuple[str, ...]:
+    """`log_lines`, each action's first line led by its number ("44 · Japanese concedes."): the
+    numbers of `Game.action_numbers`, so the last is the "log N" of the bar (issue 35)."""
+    lines, last = [], None
+    for number, event in zip(numbers, history):
+        if event.kind == "warning":
+            continue
+        lines.append(f"{number} · {spoken(event.text)}" if number != last else spoken(event.text))
+        last = number
+    return tuple(lines) or ("Nothing yet.",)

@@ -14,7 +14,7 @@ from ..tasks import soon
 from ..viewmodels import dice_view
 from .frame import on
 from .pages import page_width, titled
-from .widgets import chips, faces, heading, muted, settle, tag, tumble, tumbling
+from .widgets import chips, faces, heading, inner, muted, settle, tag, tumble, tumbling
 
 PRESETS = ("DBlue & DBlack", "DYellow & DGreen & 2DRed", "2DRed", "DRed & DBlue & DBlack", "D6")
 
@@ -26,8 +26,12 @@ def build(app) -> ft.Control:
     total = ft.Text("", size=22, weight=ft.FontWeight.BOLD)
     rolled = ft.Column([tumbler, total], spacing=6)
     table = ft.Column(spacing=2)
-    message = ft.Text("", color=ft.Colors.ERROR)
+    message = tag("dice-message", ft.Text("", color=ft.Colors.ERROR))
     state = {"roller": Roller.from_seed(new_seed()), "text": None}  # the text shown: the last typed
+
+    def clear_roll() -> None:
+        """An error under the pool: the last roll's dice go with the pool they were (issue 35)."""
+        tumbler.content, total.value = None, ""
 
     async def show(e=None):
         text = pool.value or ""
@@ -35,7 +39,9 @@ def build(app) -> ft.Control:
         view = await asyncio.to_thread(dice_view, text)  # a big pool's exact distribution takes a while
         if state["text"] != text:  # typed on meanwhile: the newer text is shown instead
             return
-        message.value = sentence(view.error or "")
+        inner(message, ft.Text).value = sentence(view.error or "")
+        if view.error:
+            clear_roll()
         bar = min(300, page_width(app) - 200)  # the width less the columns beside the bar: a phone's fits
         table.controls = [] if view.error else [
             ft.Row([chips(view.chips), muted(f"{view.pool} · mean {view.mean}")], wrap=True),
@@ -53,7 +59,8 @@ def build(app) -> ft.Control:
         try:
             dice = parse_pool(pool.value or "")
         except ValueError as exc:
-            message.value = sentence(str(exc))
+            inner(message, ft.Text).value = sentence(str(exc))
+            clear_roll()
             app.page.update()
             return
         results, state["roller"] = roll_pool(state["roller"], dice)
@@ -72,7 +79,7 @@ def build(app) -> ft.Control:
     soon(app.page, show)
     return titled(
         app, "Dice roller",
-        ft.Row([pool, tag("roll-dice", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=roll, height=52))]),
+        ft.Row([tag("dice-pool", pool), tag("roll-dice", ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, on_click=roll, height=52))]),
         ft.Row([ft.OutlinedButton(content=p, on_click=on(preset, p), height=48) for p in PRESETS], wrap=True),
         message, rolled, heading("Distribution"), table,
         muted("Green 1-4, Blue 1-6, Yellow 1-8, Red 1-10, Black 1-12 (d12s with their colour's numbers); D6 is the slot die."))

@@ -24,7 +24,7 @@ from ..viewmodels import dice_chips, location_name
 from .frame import on
 from .pages import centred, host_only, may_edit_cards
 from ..theme import DICE
-from .widgets import heading, inner, muted, tag
+from .widgets import heading, inner, muted, notice, tag
 
 DEFAULT_SHOWN = {"saturation": 0}  # a number a card may leave out, shown as its meaning
 
@@ -132,9 +132,10 @@ class EditorView:
         self.worded.add(("type",))
         type_choice = self._dropdown(("type",), "Type", [(str(k), v) for k, v in TYPE_NAMES.items()],
                                      str(e.ship_type), lambda v: e.set_type(int(v)), width=230, redraw="all")
-        verified = tag("ed-verified", ft.Checkbox(
+        self.verified_box = ft.Checkbox(
             label="Every value checked against the printed card", value=e.verified,
-            on_change=lambda ev: self._changed(lambda: e.set_verified(bool(ev.control.value)))))
+            on_change=lambda ev: self._changed(lambda: e.set_verified(bool(ev.control.value))))
+        verified = tag("ed-verified", self.verified_box)
         notes = self._text(("sources", "notes"), "Notes (where the values come from)", multiline=True,
                            setter=e.set_notes)
         origin: list[ft.Control] = [muted(f"Based on the card '{e.based_on}'.")] if e.based_on else []
@@ -325,6 +326,8 @@ class EditorView:
     def _changed(self, change: Callable[[], None], redraw: str | None = None) -> None:
         """Apply a change; redraw "location" (its shape changed) or "all" (the type changed)."""
         change()
+        if getattr(self, "verified_box", None) is not None:
+            self.verified_box.value = self.editor.verified  # an edit that differs clears it (issue 35)
         if redraw == "all":
             self._fill_form()
         elif redraw == "location":
@@ -402,7 +405,7 @@ class EditorView:
             card = e.save(library, also_taken=catalogue)
         except (ValueError, PermissionError) as exc:
             self._show_problems()
-            self.app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not saved"), content=ft.Text(str(exc))))
+            notice(self.app.page, "Not saved", str(exc))
             return
         _EDITORS.pop(self.app, None)
         await self.app.navigate(Session("fleets", message=f"Saved {card.name} to your cards (id {card.id})."))
@@ -410,19 +413,17 @@ class EditorView:
     async def _compare(self, ev) -> None:
         """The draft beside its printed card: every differing value side by side (issue 12)."""
         comparison = compare_with_printed(self.editor, await self.app.catalogue())
-        printed_name = comparison.printed.name if comparison.printed is not None else ""  # None only with a problem
         if comparison.problem:
             content: ft.Control = ft.Text(comparison.problem)
         elif not comparison.rows:
-            content = ft.Text(f"Every value is as on the printed card of {printed_name}.")
+            content = ft.Text(comparison.summary)
         else:
             head = ft.Row([ft.Text(t, weight=ft.FontWeight.W_600, expand=2) for t in ("Value", "This card", "Printed card")])
             rows = [tag(f"compare-{n}", ft.Row([ft.Text(label, expand=2), ft.Text(mine, expand=2),
                                                 ft.Text(printed, expand=2)]),
                         label=f"{label}: this card {mine}, printed card {printed}")
                     for n, (label, mine, printed) in enumerate(comparison.rows)]
-            content = ft.Column([muted(f"{len(rows)} value{'s' if len(rows) != 1 else ''} differ from the printed "
-                                       f"card of {printed_name}:"), head, ft.Divider(height=1), *rows],
+            content = ft.Column([muted(comparison.summary), head, ft.Divider(height=1), *rows],
                                 spacing=6, tight=True, scroll=ft.ScrollMode.AUTO, width=560, height=420)
         self.app.page.show_dialog(ft.AlertDialog(
             title=ft.Text("Compare with the printed card"), content=tag("compare-dialog", content),

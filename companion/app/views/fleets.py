@@ -197,7 +197,9 @@ class FleetsView:
         which the browser follows in the tap itself (a new tab with the print dialog open; Save as PDF
         is one of its printers).  A tab opened by the app after a round trip is blocked by Safari and
         every WebKit browser (issue 37), so the app never opens it itself, nor says it did.  In the
-        desktop window, the page saved where the player chooses."""
+        desktop window, the page saved where the player chooses.
+        It says "Preparing" while the page builds (issue 35: a big fleet's print showed nothing for a while)."""
+        self._say(f"Preparing the print page ({len(cards)} card{'s' if len(cards) != 1 else ''})...")
         page = await asyncio.to_thread(render, cards, title)
         if self.app.page.web:
             # the server as this browser reaches it (page.url is its websocket: ws://host:port)

@@ -23,6 +23,7 @@ import flet as ft
 
 from ..client_calls import ask
 from ..session import Session
+from ..player_words import spoken
 from ..sharing import Sight
 from ..tasks import soon
 from .settings import theme_button
@@ -192,9 +193,12 @@ class GameFrame:
         self.message(text)
         self._told = self._note
 
-    def message(self, text: str | None, info: bool = False) -> None:
-        """The note to show with the next refresh: what happened (info), or why not; None clears it."""
-        self._note = (text, info) if text else None
+    def message(self, text: str | None, info: bool = False, keep: bool = False) -> None:
+        """The note to show with the next refresh: what happened (info), or why not; None clears it.
+        `keep`: what happened stays until the next tap, as a refusal does (a roll's result on a phone,
+        where the banner has no room for it: issue 35)."""
+        self._note = (spoken(text), info) if text else None  # no rule-text line numbers (issue 35)
+        self._keep_note = keep
 
     async def refresh(self, force: bool = False) -> None:
         """Show the game as it stands (after this device's action, or another device's: live); the
@@ -253,7 +257,7 @@ class GameFrame:
 
     def _render_note(self) -> None:
         """The answer to the last tap (what happened, or the rule's reason), floating over the map."""
-        if self._note and self._note is not self._note_shown and self._note[1]:
+        if self._note and self._note is not self._note_shown and self._note[1] and not getattr(self, "_keep_note", False):
             soon(self.app.page, self._fade, self._note)
         self._note_shown = self._note
         if self._note:

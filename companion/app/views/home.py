@@ -108,7 +108,7 @@ def build(app) -> ft.Control:
             ft.Container(height=8),
             ft.Row([airship(40),
                     ft.Column([ft.Text("Leviathans", size=28, weight=ft.FontWeight.BOLD, font_family=DISPLAY_FONT),
-                               muted("Table companion · Quick-Start rules")], spacing=0, tight=True),
+                               muted("Table companion")], spacing=0, tight=True),
                     ft.Container(expand=True),
                     theme_button(app)]),
             *message,

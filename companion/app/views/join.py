@@ -316,27 +316,32 @@ def questions(app, game) -> ft.Control:
                 if seat.asks is not None and seat.token != app.device.token:
                     lines.append(line(f"asks-{seat.ident}",
                                       f"{seat.name} asks for {role_words(seat.asks)} (holds {role_words(seat.role)})", [
-                        tag(f"approve-{seat.ident}", ft.TextButton(content="Approve", icon=ft.Icons.CHECK,
-                                                                  on_click=on(answer, seat.token, True))),
-                        tag(f"refuse-{seat.ident}", ft.TextButton(content="Refuse", icon=ft.Icons.CLOSE,
-                                                                 on_click=on(answer, seat.token, False))),
+                        bar_button(f"approve-{seat.ident}", "Approve", on(answer, seat.token, True), ft.Icons.CHECK),
+                        bar_button(f"refuse-{seat.ident}", "Refuse", on(answer, seat.token, False), ft.Icons.CLOSE),
                     ]))
         else:
             asked = app.sharing.asked(app.device, game.id)
             refused = app.sharing.refused(app.device, game.id)
             if asked is not None:
                 lines.append(line("role-asked", f"Asked the host for {role_words(asked)}: waiting for their answer", [
-                    tag("role-take-back", ft.TextButton(content="Take back", on_click=take_back))]))
+                    bar_button("role-take-back", "Take back", take_back)]))
             elif refused is not None:  # told until read (issue 25 part 8: it was left waiting in silence)
                 held = app.sharing.role(app.device, game.id)
                 lines.append(line("role-refused", f"The host refused your request for {role_words(refused)}: "
                                                   f"this device still holds {role_words(held)}.", [
-                    tag("role-refused-ok", ft.TextButton(content="OK", on_click=seen))]))
+                    bar_button("role-refused-ok", "OK", seen)]))
         row.controls = lines
         box.visible = bool(lines)
 
     follow_drawn(app, box, fill, table, game)
     return box
+
+
+def bar_button(ident: str, text: str, handler, icon=None) -> ft.Control:
+    """A button of the role bar's notes (tertiary container): in the notes' own ink, so it reads in
+    every theme (issue 35: the high-contrast theme's yellow "OK" on pink could not be read)."""
+    return tag(ident, ft.TextButton(content=text, icon=icon, on_click=handler, icon_color=ft.Colors.ON_TERTIARY_CONTAINER,
+                                    style=ft.ButtonStyle(color=ft.Colors.ON_TERTIARY_CONTAINER)))
 
 
 def sync_counter(app, game) -> ft.Control:

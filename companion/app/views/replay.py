@@ -195,7 +195,7 @@ class ReplayView:
         step, state = replay.steps[self.number], replay.shown(self.number)
         self.model_state = state
         self.problem.value = ""
-        self.count.value = f"step {self.number} of {replay.last}"
+        self.count.value = replay.position_words(self.number)
         self.turns.value = str(step.turn)
         for ident, button in self.step_buttons.items():
             button.disabled = (self.number == 0) if ident in ("replay-first", "replay-prev-turn", "replay-back") \

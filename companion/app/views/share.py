@@ -10,7 +10,7 @@ from ..devices import NAME_LIMIT
 from ..qr import qr_png
 from ..roles import Role, role_label
 from .pages import follow_drawn
-from .widgets import heading, muted, tag
+from .widgets import heading, muted, notice, tag
 
 
 def one_device_dialog(app) -> ft.AlertDialog:
@@ -122,7 +122,8 @@ def _asking(app) -> list[ft.Control]:
         lines.append(line(
             ft.Icons.SWAP_HORIZ, f"asks-{device.ident}", text,
             tag(f"approve-{device.ident}", ft.FilledButton(content="Approve", on_click=act(answer, device.token, game_id, True))),
-            tag(f"refuse-{device.ident}", ft.TextButton(content="Refuse", on_click=act(answer, device.token, game_id, False)))))
+            tag(f"refuse-{device.ident}", ft.TextButton(content="Refuse", on_click=act(answer, device.token, game_id, False),
+                                                        style=ft.ButtonStyle(color=ft.Colors.ON_TERTIARY_CONTAINER)))))
     if not lines:
         return []
     return [tag("asking", ft.Container(content=ft.Column(lines, spacing=8, tight=True), padding=14, border_radius=12,
@@ -132,7 +133,7 @@ def _asking(app) -> list[ft.Control]:
 def not_possible(app, problem: str | None) -> None:
     """Say why a tap changed nothing (nothing when `problem` is None)."""
     if problem:
-        app.page.show_dialog(ft.AlertDialog(title=ft.Text("Not possible"), content=ft.Text(problem)))
+        notice(app.page, "Not possible", problem)
 
 
 def rename_dialog(app, token: str, name: str, done=None) -> ft.AlertDialog:

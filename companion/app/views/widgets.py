@@ -253,3 +253,12 @@ def section(*controls: ft.Control, padding: int = 12) -> ft.Container:
         padding=padding, border_radius=12,
         bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
     )
+
+
+def notice(page, title: str, text: str) -> ft.AlertDialog:
+    """A dialog that only says something, shown with its OK button: every dialog has a button
+    (issue 35: a "Not possible" on a phone had none, and a tap beside it was the only way out)."""
+    dialog = ft.AlertDialog(title=ft.Text(title), content=ft.Text(text),
+                            actions=[tag("notice-ok", ft.TextButton(content="OK", on_click=lambda _: page.pop_dialog()))])
+    page.show_dialog(dialog)
+    return dialog

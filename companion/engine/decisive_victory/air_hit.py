@@ -15,6 +15,7 @@ from .damage import die, mark_box, pair, pair_json
 from .odds import (Attack, HitResult, Save, box_name, box_of, damage_result, damage_target, hit_damage_dice,
                    hit_row, hit_strength, row_armour, save_is_rolled, save_result)
 from .state import DVShip, DVState
+from ..words import counted
 
 
 def resolve_hit(work: Work[DVState], ship_id: str, attack: Attack, first: int, second: int,
@@ -42,7 +43,7 @@ def resolve_hit(work: Work[DVState], ship_id: str, attack: Attack, first: int, s
                                    "minor_damage": ship.minor_damage + result.minor_damage})
     work.state = work.state.with_ship(ship)
     work.event("damage", f"{ship.label}: damage dice {', '.join(str(r.face) for r in rolls)} ({target}+): "
-               f"{result.damage_points} damage point(s), {result.minor_damage} minor (now {ship.damage_points} and "
+               f"{counted(result.damage_points, 'damage point')}, {result.minor_damage} minor (now {ship.damage_points} and "
                f"{ship.minor_damage}; applied in maintenance).", ship=ship.id, dice=[die(r) for r in rolls],
                damage_points=result.damage_points, minor_damage=result.minor_damage)
     if save is Save.FAIL:

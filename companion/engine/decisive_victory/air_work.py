@@ -17,6 +17,7 @@ from ..roller import DiceSource
 from . import air_odds as O
 from . import air_rules as R
 from .state import DVShip, DVState, Flight
+from ..words import counted
 
 T = TypeVar("T")
 
@@ -81,7 +82,7 @@ def to_returning(work: Work[DVState], flight: Flight, why: str) -> None:
                    flight=flight.id, stage="out")
         return
     put(work, flight)
-    work.event("flight_returning", f"{label(flight)} {why}: returning stage, {flight.counter} turn(s) to its base.",
+    work.event("flight_returning", f"{label(flight)} {why}: returning stage, {counted(flight.counter, 'turn')} to its base.",
                flight=flight.id, stage="returning", counter=flight.counter)
 
 

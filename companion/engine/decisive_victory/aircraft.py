@@ -25,6 +25,7 @@ from .state import Base, DVShip, DVState
 from . import on_target
 from .air_work import flight_of, label, put, step
 from .movement import begin_movement
+from ..words import counted
 
 # --- the attacking stage (§12.2) ------------------------------------------------------------
 
@@ -44,7 +45,7 @@ def _resolve_attacking(work: Work[DVState], action: ResolveAttacking) -> None:
         counter = max(0, flight.counter - 1)
         if counter:
             put(work, flight.model_copy(update={"counter": counter}))
-            work.event("flight_counter", f"{label(flight)}: {counter} turn(s) left to its target.",
+            work.event("flight_counter", f"{label(flight)}: {counted(counter, 'turn')} left to its target.",
                        flight=flight.id, stage="attacking", counter=counter)
             continue
         put(work, flight.model_copy(update={"stage": "on_target", "counter": 0, "entered_stage_turn": turn,
@@ -75,7 +76,7 @@ def _resolve_returning(work: Work[DVState], action: ResolveReturning) -> None:
         counter = flight.counter if flight.entered_stage_turn >= turn else max(0, flight.counter - 1)
         put(work, flight.model_copy(update={"counter": counter}))
         places = R.landing_places(work.state, flight)
-        work.event("flight_counter", f"{label(flight)}: " + (f"{counter} turn(s) left to its base." if counter else
+        work.event("flight_counter", f"{label(flight)}: " + (f"{counted(counter, 'turn')} left to its base." if counter else
                    f"back: it may land on {', '.join(places) or 'no base or carrier now'}."),
                    flight=flight.id, stage="returning", counter=counter, may_land=places if not counter else [])
     work.update(returning_resolved=turn)
@@ -141,7 +142,7 @@ def _launch_flight(work: Work[DVState], action: LaunchFlight) -> None:
     put(work, flight.model_copy(update={"stage": "attacking", "counter": counter, "launch_counter": counter,
                                          "entered_stage_turn": state.turn, "target": action.target, "on_table": False}))
     work.event("flight_launched", f"{label(flight)} launches at {action.target or 'its target'} ({band} range"
-               f"{', slow' if flight.record.slow else ''}): {counter} turn(s) in the attacking stage.",
+               f"{', slow' if flight.record.slow else ''}): {counted(counter, 'turn')} in the attacking stage.",
                flight=flight.id, stage="attacking", band=band, counter=counter, target=action.target)
 
 

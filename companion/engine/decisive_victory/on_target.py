@@ -21,6 +21,7 @@ from .odds import Armour
 from .state import Base, DVShip, DVState, Flight
 from .air_work import (AirFaces, befall, flight_of, label, on_target_flight, put, step,
                        to_returning, with_dice)
+from ..words import result_words
 
 # --- the On Target stage (§12.3) ------------------------------------------------------------
 
@@ -170,12 +171,12 @@ def _air_attack(work: Work[DVState], action: AirAttack) -> None:
         theirs = O.flight_attack_result(b1.face, b2.face, target.record.quality, answered.record.quality, table)
         work.event("air_attack", f"{', '.join(label(a) for a in attackers)} (quality {quality}) attack "
                    f"{label(target)} (quality {target.record.quality}) at "
-                   f"{O.flight_attack_modifier(quality, target.record.quality):+d}: {a1.face}, {a2.face}: {ours}.",
+                   f"{O.flight_attack_modifier(quality, target.record.quality):+d}: {a1.face}, {a2.face}: {result_words(ours)}.",
                    attackers=[a.id for a in attackers], target=target.id, quality=quality, result=ours,
                    modifier=O.flight_attack_modifier(quality, target.record.quality), dice=pair_json(a1, a2))
         work.event("air_attack", f"{label(target)} answers {label(answered)} at "
                    f"{O.flight_attack_modifier(target.record.quality, answered.record.quality):+d}: "
-                   f"{b1.face}, {b2.face}: {theirs}.", attackers=[target.id], target=answered.id, answer=True,
+                   f"{b1.face}, {b2.face}: {result_words(theirs)}.", attackers=[target.id], target=answered.id, answer=True,
                    quality=target.record.quality, result=theirs, dice=pair_json(b1, b2),
                    modifier=O.flight_attack_modifier(target.record.quality, answered.record.quality))
         return ours, theirs
@@ -253,7 +254,7 @@ def _aa_fire(work: Work[DVState], action: AAFire) -> None:
         result = O.flight_attack_result(a.face, b.face, quality, flight.record.quality, table)
         m = O.flight_attack_modifier(quality, flight.record.quality)
         work.event("aa_fire", f"{R.place_label(unit)} fires {quality} AA at {label(flight)} (quality "
-                   f"{flight.record.quality}) at {m:+d}: {a.face}, {b.face}: {result}.", ship=unit.id,
+                   f"{flight.record.quality}) at {m:+d}: {a.face}, {b.face}: {result_words(result)}.", ship=unit.id,
                    flight=flight.id, points=quality, dual_purpose=sorted(dual), modifier=m, result=result,
                    dice=pair_json(a, b))
         return result

@@ -195,7 +195,7 @@ def _end_group(work: Work[WarFleetState], action: A.EndGroup) -> None:
         if ship.placed and ship.side == side and ship.ship_class == ship_class and ship.pocket is None \
                 and not ship.move_done:
             work.state = work.state.with_ship(ship.model_copy(update={"move_done": True}))
-    work.event("end_group", f"{side}'s class {ship_class} ships end their moves.", side=side, ship_class=ship_class)
+    work.event("end_group", f"{side}: class {ship_class} ships end their moves.", side=side, ship_class=ship_class)
     _after_movement_change(work)
 
 

@@ -144,7 +144,7 @@ def to_move(state: WarFleetState) -> tuple[str, int] | None:
 def may_move_now(state: WarFleetState, ship: WarShip) -> str | None:
     """Why this ship may not move now, or None."""
     return C.may_move_problem(ship, ship.name, to_move(state), ship.ship_class,
-                              "{}'s class {} ships move now (by class from the highest, initiative loser first)")
+                              "{}: class {} ships move now (by class from the highest, initiative loser first)")
 
 
 def step_problem(ship: WarShip) -> str | None:

@@ -53,7 +53,7 @@ class AirPanel:
         out: list[ft.Control] = [heading("Aircraft", 15)]
         step = A.phase_step(state)
         if step is None:
-            out.append(muted("Flights act in the aircraft phase, after initiative and before the ships move (§12)."))
+            out.append(muted("Flights act in the aircraft phase, after initiative and before the ships move."))
         else:
             out.append(tag("dv-air-next", muted(step.words, 12)))
             if not self.body.read_only:

@@ -30,11 +30,11 @@ BANDS = (("close", "Close (0-6')"), ("medium", "Medium (6-12')"), ("long", "Long
 NEXT = {"resolve_attacking": "Resolve the attacking stage", "resolve_returning": "Resolve the returning stage",
         "end_aircraft": "End aircraft"}
 NEXT_WORDS = {
-    "resolve_attacking": "First the attacking stage: every attacking flight's counter goes down; at 0 it is On Target (003:178).",
+    "resolve_attacking": "First the attacking stage: every attacking flight's counter goes down; at 0 it is On Target.",
     "resolve_returning": "On Target: arrivals placed (initiative side first), flights moved, CAP intercepts, "
-                         "air to air, AA fire and strikes. Then resolve the returning stage (003:183-192).",
+                         "air to air, AA fire and strikes. Then resolve the returning stage.",
     "end_aircraft": "Returned flights land; landed flights launch (to attack, with the range, or as CAP). "
-                    "Then end the aircraft phase (003:192-200).",
+                    "Then end the aircraft phase.",
 }
 
 

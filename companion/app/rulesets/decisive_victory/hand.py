@@ -53,7 +53,9 @@ class HandControls:
         words = "Rule checks are off: the rules warn and record, nothing is refused." if state.settings.bookkeeping else \
             "Rule checks are on: the rules refuse what they forbid, in words."
         out: list[ft.Control] = [ft.Text("The table", size=14, weight=ft.FontWeight.BOLD),
-                                 tag("dv-bookkeeping", muted(words, 12)), self._buttons([check])]
+                                 tag("dv-bookkeeping", muted(words, 12))]
+        if getattr(self.body.app.device, "host", True):  # the switch is the host's alone (roles.HOST_ONLY)
+            out.append(self._buttons([check]))
         concede = H.concede_choices(state, self.body.my_side)
         if concede:
             out.append(self._buttons(concede))

@@ -33,6 +33,7 @@ from .rolls import (LastRoll, attack_rolls, attack_table, dice_of, faces, groups
                        initiative_faces, last_roll, maintenance_table)
 from ....files import read_json
 from .group import build_group_game
+from ....engine.words import counted
 
 RULESET = "decisive-victory"
 SAMPLE_FILE = "decisive-victory/sample.json"
@@ -447,7 +448,7 @@ def maintenance_rows(state: DVState) -> tuple[MaintenanceRow, ...]:
             lines.append(f"Catastrophic test: {ship.damage_points} dice, sinks on {cdt}+ fours: "
                          f"{percent(odds.catastrophic_chance(ship.damage_points, cdt))}")
         if state.phase == "maintenance" and ship.minor_damage >= 3:
-            lines.append(f"Minor damage {ship.minor_damage}: {ship.minor_damage // 3} grid roll(s)")
+            lines.append(f"Minor damage {ship.minor_damage}: {counted(ship.minor_damage // 3, 'grid roll')}")
         due = next_due(state, ship)
         steps: list[Choice] = []
         if due is not None:

@@ -90,7 +90,7 @@ def _systems(ship: ShipRecord, grid: HitGrid) -> str:
                          f'{count} box{"es" if count != 1 else ""}</span>')
     return (f'<div class="systems"><span class="threshold">A {CLASSES[ship.ship_class].lower()}\'s system is '
             f'<b>damaged</b> after {threshold} box{"es" if threshold != 1 else ""}, <b>disabled</b> when all '
-            f'are marked (003:107).</span> {" ".join(items)}</div>')
+            f'are marked.</span> {" ".join(items)}</div>')
 
 
 def _stat(label: str, value: object, cls: str = "") -> str:
@@ -115,7 +115,7 @@ def record_section(ship: ShipRecord, grid: HitGrid = RECONSTRUCTED) -> str:
     grid = ship.hit_grid or grid
     unverified = not ship.verified
     banner = ('<div class="banner" role="note"><b>SAMPLE DATA / UNVERIFIED:</b> these values are illustrative '
-              '(seed 003 prints no ship data); check them against your own records.</div>' if unverified else "")
+              '(the rules print no ship data); check them against your own records.</div>' if unverified else "")
     grid_note = ""
     if grid.unverified_boxes:
         cells = ", ".join(f"row {dice_text(grid.rows[g - 1].dice)} column {c}" for g, c in grid.unverified_boxes)
@@ -147,7 +147,7 @@ def record_section(ship: ShipRecord, grid: HitGrid = RECONSTRUCTED) -> str:
 {_weapons(ship)}
 {_flights(ship)}
 <h2>Hit location table <span class="hint">{_e(grid.name)}: tick a box when its location is marked off; a marked
-location spills to the next row down in the same column (003:99)</span></h2>
+location spills to the next row down in the same column</span></h2>
 {_grid(ship, grid)}
 {_systems(ship, grid)}
 <div class="tracks">

@@ -21,7 +21,7 @@ SCREENS = GameScreens(
     resume_tag="resume-",
     replay=DecisiveVictoryReplay(),
     start_tiles=(StartTile("decisive-victory", ft.Icons.ANCHOR, "Decisive Victory",
-                           "Naval battle with aircraft (seed 003): cruisers and destroyers, or a carrier strike",
+                           "Naval battle with aircraft: cruisers and destroyers, or a carrier strike",
                            start_sample),),
     routes={"dv-editor": group_editor},
 )

@@ -216,7 +216,8 @@ class ShotCard:
             icon_button(ft.Icons.DELETE_OUTLINE, "Cancel this shot", on(cancel, shot_id), f"cancel-{shot_id}"),
         ], wrap=True)
         self.lines = ft.Column(spacing=6, tight=True)
-        self.control = ft.Container(content=self.lines, padding=10, border_radius=10)
+        self.control = ft.Container(content=self.lines, padding=10, border_radius=10,
+                                    key=ft.ScrollKey(f"shot-{shot_id}"))  # a phone is brought to its result
 
     def show(self, shot: ShotView, entry: TableDiceEntry | None, on_sheet: bool = False) -> ft.Control:
         """on_sheet: its dice are on the volley's sheet above, so the card shows its pool alone."""

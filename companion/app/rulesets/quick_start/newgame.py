@@ -249,7 +249,11 @@ class NewGameView:
         def handler(e):
             if (e.control.value or "") == self.builder.sides[index].name:
                 return
-            self.builder.set_side_name(index, e.control.value or "")
+            problem = self.builder.set_side_name(index, e.control.value or "")
+            if problem:
+                e.control.value = self.builder.sides[index].name
+                self._say(problem)
+                return
             self._show_sides(update=False)
             self._show_cards()  # the add buttons name the sides
         return handler

@@ -7,7 +7,9 @@ shapes in place, and the visible panel.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
+from typing import Any
 
 import flet as ft
 
@@ -19,6 +21,7 @@ from ....engine.quick_start.state import GameState
 from .house_model import HouseMoves, house_moves, initiative_chances
 from ...roles import ends_own_moves, waiting_for
 from ...session import Session
+from ...client_calls import ask
 from ...tasks import soon
 from ...panels import MovePanel, fire_panel, move_panel, shot_views, table_dice_fields
 from ...banners import Banner, banner
@@ -102,6 +105,12 @@ class ShipPicker:
         sent(*self.chips.values())
 
 
+#: Seconds between drawing a volley's new rows and scrolling to them (the browser builds them a frame later).
+SCROLL_AFTER = 0.3
+#: The events that say a roll's result (the winner of the initiative after any tie, a shot's dice).
+ROLLED = ("initiative", "unit_initiative", "shot")
+
+
 class QuickStartBody:
     """The Quick-Start table inside the game frame: the ships on the map, the ship, fire and log
     panels, the banner's steps and the ships to move next."""
@@ -169,7 +178,7 @@ class QuickStartBody:
     def top_actions(self) -> list[ft.Control]:
         return [tag("menu", ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip="Game settings", width=48, height=48,
                                                items=[
-            self.bookkeeping,
+            *([self.bookkeeping] if getattr(self.app.device, "host", True) else []),  # host-only (roles.HOST_ONLY)
             menu_item("menu-theme", "Theme: light, dark or high contrast", ft.Icons.PALETTE_OUTLINED,
                       lambda e: open_theme_dialog(self.app)),
             self.end_movement,
@@ -208,7 +217,7 @@ class QuickStartBody:
             to_roll=shots_to_roll(state, self._side_held()) if tab == "fire" else (),
             arcs=arcs,
             arcs_key=arcs_key,
-            log=log_lines(history) if tab == "log" else None,
+            log=log_lines(history, self.game.action_numbers()) if tab == "log" else None,
             zone=deployment_hexes(state, ship) if (ship and state.phase == "setup") else (),
             plan=self.planner.compute(state, ship),
             motion=moves,
@@ -271,10 +280,10 @@ class QuickStartBody:
         buttons = {
             "start_game": lambda: [button("start-game", "Start the battle", ft.Icons.PLAY_ARROW, on(act, A.StartGame()))],
             "roll_unit_initiative": lambda: [
-                button("roll-unit-initiative", "Roll 1d10 for each ship", ft.Icons.CASINO, on(act, A.RollUnitInitiative())),
+                button("roll-unit-initiative", "Roll 1d10 for each ship", ft.Icons.CASINO, on(self._rolled, A.RollUnitInitiative())),
                 button("enter-unit-initiative", "Table dice", ft.Icons.KEYBOARD, on(unit_initiative_dialog, self), False)],
             "roll_initiative": lambda: [button("roll-initiative", "Roll initiative", ft.Icons.CASINO,
-                                               on(act, A.RollInitiative()))],
+                                               on(self._rolled, A.RollInitiative()))],
             "enter_initiative": lambda: [button("enter-initiative", "Table dice", ft.Icons.KEYBOARD,
                                                 self._initiative_dialog, False)],
             "set_initiative": lambda: [button(f"initiative-{side}", f"{side} has it", ft.Icons.FLAG,
@@ -452,7 +461,25 @@ class QuickStartBody:
 
     async def _roll(self, shot_id: int) -> None:
         self.entries.pop(shot_id, None)
-        await self.frame.act(A.ResolveShot(shot=shot_id))
+        await self._rolled(A.ResolveShot(shot=shot_id))
+
+    async def _rolled(self, action) -> Any:
+        """A roll (initiative, a shot) whose result a phone shows where the player looks (issue 35):
+        the roll's own words stay in the note until the next tap (a phone's banner has no room for
+        them, and the last event of a shot is its consequence, not its dice), and a shot's card,
+        its result line, is brought into view."""
+        outcome = await self.frame.act(action)
+        if not outcome.ok or self.app.wide or not outcome.events:
+            return outcome
+        rolled = next((e for e in outcome.events if e.kind in ROLLED), outcome.events[0])  # a tie's re-roll: the last
+        self.frame.message(rolled.text, info=True, keep=True)
+        await self.frame.refresh(force=True)
+        shot = getattr(action, "shot", None)
+        if shot is not None:
+            await asyncio.sleep(SCROLL_AFTER)
+            await ask("scroll to the shot's result", lambda: self.frame.panel.scroll_to(
+                scroll_key=f"shot-{shot}", duration=300), on=self.frame.panel)
+        return outcome
 
     async def _enter(self, shot_id: int) -> None:
         state = self.game.state
@@ -469,10 +496,10 @@ class QuickStartBody:
 
     async def _submit_faces(self, entry: TableDiceEntry) -> None:
         """Every face picked (the entry names any still to pick before it submits)."""
-        outcome = await self.frame.act(A.ResolveShot(shot=entry.shot.id, table=A.TableFaces(**entry.table_faces())))
-        if outcome.ok:
-            self.entries.pop(entry.shot.id, None)
-        else:
+        self.entries.pop(entry.shot.id, None)  # closed before the result is shown (and scrolled to)
+        outcome = await self._rolled(A.ResolveShot(shot=entry.shot.id, table=A.TableFaces(**entry.table_faces())))
+        if not outcome.ok:
+            self.entries[entry.shot.id] = entry
             self._more_dice(entry, outcome.reason)
         await self.frame.refresh(force=True)
 
@@ -511,10 +538,20 @@ class QuickStartBody:
                 sheet.entries = [e for e in sheet.entries if e is not entry]
                 continue
             self._more_dice(entry, outcome.reason)
+            self.frame.message(self._stop_words(entry, outcome.reason))
             break
         if not sheet.entries and self.sheet is sheet:
             self.sheet = None
         await self.frame.refresh(force=True)
+
+    @staticmethod
+    def _stop_words(entry: TableDiceEntry, reason: str) -> str:
+        """Why a volley stopped, naming its shot: "Shot 3, HML Raven at Pelletier: the slot die
+        needs another roll (a re-roll). Tap its face in Shot 3's new row, then Resolve all again."
+        (issue 35: the note named no shot, and the row could be off the screen)."""
+        more = "slot die needs another roll" in reason or "keel roll needs" in reason
+        then = f" Tap its face in Shot {entry.shot.id}'s new row, then Resolve again." if more else ""
+        return f"Shot {entry.shot.id}, {entry.shot.text}: {reason}.{then}"
 
     @staticmethod
     def _more_dice(entry: TableDiceEntry, reason: str) -> None:
@@ -544,7 +581,7 @@ class QuickStartBody:
                     return
                 faces[side] = [int(v) for v in values]
             self.app.page.pop_dialog()
-            await self.frame.act(A.RollInitiative(faces=faces))
+            await self._rolled(A.RollInitiative(faces=faces))
 
         self.app.page.show_dialog(ft.AlertDialog(
             title=ft.Text("Initiative: the dice you rolled"),

@@ -50,7 +50,8 @@ class WarFleetBody(ShipsBody):
 
     def __init__(self, frame):
         super().__init__(frame)
-        self.tab = "log" if self.read_only else "ship"
+        # a phone opens on the map (issue 35: on "Ship" with no ship picked it opened on an empty tab)
+        self.tab = "log" if self.read_only else "ship" if getattr(self.app, "wide", True) else "map"
         self.reach = 2  # hexes around the selected ship that make its pocket
         self.map = HexMap(self.game.state, self.app.theme_name, self.tapped, ring=False)
         self.map.fleet = tuple(s.hex for s in self.game.state.active_ships if s.placed)
@@ -120,16 +121,30 @@ class WarFleetBody(ShipsBody):
     # --- panels --------------------------------------------------------------------------------
 
     async def _pick(self, ship_id: str) -> None:
-        await self._show(selected=ship_id)
+        """A ship chip: the ship selected; on a phone its Ship tab opens (the chips of the map's strip)."""
+        await self._show(selected=ship_id, tab=None if self.app.wide or self.frame.tab == "ship" else "ship")
+
+    def _movers(self, state) -> tuple[tuple[str, int] | None, list[tuple[str, str]]]:
+        """The group that moves now and its ships still to move, as (id, name)."""
+        group = to_move(state) if state.phase == "movement" else None
+        return group, [(s.id, s.name) for s in state.active_ships if group and (s.side, s.ship_class) == group
+                       and not s.move_done and s.placed and s.pocket is None]
+
+    def strip(self, models) -> ft.Control | None:
+        """Under a phone's map (the tab it opens on, issue 35): the ships to move now, one tap from
+        their Ship tab; nothing when no group moves."""
+        group, movers = self._movers(models[0])
+        if not group or not movers:
+            return None
+        return ft.Row([muted(f"{group[0]}: class {group[1]} to move", 12), self.ship_chips(movers, self._pick)],
+                      spacing=8, scroll=ft.ScrollMode.AUTO)
 
     def _ship_panel(self) -> list[ft.Control]:
         state = self.state
         out: list[ft.Control] = []
-        group = to_move(state) if state.phase == "movement" else None
+        group, movers = self._movers(state)
         if group:
-            movers = [(s.id, s.name) for s in state.active_ships if (s.side, s.ship_class) == group and not s.move_done
-                      and s.placed and s.pocket is None]
-            out += [heading(f"{group[0]}'s class {group[1]} ships to move", 14), self.ship_chips(movers, self._pick)]
+            out += [heading(f"{group[0]}: class {group[1]} ships to move", 14), self.ship_chips(movers, self._pick)]
         if self.selected is None:
             out.append(muted("Tap a ship on the map (tap again to cycle through the ships sharing a hex)."))
             return out
@@ -313,11 +328,12 @@ class WarFleetBody(ShipsBody):
         await self._show((bad.reason if bad else f"{n} attack{'s' if n != 1 else ''} rolled.", bad is not None))
 
     async def send(self, action) -> None:
-        """Act (`GameFrame.act` says what happened or why not); a new phase opens its tab."""
+        """Act (`GameFrame.act` says what happened or why not); a new phase opens its tab (movement: on
+        a phone, the map with the ships to move under it)."""
         before = self.state.phase
         outcome = await self.frame.act(action)
         if outcome.ok and self.state.phase != before:
-            await self.frame.go_tab("attacks" if self.state.phase == "combat" else "ship")
+            await self.frame.go_tab("attacks" if self.state.phase == "combat" else "ship" if self.app.wide else "map")
 
     async def _edit(self, field: str, delta: int, location: str | None) -> None:
         if self.selected is None:

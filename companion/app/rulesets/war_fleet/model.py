@@ -173,7 +173,7 @@ def _phase_banner(state: WarFleetState) -> Banner:
     if state.phase == "movement":
         group = to_move(state)
         detail = f"Initiative: {state.initiative}. " + (
-            f"{group[0]}'s class {group[1]} ships move now (initiative loser first)." if group else "")
+            f"{group[0]}: class {group[1]} ships move now (initiative loser first)." if group else "")
         return Banner(title, detail, (
             Step("wf-end-group", "End this group's moves", A.EndGroup()),
             Step("wf-end-movement", "End movement", A.EndMovement(), _unmoved(state)),

@@ -42,7 +42,7 @@ def _whose(state: WarFleetState) -> tuple[str, str | None]:
         group = to_move(state)
         if group is None:
             return "Movement is over", None
-        return f"{group[0]}'s class {group[1]} ships move", group[0]
+        return f"{group[0]}: class {group[1]} ships move", group[0]
     if state.phase == "combat":
         waiting = sum(1 for a in state.attacks if a.result is None)
         return f"Every side attacks · {waiting} to roll" if waiting else "Every side attacks", None

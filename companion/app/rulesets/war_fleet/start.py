@@ -102,7 +102,7 @@ def start_screen(app, problem: str = "") -> ft.Control:
     content = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, "Home", on(app.navigate, Session()), "wf-home"),
                 ft.Text("War Fleet", size=26, weight=ft.FontWeight.BOLD)]),
-        muted("Leviathans: War Fleet (seeds 004 and 000): battles of dozens of ships, one hex per ship and one "
+        muted("Leviathans: War Fleet: battles of dozens of ships, one hex per ship and one "
               "die per location. Every ship is a Quick-Start card converted to War Fleet stats; pockets of ships "
               "can be fought out at Quick-Start scale and brought back. Games are saved as you play."),
         tag("wf-start-20v20", ft.Card(content=ft.ListTile(
