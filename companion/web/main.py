@@ -21,7 +21,7 @@ def mark(words: str) -> None:
     """A line in the browser's console (not the app's): where the open's time goes (bench_static); the
     page's progress bar hears it too."""
     if browser.IN_BROWSER:
-        import js
+        import js  # exists only in the browser (Pyodide)
 
         line = f"leviathans: {words} after {time.perf_counter() - _STARTED:.2f} s"
         js.console.log(line)
