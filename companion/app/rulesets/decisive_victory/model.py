@@ -223,8 +223,8 @@ def end_movement_step(state: DVState) -> Step:
         lines.append(f"{', '.join(staying)} ha{'ve' if len(staying) > 1 else 's'} not moved: "
                      f"{'they stay' if len(staying) > 1 else 'it stays'} where {'they are' if len(staying) > 1 else 'it is'}.")
     options = tuple(option for ship, lim in short for option in (
-        Step(f"dv-least-move-{ship.id}", f"Move {ship.label} {inches_text(lim.minimum - lim.spent)}\" ahead",
-             {"kind": "move", "ship": ship.id, "inches": inches_text(lim.minimum - lim.spent)}),
+        Step(f"dv-least-move-{ship.id}", f"Move {ship.label} {inches_text(lim.minimum - lim.spent)}\" ahead and end its move",
+             {"kind": "move", "ship": ship.id, "inches": inches_text(lim.minimum - lim.spent), "end": True}),
         Step(f"dv-half-speed-{ship.id}", f"{ship.label} to half speed",
              {"kind": "set_speed", "ship": ship.id, "mode": "half"}))
         if apply(state, option.action).ok)  # only what the rules take now (speed: before moving, §7.2)
