@@ -259,3 +259,23 @@ def test_a_rolled_attack_keeps_its_dice_on_its_card():
     assert M.attack_rolls(history, 2) == ()
     ended = history + [Event(kind="end_turn", text="Turn 1 ends.", data={"turn": 1})]
     assert M.attack_rolls(ended, 1) == ()  # last turn's attack 1 is not this turn's
+
+
+def test_the_attacks_tab_picks_a_ship_of_the_side_that_attacks():
+    """Issue 35: the Attacks tab kept the ship last selected, the other side's, while British attacked."""
+    from dv_for_tests import act, sample_game
+
+    def everyone(_ship_id):
+        return True
+
+    state = sample_game("attacks", initiative="British")  # the winner attacks first (003:50)
+    assert M.attacking_side(state) == "British"
+    assert [s.id for s in M.attackers(state, everyone)] == ["hms-sample", "hms-dash", "hms-dart"]
+    assert M.attacker_pick(state, "ijn-mihon", everyone) == "hms-sample"  # not the Japanese ship selected
+    assert M.attacker_pick(state, "hms-dash", everyone) == "hms-dash"  # a British ship stays picked
+    assert M.attacker_pick(state, "ijn-mihon", lambda s: s.startswith("ijn")) is None  # Japan's phone waits
+    started = act(state, kind="declare_attack", ship="hms-dart", system="main", target="ijn-kaze", distance="10").state
+    assert M.attacker_pick(started, "hms-sample", everyone) == "hms-dart"  # the ship in its activation
+    done = sample_game("attacks", initiative="Japanese")
+    assert M.attacker_pick(done, "hms-sample", everyone) == "ijn-mihon"
+    assert M.attackers(sample_game("movement"), everyone) == []
