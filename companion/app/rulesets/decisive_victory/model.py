@@ -153,6 +153,12 @@ def ship_row(state: DVState, ship: DVShip) -> ShipRow:
         tuple(notes), ship.removed, grid_lines(state, ship), tables_words(state, ship))
 
 
+def systems_words(row: ShipRow) -> str:
+    """The ship's hurt systems in words ("Guns damaged, Com disabled"), or that all work (the TV's line)."""
+    hurt = [f"{s.name} {s.status}" for s in row.systems if s.status != "working"]
+    return ", ".join(hurt) if hurt else "all systems working"
+
+
 def ship_rows(state: DVState) -> tuple[ShipRow, ...]:
     return tuple(ship_row(state, s) for s in state.ships)
 
