@@ -65,8 +65,10 @@ def _box(ship: str, cell: M.Cell, width: int) -> ft.Control:
     text = ft.Text(cell.system, size=BOX, italic=cell.unverified, no_wrap=True,
                    weight=ft.FontWeight.BOLD if cell.marked else None,
                    color=ft.Colors.ON_ERROR_CONTAINER if cell.marked else None)
-    return ft.Container(
-        tag(f"screen-box-{ship}-{g}-{c}" + ("-marked" if cell.marked else ""), text),
+    marked = "-marked" if cell.marked else ""
+    words = f"{cell.system} box {g},{c}" + (" marked" if cell.marked else "")
+    return tag(f"dv-box-{ship}-{g}-{c}{marked}", ft.Container(  # the same box as the phones' grid (ship.py)
+        tag(f"screen-box-{ship}-{g}-{c}{marked}", text),
         width=width, height=46, alignment=ft.Alignment.CENTER, border_radius=6,
         bgcolor=ft.Colors.ERROR_CONTAINER if cell.marked else ft.Colors.SURFACE_CONTAINER_HIGHEST,
-        border=ft.Border.all(3, ft.Colors.ERROR) if cell.marked else None)
+        border=ft.Border.all(3, ft.Colors.ERROR) if cell.marked else None), label=words)
