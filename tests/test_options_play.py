@@ -87,9 +87,9 @@ def run(capsys, *argv) -> str:
 
 def test_the_seed_33_game_lists_its_due_maintenance_rolls(capsys, tmp_path):
     """`companion new sample.json --seed 33`, then a random possible option (random.Random(33))
-    taken with `companion act` each time: after 29 actions the game is in maintenance with a
-    catastrophic damage test and smoke drifts due; `options` lists each of them, possible, and
-    `end_turn` not possible until they are done."""
+    taken with `companion act` each time, until the game is in maintenance with rolls due (after
+    32 actions: a catastrophic damage test, a minor damage step and smoke drifts); `options`
+    lists each of them, possible, and `end_turn` not possible until they are done."""
     data = tmp_path / "data"
     game = run(capsys, "new", DV_SAMPLE, "--seed", "33", "--data", data).strip()
     rng = random.Random(33)
@@ -97,8 +97,14 @@ def test_the_seed_33_game_lists_its_due_maintenance_rolls(capsys, tmp_path):
     def options() -> list[dict]:
         return json.loads(run(capsys, "options", game, "--json", "--data", data))
 
-    for _ in range(29):
-        possible = [o["action"] for o in options() if o["possible"]]
+    def stalled_before(listed: list[dict]) -> bool:  # end_turn listed, not possible: maintenance is due
+        return any(o["action"] == {"kind": "end_turn"} and not o["possible"] for o in listed)
+
+    for _ in range(60):
+        listed = options()
+        if stalled_before(listed):
+            break
+        possible = [o["action"] for o in listed if o["possible"]]
         run(capsys, "act", game, json.dumps(rng.choice(possible)), "--data", data)  # taken as listed
     from companion.store.store import open_store
     store = open_store(data)

@@ -49,8 +49,6 @@ def candidates(state: DVState, side: str | None) -> Iterator[Action]:
     if state.phase in by_phase:
         for ship in ships:
             yield from by_phase[state.phase](state, ship)
-    if state.phase == "initiative":
-        yield from ({"kind": "set_initiative", "side": s} for s in state.sides if side is None or s == side)
     if state.phase == "aircraft":
         for flight in state.flights:
             if side is None or flight.side == side:
