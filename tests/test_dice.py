@@ -86,3 +86,34 @@ def test_twenty_black_dice_count_every_roll():
     found = __import__("companion.engine.dice", fromlist=["counts"]).counts(tuple(parse_pool("20DBlack")))
     assert found.outcomes == 12 ** 20 and sum(found.ways) == 12 ** 20 and found.ways[0] == 1 == found.ways[-1]
     assert found.ways[1] == 20 and found.lowest == 20 and len(found.ways) == 221
+
+
+def _added_one_die_at_a_time(pool) -> dict[int, int]:
+    """A pool's ways to roll each total, adding one die at a time (no packed integers)."""
+    from collections import Counter
+
+    ways: dict[int, int] = {0: 1}
+    for colour in pool:
+        after: Counter[int] = Counter()
+        for total, n in ways.items():
+            for face in FACES[colour]:
+                after[total + face] += n
+        ways = dict(after)
+    return ways
+
+
+@pytest.mark.parametrize("dice", [16, 17, 18, 19, 20])
+def test_pools_of_16_to_20_dice_count_every_total(dice):
+    """dice.counts packs each die's counts as the digits of one integer, each digit wide enough for
+    the pool's largest count: a digit one byte too narrow carries into the next only for the big
+    pools (16 to 20 dice), where the counts pass 2**56 (issue 35: the suite passed with the width
+    computed too narrow there).  Every colour alone and mixed, against one die added at a time."""
+    from companion.engine.dice import Colour, counts
+
+    pools = [(colour,) * dice for colour in Colour]
+    pools.append(tuple(Colour)[:5] * (dice // 5) + (Colour.BLACK,) * (dice % 5))
+    pools.append((Colour.D10,) * (dice // 2) + (Colour.RED,) * (dice - dice // 2))
+    for pool in pools:
+        found = counts(pool)
+        assert {found.lowest + i: n for i, n in enumerate(found.ways) if n} == _added_one_die_at_a_time(pool), pool
+        assert sum(found.ways) == found.outcomes

@@ -59,6 +59,17 @@ def test_dv9_through_apply_a_hit_a_failed_save_and_a_box():
     assert result.state.attacks[0].rolled
 
 
+@pytest.mark.parametrize("distance, row", [("12", 3), ("12.1", 2)])
+def test_a_gun_hit_within_12_inches_adds_one_to_the_row(distance, row):
+    """`003:78`: "Add one to the result if the target is within 12”" (d <= 12 [R-4]: "within"
+    includes the number), at the boundary itself, through apply (issue 35: the suite passed with
+    <= 12 made < 12).  The 1st die is a 2."""
+    state, data = declared(sample_game(), distance=distance)
+    result = act(state, kind="roll_attack", attack=data["attack"],
+                 table={"attack": [2, 5], "saves": [[6, 3]], "damage": [[4, 2]]})
+    assert of_kind(result, "hit")[0].data["row"] == row
+
+
 def test_a_gun_n7_rolls_a_bonus_attack_a_second_independent_hit():
     state, data = declared(sample_game())
     result = act(state, kind="roll_attack", attack=data["attack"],

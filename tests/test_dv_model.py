@@ -259,3 +259,42 @@ def test_a_rolled_attack_keeps_its_dice_on_its_card():
     assert M.attack_rolls(history, 2) == ()
     ended = history + [Event(kind="end_turn", text="Turn 1 ends.", data={"turn": 1})]
     assert M.attack_rolls(ended, 1) == ()  # last turn's attack 1 is not this turn's
+
+
+def test_the_attacks_tab_picks_a_ship_of_the_side_that_attacks():
+    """Issue 35: the Attacks tab kept the ship last selected, the other side's, while British attacked."""
+    from dv_for_tests import act, sample_game
+
+    def everyone(_ship_id):
+        return True
+
+    state = sample_game("attacks", initiative="British")  # the winner attacks first (003:50)
+    assert M.attacking_side(state) == "British"
+    assert [s.id for s in M.attackers(state, everyone)] == ["hms-sample", "hms-dash", "hms-dart"]
+    assert M.attacker_pick(state, "ijn-mihon", everyone) == "hms-sample"  # not the Japanese ship selected
+    assert M.attacker_pick(state, "hms-dash", everyone) == "hms-dash"  # a British ship stays picked
+    assert M.attacker_pick(state, "ijn-mihon", lambda s: s.startswith("ijn")) is None  # Japan's phone waits
+    started = act(state, kind="declare_attack", ship="hms-dart", system="main", target="ijn-kaze", distance="10").state
+    assert M.attacker_pick(started, "hms-sample", everyone) == "hms-dart"  # the ship in its activation
+    done = sample_game("attacks", initiative="Japanese")
+    assert M.attacker_pick(done, "hms-sample", everyone) == "ijn-mihon"
+    assert M.attackers(sample_game("movement"), everyone) == []
+
+
+def test_the_last_roll_of_an_attack_holds_every_stage_in_words():
+    """Issue 35: the TV's LAST ROLL showed the attack's last damage dice alone; it now holds the
+    whole roll: the attack roll, the N7 bonus roll, each hit, save, damage and box marked, and
+    every die of them; the events before the roll (its declaration) and after it are not its."""
+    from dv_for_tests import act, sample_game
+
+    state = act(sample_game("attacks"), kind="declare_attack", ship="hms-sample", system="main",
+                target="ijn-mihon", distance="12").state
+    declared = act(state, kind="declare_attack", ship="hms-sample", system="secondary", target="ijn-kaze", distance="12")
+    rolled = act(declared.state, kind="roll_attack", attack=1,
+                 table={"attack": [4, 3], "bonus": [2, 5], "saves": [[6, 3], [1, 1]], "damage": [[4, 2], [5, 5]]})
+    history = [*declared.events, *rolled.events]
+    roll = M.last_roll(history)
+    assert roll.stages == tuple(e.text for e in rolled.events)
+    assert [e.kind for e in rolled.events] == ["attack", "hit", "save", "damage", "box_marked"] * 2
+    assert [face for _, face in roll.dice] == [4, 3, 6, 3, 4, 2, 2, 5, 1, 1, 5, 5]
+    assert M.last_roll(declared.events) is None  # a declaration rolls nothing

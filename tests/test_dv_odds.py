@@ -113,6 +113,19 @@ def test_dv5_hit_location_far_and_bow_on():
 # --- DV-6 armour saves and DV-7 damage dice --------------------------------------------------
 
 
+def test_the_automatic_save_is_at_13_exactly_either_way():
+    """`003:67`: "13 or higher" than the attack's strength the save succeeds, and 13 or higher the
+    other way it fails, with no roll; at 12 either way the dice decide (issue 35: the suite passed
+    with the 13 made a 12)."""
+    assert save_odds(14, 1) == SaveOdds(F(1, 18), F(17, 18), F(0))  # armour 13 above: it cannot fail
+    assert save_odds(13, 1) == SaveOdds(F(1, 18), F(8, 9), F(1, 18))  # 12 above: the 2 and the 12 fail
+    assert save_result(6, 6, 13, 1) is Save.FAIL and save_result(1, 1, 13, 1) is Save.FAIL
+    assert save_result(6, 6, 14, 1) is Save.SUCCESS and save_result(1, 1, 14, 1) is Save.SUCCESS
+    assert save_odds(1, 14) == SaveOdds(F(0), F(0), F(1))  # strength 13 above: no roll, it fails
+    assert save_odds(1, 13) == SaveOdds(F(1, 18), F(0), F(17, 18))  # 12 above: only a N7 saves
+    assert save_result(4, 3, 1, 13) is Save.CRITICAL and save_result(4, 3, 1, 14) is Save.FAIL
+
+
 def test_dv6_armour_saves():
     gun = attack(2, 6, 2, 17)
     assert hit_strength(gun, 3) == 4 and hit_strength(gun, 6) == 2
@@ -163,6 +176,11 @@ def test_dv8_the_n7_chain_at_modifier_0():
     assert odds.expected_hits == F(19, 324)
     assert odds.expected_damage_points == F(475, 11664) and odds.expected_minor_damage == F(323, 5832)
     assert odds.save_fail == F(25, 648)
+
+
+def test_the_hit_row_bands_include_12_and_36():
+    """[R-4]: "within 12”" is d <= 12; "farther than 36”" is d > 36 (`003:78`)."""
+    assert [hit_row(attack(0, 6, 2, d), 3) for d in (F(12), F(121, 10), F(36), F(361, 10))] == [4, 3, 3, 2]
 
 
 def test_dv8_faces_of_the_attack_and_the_bonus_roll():

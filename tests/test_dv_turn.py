@@ -392,8 +392,28 @@ def test_the_end_movement_dialog_names_the_ships_that_must_still_move_and_offers
     for ship in ("hms-dash", "hms-dart"):
         assert end_movement_step(state).options  # still short: full speed, not moved
         state, _ = ok(state, {"kind": "set_speed", "ship": ship, "mode": "half"})
+    assert state.ship("hms-sample").move_done  # the offered move ends its move too (issue 35)
     step = end_movement_step(state)
     assert step.allowed and not step.options
-    assert step.confirm == ("HMS Sample ends its move where it is. "
-                            "HMS Dash, HMS Dart have not moved: they stay where they are.")
+    assert step.confirm == "HMS Dash, HMS Dart have not moved: they stay where they are."
     ok(state, step.action)
+
+
+def test_the_end_movement_dialogs_defaults_take_the_first_batch_through_to_the_second():
+    """Issue 35 (Major 2): each "Move X ahead" of End movement's dialog moved the ship without ending
+    its move, so the British batch never ended ("British's batch (3 more) moves" stayed) and the
+    Japanese ships were refused.  Each default now moves the ship its least move and ends it."""
+    from companion.app.rulesets.decisive_victory.model import banner, end_movement_step
+
+    state = in_movement({"British": [1], "Japanese": [6]})  # Japanese win: the British batch moves first
+    assert "British's batch (3 more) moves" in banner(state).detail
+    for left, ship in zip((3, 2, 1), ("hms-sample", "hms-dash", "hms-dart")):
+        assert f"British's batch ({left} more) moves" in banner(state).detail
+        default = end_movement_step(state).options[0]
+        assert default.ident == f"dv-least-move-{ship}" and default.label.endswith("ahead and end its move")
+        state, events = ok(state, default.action)
+        assert [e.kind for e in events] == ["move", "end_move", *(["batch"] if left == 1 else [])]
+        assert state.ship(ship).move_done and state.ship(ship).inches_moved == state.ship(ship).record.speed // 2 + (
+            state.ship(ship).record.speed % 2)
+    assert "Japanese's batch (3 more) moves" in banner(state).detail
+    ok(state, {"kind": "move", "ship": "ijn-mihon", "inches": 8})  # the Japanese ships move now

@@ -42,3 +42,30 @@ def test_end_movement_names_the_ship_that_must_still_move(tmp_path, browser):
         page.context.close()
     finally:
         server.stop()
+
+
+def test_the_first_batch_goes_through_the_dialogs_defaults_to_the_second(tmp_path, browser):
+    """Issue 35 (Major 2): End movement -> "Move X ahead" for each ship of the first batch moved the
+    ship but never ended its move: the banner stayed on "British's batch (3 more) moves".  Each
+    default now ends the ship's move, and the banner goes on to the Japanese batch."""
+    state = in_movement({"British": [1], "Japanese": [6]})  # Japanese won: the British batch moves first
+    server = Server(tmp_path / "data")
+    store = open_store(server.data)
+    game = store.new_game(state, "First batch")
+    store.close()
+    server.start()
+    try:
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        open_app(page, f"{server.url}game/{game.id}")
+        wait_words(page, "British's batch (3 more) moves", timeout=30)
+        for ship, left in (("hms-sample", 2), ("hms-dash", 1), ("hms-dart", 0)):
+            tap_until(page, "dv-end-movement", f"dv-least-move-{ship}", timeout=60)
+            by_id(page, f"dv-least-move-{ship}").click()
+            by_id(page, f"dv-least-move-{ship}").wait_for(state="detached", timeout=20000)
+            if left:
+                wait_words(page, f"British's batch ({left} more) moves", timeout=30)
+        wait_words(page, "Japanese's batch (3 more) moves", timeout=30)
+        shoot(page, "dv-end-movement-second-batch-desktop")
+        page.context.close()
+    finally:
+        server.stop()

@@ -147,13 +147,15 @@ def _set_speed(work: Work[DVState], action: SetSpeed) -> None:
 # --- moving --------------------------------------------------------------------------------------
 
 class Move(_Action):
-    """What the ship did at the table: `inches` moved and `turns` made (§7.3)."""
+    """What the ship did at the table: `inches` moved and `turns` made (§7.3); with `end`, the ship's
+    move ends there too, as `end_move` would end it (End movement's "Move X ahead", issue 35)."""
 
     kind: Literal["move"] = "move"
     ship: str
     inches: Inches
     turns: int = 0
     use_carried_turn: bool = False
+    end: bool = False
 
 
 def move_problem(state: DVState, ship: DVShip, inches: Fraction, turns: int, use_carried: bool) -> str | None:
@@ -191,6 +193,8 @@ def _move(work: Work[DVState], action: Move) -> None:
     work.event("move", f"{ship.label} moves {inches_text(action.inches)}\""
                + (f" and turns {action.turns} time{'s' * (action.turns != 1)}" if action.turns else "") + ".",
                ship=ship.id, inches=inches_text(action.inches), turns=action.turns)
+    if action.end:
+        _end_move(work, EndMove(ship=ship.id))
 
 
 # --- close action --------------------------------------------------------------------------------

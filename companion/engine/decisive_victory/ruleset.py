@@ -5,15 +5,14 @@ composes (turn, attacks, maintenance, aircraft, by hand) joins without an edit h
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
 from pydantic import TypeAdapter
 
 from ..roller import Roller
 from ..ruleset import Ruleset, SideOf, conceding_side, ship_side
 from . import game, report
-from .inches import inches_text
-from .movement import movement_limits
+from .candidates import candidates
 from .records import ShipRecord
 from .scenario import SCENARIO_FORMAT, DVScenario, build_dv_state, dump_dv_scenario, load_dv_scenario, scenario_of, summary
 from .state import RULESET, DVState
@@ -73,35 +72,6 @@ PHASES = {
     "maintenance": "maintenance: damage, repairs and the end of the turn",
     "over": "the game is over",
 }
-
-#: The table's step of each phase.
-STEPS = {"setup": "start_game", "command": "end_command", "initiative": "roll_initiative",
-         "aircraft": "end_aircraft", "movement": "end_movement", "attacks": "end_attacks", "maintenance": "end_turn"}
-
-
-def candidates(state: DVState, side: str | None) -> Iterator[dict[str, Any]]:
-    """The actions worth offering now: the turn's step; in movement each ship's least full-speed move, speed changes and end of move; in
-    attacks each unrolled attack's roll."""
-    step = STEPS.get(state.phase)
-    if step:
-        yield {"kind": step}
-    ships = [s for s in state.ships if s.in_play and (side is None or s.side == side)]
-    if state.phase == "movement":
-        for ship in ships:
-            if not ship.move_done:
-                limits = movement_limits(state, ship)
-                if limits.mode == "full" and limits.spent < limits.minimum:
-                    yield {"kind": "move", "ship": ship.id, "inches": inches_text(limits.minimum - limits.spent)}
-                for mode in ("full", "half", "stop"):
-                    if mode != ship.speed_mode:
-                        yield {"kind": "set_speed", "ship": ship.id, "mode": mode}
-                yield {"kind": "end_move", "ship": ship.id}
-    if state.phase == "attacks":
-        mine = {s.id for s in ships}
-        for attack in state.attacks:
-            if not attack.rolled and attack.ship in mine:
-                yield {"kind": "roll_attack", "attack": attack.id}
-
 
 def build_state(scenario: DVScenario, catalogue: Mapping[str, Any] | None = None, roller: Roller | None = None) -> DVState:
     """A game at the scenario's position; the catalogue's Decisive Victory records join the scenario's

@@ -62,15 +62,21 @@ class AttackPanel:
         if state.phase != "attacks":
             out.append(muted("Attacks are declared in the attack phase, the initiative winner's batch first."))
             return out
-        mine = [s for s in state.ships if s.in_play and self.body.mine(s.id)]
+        mine = M.attackers(state, self.body.mine)
+        picked = M.attacker_pick(state, self.body.selected, self.body.mine)
+        if picked is not None and picked != self.body.selected:  # a ship of the side attacking now (issue 35)
+            self.body.selected = picked
+            self.ship_changed()
         if mine:
-            out += [heading("Attack with", 14), ft.Row([tag(f"dv-attacker-{s.id}" + ("-picked" if s.id == self.body.selected else ""), ft.Chip(
-                label=ft.Text(s.label), selected=s.id == self.body.selected, on_click=on(self.body.select, s.id),
+            out += [heading("Attack with", 14), ft.Row([tag(f"dv-attacker-{s.id}" + ("-picked" if s.id == picked else ""), ft.Chip(
+                label=ft.Text(s.label), selected=s.id == picked, on_click=on(self.body.select, s.id),
                 height=TOUCH)) for s in mine], wrap=True, spacing=6, run_spacing=6)]
-        ship_id = self.body.selected
-        if ship_id is None or not self.body.mine(ship_id):
-            out.append(muted("Pick one of your ships to declare its attacks."))
+        if picked is None:
+            batch = M.attacking_side(state)
+            out.append(muted(f"{batch} attacks now: your ships attack in your own batch." if batch
+                             else "No ship is left to attack this turn."))
             return out
+        ship_id = picked
         out += self._form(state, ship_id)
         return out
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 from ....engine.decisive_victory import odds
+from ....engine.decisive_victory.activation import active_ship, current_batch, to_act
 from ....engine.decisive_victory.batches import best_score
 from ....engine.decisive_victory.command import COST, NAME
 from ....engine.decisive_victory.game import apply
@@ -153,6 +154,12 @@ def ship_row(state: DVState, ship: DVShip) -> ShipRow:
         tuple(notes), ship.removed, grid_lines(state, ship), tables_words(state, ship))
 
 
+def systems_words(row: ShipRow) -> str:
+    """The ship's hurt systems in words ("Guns damaged, Com disabled"), or that all work (the TV's line)."""
+    hurt = [f"{s.name} {s.status}" for s in row.systems if s.status != "working"]
+    return ", ".join(hurt) if hurt else "all systems working"
+
+
 def ship_rows(state: DVState) -> tuple[ShipRow, ...]:
     return tuple(ship_row(state, s) for s in state.ships)
 
@@ -224,8 +231,8 @@ def end_movement_step(state: DVState) -> Step:
         lines.append(f"{', '.join(staying)} ha{'ve' if len(staying) > 1 else 's'} not moved: "
                      f"{'they stay' if len(staying) > 1 else 'it stays'} where {'they are' if len(staying) > 1 else 'it is'}.")
     options = tuple(option for ship, lim in short for option in (
-        Step(f"dv-least-move-{ship.id}", f"Move {ship.label} {inches_text(lim.minimum - lim.spent)}\" ahead",
-             {"kind": "move", "ship": ship.id, "inches": inches_text(lim.minimum - lim.spent)}),
+        Step(f"dv-least-move-{ship.id}", f"Move {ship.label} {inches_text(lim.minimum - lim.spent)}\" ahead and end its move",
+             {"kind": "move", "ship": ship.id, "inches": inches_text(lim.minimum - lim.spent), "end": True}),
         Step(f"dv-half-speed-{ship.id}", f"{ship.label} to half speed",
              {"kind": "set_speed", "ship": ship.id, "mode": "half"}))
         if apply(state, option.action).ok)  # only what the rules take now (speed: before moving, §7.2)
@@ -360,6 +367,35 @@ class Preview:
     @property
     def odds_text(self) -> str:
         return " · ".join(self.lines)
+
+
+def attackers(state: DVState, mine: Callable[[str], bool]) -> list[DVShip]:
+    """The ships of the side attacking now (the batch's, §8.1) still to act that this device holds
+    (`mine`): the Attacks tab offers these alone (issue 35: it kept the other side's ship picked)."""
+    batch = current_batch(state) if state.phase == "attacks" else None
+    if batch is None:
+        return []
+    acting = to_act(state)
+    return [s for s in state.ships if s.side == batch.side and s.id in acting and mine(s.id)]
+
+
+def attacking_side(state: DVState) -> str | None:
+    """The side whose batch attacks now, None outside the attacks phase or when no ship is left to act."""
+    batch = current_batch(state) if state.phase == "attacks" else None
+    return batch.side if batch is not None else None
+
+
+def attacker_pick(state: DVState, selected: str | None, mine: Callable[[str], bool]) -> str | None:
+    """The ship the Attacks tab picks: the batch's ship in the middle of its activation; else the
+    selected ship when it may attack now; else the first that may; None when none may."""
+    ships = attackers(state, mine)
+    batch = current_batch(state) if ships else None
+    active = active_ship(state, batch.side) if batch is not None else None
+    if active is not None and active in ships:
+        return active.id
+    if any(s.id == selected for s in ships):
+        return selected
+    return ships[0].id if ships else None
 
 
 def targets(state: DVState, ship_id: str) -> list[DVShip]:

@@ -83,6 +83,11 @@ class LastRoll:
     title: str
     text: str
     dice: tuple[tuple[str, int], ...]  # (role or colour, face)
+    stages: tuple[str, ...] = ()  # an attack's every stage in words, oldest first (the TV's LAST ROLL)
+
+
+#: Events an attack's roll writes without naming the attack (a box marked, a system roll due).
+ROLL_FOLLOWERS = frozenset({"box_marked", "system_roll_due", "grid_roll", "salvo"})
 
 
 def dice_of(data: dict[str, Any]) -> list[tuple[str, int]]:
@@ -104,12 +109,40 @@ def dice_of(data: dict[str, Any]) -> list[tuple[str, int]]:
 
 
 def last_roll(history: Iterable[Any]) -> LastRoll | None:
-    """The newest event with dice (an attack, a save, initiative, a maintenance roll), or None."""
-    for event in reversed(list(history)):
+    """The newest event with dice (an attack, a save, initiative, a maintenance roll), or None; when
+    it is an attack's, the whole roll of that attack: every die of it and every stage in words (the
+    attack roll, the N7 bonus roll, each hit, save, damage and box marked: issue 35, the TV showed
+    the damage dice alone)."""
+    events = list(history)
+    for n in range(len(events) - 1, -1, -1):
+        event = events[n]
         dice = dice_of(event.data)
-        if dice:
+        if not dice:
+            continue
+        attack = event.data.get("attack")
+        if attack is None or event.kind == "declare_attack":
             return LastRoll(event.kind.replace("_", " ").capitalize(), event.text, tuple(dice))
+        chain = _attack_chain(events, n, attack)
+        every = tuple(d for e in chain for d in dice_of(e.data))
+        return LastRoll("Attack", chain[0].text, every, tuple(e.text for e in chain))
     return None
+
+
+def _attack_chain(events: list[Any], last: int, attack: int) -> list[Any]:
+    """The events of attack `attack`'s roll around `events[last]` (its newest die): from its first
+    attack roll to the box marked after its last die."""
+    def part(e: Any) -> bool:
+        named = e.data.get("attack")
+        return (named == attack and e.kind != "declare_attack") or (named is None and e.kind in ROLL_FOLLOWERS)
+    start = last
+    while start > 0 and part(events[start - 1]):
+        start -= 1
+    while start < last and not (events[start].kind == "attack" and events[start].data.get("attack") == attack):
+        start += 1
+    end = last + 1
+    while end < len(events) and part(events[end]) and events[end].data.get("attack") is None:
+        end += 1
+    return events[start:end]
 
 
 def attack_rolls(history: Iterable[Any], attack_id: int) -> tuple[LastRoll, ...]:
