@@ -147,15 +147,18 @@ REFUSED: dict[str, tuple[Callable[[dict[str, Document]], Document], str]] = {
     "a ship of a 100,000-character name": (_changed("war-fleet", _ship_named(LONG)), "at most 60 characters"),
     "a game of a 100,000-character name": (_changed("quick-start", _set("name", LONG)), "at most 80 characters"),
     "a ship of a blank name (U+3164)": (_changed("war-fleet", _ship_named("\u3164")), "shows nothing"),
-    "the first initiative event edited": (_changed("war-fleet", _edit_first_initiative), "British wins the game"),
     "an extra game_over in an unfinished game": (_changed("quick-start", _add_game_over), "the rules make"),
     "a 150,000-entry log": (_changed("decisive-victory", _long_log), "150,000 log entries"),
     "100,000 flights": (_changed("decisive-victory", lambda d: d["initial"]["flights"].extend(
         [{"id": "f", "side": "British"}] * 100_000)), "at most 1,000"),
-    # the card's name is cleaned as it is read ("[31mRaven"), so the events the rules make name the
-    # ship so, not as the file's do: the first entry naming it is refused
-    "a Quick-Start card named with a raw ESC": (_changed("quick-start", _qs_card_named("\x1b[31mRaven")),
-                                               "the rules '[31mRaven"),
+}
+
+#: case -> the document whose events say what the rules' say, in other words: imported with the
+#: rules' own words (the edited text never shown), and the import's line says so
+REWORDED: dict[str, Callable[[dict[str, Document]], Document]] = {
+    "the first initiative event edited": _changed("war-fleet", _edit_first_initiative),
+    # the card's name is cleaned as it is read ("[31mRaven"): the events the rules make name the ship so
+    "a Quick-Start card named with a raw ESC": _changed("quick-start", _qs_card_named("\x1b[31mRaven")),
 }
 
 #: case -> (the document, what the imported game holds, cleaned)
@@ -279,3 +282,24 @@ def test_verify_names_an_edited_event_and_keeps_the_seed_of_an_unfinished_game_s
     assert not checked.ok and not checked.over
     assert any(f"log entry {last.index}" in line and "not the ones the rules make" in line for line in checked.lines())
     assert not any(stored.record.initial.roller.seed in line for line in checked.lines())
+
+
+@pytest.mark.parametrize("case", sorted(REWORDED))
+def test_an_export_whose_event_words_were_edited_is_imported_in_the_rules_own_words(case, documents, folder,
+                                                                                     tmp_path, capsys):
+    """What happened (each event's kind and data) is the rules'; only the words differ: the game comes
+    in with the rules' words, never the file's, and the CLI's line says so (issue 36, 'imported with
+    the replayed events, and the line says so')."""
+    document = REWORDED[case](documents)
+    data, kept_id, before = folder
+    code, out, err = _cli_import(capsys, tmp_path, document, data)
+    assert code == 0 and out.count("\n") == 1 and "worded otherwise in the file" in out, (out, err)
+    assert "British wins the game" not in out and "\x1b" not in out
+    game = _app_import(document, data)
+    assert game.reworded >= 1
+    shown = [e["text"] for entry in game.entries for e in entry.events]
+    assert not any("British wins the game" in text or "\x1b" in text for text in shown)
+    store = TinyDBStore(data)
+    assert verify_game(store.stored(game.id)).ok  # the rules' words kept: nothing reworded is left
+    store.close()
+    _unchanged(data, kept_id, before, added=2)

@@ -116,8 +116,17 @@ def run_import(args: Arguments) -> int:
     data = read_json(args.file, limit=MAX_EXPORT_BYTES, first=check_sizes)
     store = open_data(args)
     game = store.import_game(data, source=args.file)
-    print(f"imported {game.name} as {game.id} ({len(game.entries)} log entries, turn {game.state.turn}, {game.state.phase})")
+    print(f"imported {game.name} as {game.id} ({len(game.entries)} log entries, turn {game.state.turn}, {game.state.phase})"
+          + reworded_words(game.reworded))
     return 0
+
+
+def reworded_words(count: int) -> str:
+    """What an import says of the events it put in the rules' own words (export.replayed)."""
+    if not count:
+        return ""
+    return (f"; the events of {count} log entr{'y' if count == 1 else 'ies'} were worded otherwise in the file: "
+            "the rules' own words are kept")
 
 
 # --- replay and verify -------------------------------------------------------------------

@@ -148,8 +148,11 @@ def check_sizes(data: Any, source: str = "") -> None:
 
 def replayed(record: GameRecord, log: list[ExportedEntry], source: str = "") -> Game:
     """The game the log makes when its actions, undos and redos are played again through the
-    rules; FormatError naming the first entry that does not replay, or whose events are not the
-    ones the rules make (the file's times are kept, its events only if they are the rules')."""
+    rules; FormatError naming the first entry that does not replay, or whose events say something
+    else happened than the rules make (kind or data).  The events kept are always the rules' own:
+    where only their words differ (an older version's wording, or an edited text) the rules' words
+    are kept and `Game.reworded` counts the entries (the import's line says so); the file's times
+    are kept."""
     ruleset = find_ruleset(record.ruleset)
     game = Game(record.id, record.name, record.initial, created=record.created, ruleset=ruleset)
     for entry in log:
@@ -163,10 +166,18 @@ def replayed(record: GameRecord, log: list[ExportedEntry], source: str = "") -> 
             raise FormatError(f"log entry {entry.index} ({entry.kind}) has nothing to {entry.kind}", where, source)
         made = game.entries[-1]
         if made.events != entry.events:
-            raise FormatError(f"log entry {entry.index} ({_kind(made.action) if made.action else entry.kind}): "
-                              f"{_difference(entry.events, made.events)}", where, source)
+            if substance(made.events) != substance(entry.events):
+                raise FormatError(f"log entry {entry.index} ({_kind(made.action) if made.action else entry.kind}): "
+                                  f"{_difference(entry.events, made.events)}", where, source)
+            game.reworded += 1  # the same happenings in other words: an older version's, or edited
         game.entries[-1] = LogEntry(made.index, made.kind, made.action, made.events, entry.at)
     return game
+
+
+def substance(events: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
+    """What events say happened, without their words: each one's kind and data.  Two versions of
+    the companion word an event differently (issue 35 reworded some); what happened is the same."""
+    return [(e.get("kind"), e.get("data", {})) if isinstance(e, dict) else (None, e) for e in events]
 
 
 def _kind(action: Any) -> str:

@@ -168,6 +168,7 @@ class Game:
         self.state = state
         self._listeners: list[Callable[["Game", LogEntry], None]] = []
         self.save_problem: str | None = None  # why the last change could not be saved (no path in it)
+        self.reworded = 0  # log entries an import put in this version's words (export.replayed)
         self.save_path: str | None = None  # the file it could not be saved to, for the host's terminal
 
     def _restore(self, snapshots: dict[int, GameState]) -> GameState:

@@ -159,7 +159,9 @@ class Store:
         with self._lock:
             record.id = self.repository.free_id(record.id)
             self.repository.create(record, entries, (len(entries), game.state))
-            return self._open(record, entries, {}, state=game.state)
+            opened = self._open(record, entries, {}, state=game.state)
+            opened.reworded = game.reworded  # the import's line says so (export.replayed)
+            return opened
 
     # --- helpers ---------------------------------------------------------------------
 

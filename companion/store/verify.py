@@ -6,8 +6,9 @@ counter (HMAC-SHA256, rejection sampling: engine/roller.py).  Every result is
 in the log's events.  `verify_game` replays the whole log (undos and redos
 included) from the starting state, rolls each die again and compares it with
 the face that was logged; it also checks the seed against the commitment, and that every
-entry's events are the ones the rules make (issue 36: an edited event text, or a "game over"
-the rules did not reach, is named).  The seed itself is shown only once the rules have ended
+entry's events are the ones the rules make (issue 36: an edited event, or a "game over"
+the rules did not reach, is named; events that say the same in other words, as an older version
+worded them, are counted apart and do not fail it).  The seed itself is shown only once the rules have ended
 the game (a game_over event the replay makes, never one the log merely holds).
 """
 
@@ -18,6 +19,7 @@ from typing import Any
 
 from ..engine.kernel import Refused
 from ..engine.registry import find_ruleset
+from .export import substance
 from .game import LogEntry, UndoFold
 from .repository import StoredGame
 
@@ -64,6 +66,7 @@ class Verification:
     roller_dice: int = 0
     table_dice: int = 0
     mismatches: list[str] = field(default_factory=list)
+    reworded: int = 0  # entries whose events say what the rules' say, in other words (an older version's)
 
     @property
     def ok(self) -> bool:
@@ -82,6 +85,9 @@ class Verification:
         lines.append("the seed matches the commitment" if self.commitment_ok
                      else "the seed does NOT match the commitment")
         lines.extend(self.mismatches)
+        if self.reworded:
+            lines.append(f"the events of {self.reworded} log entr{'y is' if self.reworded == 1 else 'ies are'} worded "
+                         "otherwise than this version words them (an older version's words): what happened is the same")
         if self.ok:
             lines.append(f"all {self.roller_dice} rolls match: each die re-derived from the seed and its counter "
                          "gives the logged face")
@@ -121,9 +127,11 @@ def verify_game(stored: StoredGame) -> Verification:
         if derived != logged:
             result.mismatches.append(
                 f"log entry {entry.index} ({action.get('kind')}): logged {_show(logged)}, the seed gives {_show(derived)}")
-        elif made != entry.events:
+        elif substance(made) != substance(entry.events):
             result.mismatches.append(f"log entry {entry.index} ({action.get('kind')}): its events are not the ones "
                                      "the rules make (edited after the game)")
+        elif made != entry.events:
+            result.reworded += 1
         states.append(outcome.state)
     return result
 

@@ -53,7 +53,8 @@ class ShipsBody:
     def go_tab(self, key: str) -> None:
         self.tab = key
 
-    def strip(self, models) -> None:
+    def strip(self, models) -> ft.Control | None:
+        """What a phone shows under its map (War Fleet: the ships to move); None: nothing."""
         return None
 
     def sent(self) -> None:

@@ -217,7 +217,7 @@ class ShotCard:
         ], wrap=True)
         self.lines = ft.Column(spacing=6, tight=True)
         self.control = ft.Container(content=self.lines, padding=10, border_radius=10,
-                                    key=ft.ScrollKey(f"shot-{shot_id}"))  # a phone is brought to its result
+                                    key=ft.ScrollKey(f"shot-{shot_id}"))  # type: ignore[call-arg]  # Flet's decorator hides its field; a phone is brought to its result
 
     def show(self, shot: ShotView, entry: TableDiceEntry | None, on_sheet: bool = False) -> ft.Control:
         """on_sheet: its dice are on the volley's sheet above, so the card shows its pool alone."""
