@@ -58,3 +58,17 @@ def test_a_game_that_cannot_be_saved_is_said_plainly_and_not_opened():
     assert problem == "The game could not be saved, so it was not started: no space left on the device"
     assert app.opened == []
     assert app.page.dialogs[0].content.value == problem
+
+
+def test_new_games_sides_that_look_alike_are_refused_in_words():
+    """New game is held to `new`'s checks (issue 36): sides that differ only by case or by a
+    lookalike letter would give two role cards that look the same."""
+    for other in ("BRITISH", "\u0412ritish"):  # upper case; a Cyrillic capital Ve
+        store = MemoryStore()
+        app = an_app(store, host=True)
+        state = starting_state(1)  # British against French
+        alike = state.model_copy(update={"sides": ["British", other], "ships": [
+            s.model_copy(update={"side": other}) if s.side == "French" else s for s in state.ships]})
+        problem = asyncio.run(app.create_game(alike, "Evening"))
+        assert problem and "look" in problem, (other, problem)
+        assert store.games() == [] and app.opened == []

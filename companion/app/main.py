@@ -21,6 +21,8 @@ import flet as ft
 
 from ..engine.cards import Card
 from ..engine.names import game_name
+from ..engine.game_start import start_problem
+from ..engine.registry import ruleset_of_state
 from .roles import RULE_CHECKS_OFF, rule_checks_note
 from ..store.game import GameState
 from ..store.library import catalogue_loader, library_for
@@ -225,6 +227,8 @@ class App:
         problem = self.sharing.may_start(self.device) if self.device is not None else None
         name, too_long = game_name(name)  # no control or bidi characters (issue 25 part 8)
         problem = problem or (f"{too_long}: shorten it." if too_long else None)
+        started = start_problem(state, ruleset_of_state(state))  # new's checks: sides that differ to the eye (issue 36)
+        problem = problem or (f"{started[1]}." if started else None)
         if problem is None:
             try:
                 game = await asyncio.to_thread(self.store.new_game, state, name)
