@@ -192,3 +192,17 @@ def test_h1_the_other_side_never_discards_a_sealed_record(two_sides):
     tap_until(host, "tab-log", "log")
     log = wait_text(host, "log", r"HML Hertfordshire .*1011", timeout=60)
     assert "discarded" not in log and "1011 facing N" in text_of(by_id(host, "log"))
+
+
+def test_decisive_victory_a_side_ends_only_its_own_moves(two_sides):
+    from test_dv_turn import in_movement as dv_in_movement
+
+    data, open_ = two_sides
+    game_id = stored(data, dv_in_movement(), "dv two sides")  # Japanese lose the initiative: they move first
+    host, phone = open_(game_id, "British", "Japanese", prefix="dv-")
+    detail = wait_text(phone, "dv-banner", r"Waiting for British: 3 ships still to move", timeout=60)
+    assert "Japanese's batch" in detail
+    assert by_id(phone, "dv-end-movement").count() == 0  # it would end British ships' moves: not offered
+    shoot(phone, "end-movement-dv-waiting-phone")
+    by_id(host, "dv-end-movement").wait_for(timeout=30000)  # the host may end movement for everyone
+    assert "Waiting for" not in text_of(by_id(host, "dv-banner"))
