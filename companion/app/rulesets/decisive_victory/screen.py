@@ -39,7 +39,8 @@ class DVScreenView(TVScreen):
             icon_button(ft.Icons.HOME_OUTLINED, "Home", on(self.app.navigate, Session()), "home"),
             tag("change-role", ft.TextButton(content="Change", icon=ft.Icons.SWAP_HORIZ, on_click=self._change)),
         ], spacing=8), padding=ft.Padding.only(left=14, right=6), height=42, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)
-        head = ft.Container(ft.Column([tag("screen-headline", self.headline), tag("screen-whose", self.whose)],
+        head = ft.Container(ft.Column([tag("screen-headline", self.headline), tag("screen-whose", self.whose),
+                                       tag("screen-note", self.told)],
                                       spacing=2, tight=True), padding=ft.Padding.only(left=18, right=18, top=10))
         self.attacks_card = titled_card("screen-shots", "Declared attacks: exact odds", self.attacks)
         roll = titled_card("screen-last-roll", "Last roll", self.roll_title, self.roll_dice, self.roll_text)
