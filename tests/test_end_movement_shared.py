@@ -169,3 +169,25 @@ def test_the_rule_reads_the_ruleset_and_the_server_record_of_the_host():
     assert WAR_FLEET.ends_moves(state, {"kind": "roll_initiative"}) == {}
     left = others_unmoved(Role.table(), END, state, QUICK_START)
     assert set(left) == {"British", "French"} and host_ended_note(left).startswith("The host ended movement")
+
+
+def test_decisive_victory_a_side_ends_only_its_own_ships_moves():
+    from companion.engine.decisive_victory.ruleset import DECISIVE_VICTORY
+    from test_dv_turn import in_movement as dv_in_movement
+
+    game = MemoryStore().new_game(dv_in_movement(), "dv")  # Japanese lose the initiative: they move first
+    sharing, table, host, phones = seated(game, british="British", japanese="Japanese")
+    refused = table.act(phones["japanese"], END)
+    assert not refused.ok and refused.reason.startswith("British has 3 ships still to move")
+    assert refused.reason.endswith("This device holds Japanese.")
+    assert not table.act(phones["british"], END).ok  # nor British the Japanese ships' moves
+    for ship in ("ijn-mihon", "ijn-kaze", "ijn-nami"):
+        assert table.act(phones["japanese"], {"kind": "set_speed", "ship": ship, "mode": "half"}).ok
+        assert table.act(phones["japanese"], {"kind": "end_move", "ship": ship}).ok
+    assert DECISIVE_VICTORY.ends_moves(game.state, END).keys() == {"British"}
+    assert not table.act(phones["japanese"], END).ok  # British still have theirs to move
+    for ship in ("hms-sample", "hms-dash", "hms-dart"):
+        assert table.act(phones["british"], {"kind": "set_speed", "ship": ship, "mode": "half"}).ok
+    assert table.act(phones["british"], END).ok and game.state.phase == "attacks"
+    assert table.note_of(game.entries[-1]) is None
+    assert DECISIVE_VICTORY.ends_moves(game.state, END) == {}  # no longer the movement phase

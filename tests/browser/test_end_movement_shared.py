@@ -148,21 +148,21 @@ def test_war_fleet_a_side_ends_only_its_own_moves(two_sides):
     data, open_ = two_sides
     host, phone = open_(None, "French", "British", prefix="wf-")
     tap(phone, "wf-roll-initiative")
-    wait_text(phone, "wf-banner", r"British's class 4 ships move now", timeout=60)
+    wait_text(phone, "wf-banner", r"British: class 4 ships move now", timeout=60)
     # the phone ends its own group; End movement (the French ships' moves too) is not offered
     detail = wait_text(phone, "wf-banner", r"Waiting for French: 20 ships still to move")
     assert by_id(phone, "wf-end-movement").count() == 0 and by_id(phone, "wf-banner-more").count() == 0
     shoot(phone, "end-movement-war-fleet-own-group-phone")
     for ship_class in (4, 3):  # British's classes 4 and 3 first: French has neither
-        wait_text(phone, "wf-banner", rf"British's class {ship_class} ships move now", timeout=60)
+        wait_text(phone, "wf-banner", rf"British: class {ship_class} ships move now", timeout=60)
         tap(phone, "wf-end-group")
-    wait_text(phone, "wf-banner", r"French's class \d ships move now", timeout=60)
+    wait_text(phone, "wf-banner", r"French: class \d ships move now", timeout=60)
     assert "Waiting for French" in detail
     assert by_id(phone, "wf-end-group").count() == 0  # French's group: French's to end
     # the French ships are still French's to move: the host, holding French, ends its own group
-    before = wait_text(host, "wf-banner", r"French's class \d ships move now", timeout=60)
+    before = wait_text(host, "wf-banner", r"French: class \d ships move now", timeout=60)
     tap(host, "wf-end-group")
-    group = re.search(r"French's class \d ships move now", before).group(0)
+    group = re.search(r"French: class \d ships move now", before).group(0)
     wait_text(host, "wf-banner", rf"^(?![\s\S]*{group})", timeout=60)
     # the host may end movement for everyone; the phone is told which of its ships stayed
     tap(host, "wf-end-movement")
@@ -192,3 +192,17 @@ def test_h1_the_other_side_never_discards_a_sealed_record(two_sides):
     tap_until(host, "tab-log", "log")
     log = wait_text(host, "log", r"HML Hertfordshire .*1011", timeout=60)
     assert "discarded" not in log and "1011 facing N" in text_of(by_id(host, "log"))
+
+
+def test_decisive_victory_a_side_ends_only_its_own_moves(two_sides):
+    from test_dv_turn import in_movement as dv_in_movement
+
+    data, open_ = two_sides
+    game_id = stored(data, dv_in_movement(), "dv two sides")  # Japanese lose the initiative: they move first
+    host, phone = open_(game_id, "British", "Japanese", prefix="dv-")
+    detail = wait_text(phone, "dv-banner", r"Waiting for British: 3 ships still to move", timeout=60)
+    assert "Japanese's batch" in detail
+    assert by_id(phone, "dv-end-movement").count() == 0  # it would end British ships' moves: not offered
+    shoot(phone, "end-movement-dv-waiting-phone")
+    by_id(host, "dv-end-movement").wait_for(timeout=30000)  # the host may end movement for everyone
+    assert "Waiting for" not in text_of(by_id(host, "dv-banner"))

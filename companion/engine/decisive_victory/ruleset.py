@@ -10,7 +10,7 @@ from typing import Any, Mapping
 from pydantic import TypeAdapter
 
 from ..roller import Roller
-from ..ruleset import Ruleset, SideOf, conceding_side, ship_side
+from ..ruleset import Ruleset, SideOf, Unmoved, conceding_side, ship_side
 from . import game, report
 from .candidates import candidates
 from .records import ShipRecord
@@ -80,6 +80,17 @@ def build_state(scenario: DVScenario, catalogue: Mapping[str, Any] | None = None
     return build_dv_state(scenario, records, roller=roller)
 
 
+def ends_moves(state: DVState, action: Any) -> dict[str, Unmoved]:
+    """The ships of each side whose moves `end_movement` would end unmade: every ship in play still
+    to move ends its move where it stands (`_end_movement`, `003:45`).  Shared play lets a side's
+    device end only its own side's moves."""
+    if action.get("kind") != "end_movement" or state.phase != "movement":
+        return {}
+    ships = [s for s in state.ships if s.in_play and not s.move_done]
+    return {side: Unmoved(tuple(str(s.label) for s in ships if s.side == side))
+            for side in state.sides if any(s.side == side for s in ships)}
+
+
 DECISIVE_VICTORY: Ruleset[DVState, game.DVAction] = Ruleset(
     id=RULESET,
     name="Decisive Victory",
@@ -106,4 +117,5 @@ DECISIVE_VICTORY: Ruleset[DVState, game.DVAction] = Ruleset(
     ship_marks=report.ship_marks,
     report_words=report.WORDS,
     action_words=ACTION_WORDS,
+    ends_moves=ends_moves,
 )

@@ -17,6 +17,7 @@ import flet as ft
 from ....files import shipped_fleets_dir
 from . import model as M
 from ...session import Session
+from ...roles import ends_own_moves, waiting_for
 from ...theme import side_colour
 from .air import AirPanel
 from .attack import AttackPanel
@@ -106,9 +107,16 @@ class DecisiveVictoryBody(ShipsBody):
             padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=12,
             bgcolor=ft.Colors.PRIMARY if step == banner.phase else ft.Colors.SURFACE_CONTAINER_HIGHEST))
             for step in M.STEPS if step != "aircraft" or state.flights]
-        actions = [] if self.read_only else [button(s.ident, s.label, on(self.step, s), filled=True)
-                                             for s in banner.steps]
-        return banner.title, banner.detail, chips, actions
+        actions, waiting = [], []
+        role, host = self.app.role, getattr(self.app.device, "host", False)
+        for step in () if self.read_only else banner.steps:
+            wait = waiting_for(role, step.action, state, self.game.ruleset, host)
+            if wait:  # another side's ships: their moves are its own to end (issue 35), so not offered here
+                waiting.append(wait)
+                continue
+            label = "End my side's moves" if step.ident == "dv-end-movement" and ends_own_moves(role, host) else step.label
+            actions.append(button(step.ident, label, on(self.step, step), filled=True))
+        return banner.title, banner.detail + (f" {waiting[-1]}." if waiting else ""), chips, actions
 
     def render(self, models) -> list[ft.Control]:
         state, _, rows = models
