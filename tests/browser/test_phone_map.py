@@ -12,8 +12,7 @@ import time
 
 import pytest
 
-from .conftest import PHONE, Server, by_id, open_app, shoot, tap_until
-from .test_warfleet import off_the_drawn_map
+from .conftest import PHONE, Server, by_id, open_app, tap_until
 
 pytestmark = pytest.mark.browser
 
@@ -68,9 +67,6 @@ def test_the_map_tab_stays_on_a_phone(server, browser, ruleset):
         by_id(page, map_tab).click()
         by_id(page, the_map).wait_for(timeout=30000)
         hold_the_map(page, the_map, HOLD)
-        if by_id(page, "map-view").count():  # a hex map: its zoom buttons beside the drawn map (issue 35)
-            off_the_drawn_map(page)
-            shoot(page, f"phone-map-{ruleset}")
     finally:
         context.close()
     output = server.output()

@@ -207,7 +207,7 @@ class HexMap:
         self.view = ft.Container(content=self.viewer, expand=True, clip_behavior=ft.ClipBehavior.HARD_EDGE,
                                  on_size_change=self._resized, size_change_interval=50)
         self.box = ft.Container(
-            content=ft.Column([tag("map-legend", ft.Container(content=self.legend)),  # a tag's content is visible
+            content=ft.Column([tag("map-legend", self.legend),
                                ft.Row([tag("map-view", self.view), ft.Container(content=zoom, padding=4)], spacing=0,
                                                    expand=True, vertical_alignment=ft.CrossAxisAlignment.END)],
                               spacing=0, expand=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
