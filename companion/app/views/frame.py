@@ -145,20 +145,19 @@ class GameFrame:
             self.control.content = ft.Column([self.top, self.banner, body], spacing=0, expand=True,
                                              horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
         else:
-            # one line on a phone when it fits (the detail is the title's tooltip): the title, the ships'
-            # chips, the table's first step with the others in its menu (`_steps`: one swiped line clipped
-            # them to "Table d..." or a 26 px sliver, issue 28); what does not fit goes whole to the next
-            # line, never cut ("Turn 1 · Movem" under a wide step, a cut next-ship chip: issue 35)
-            self.banner_box.content = ft.Row([self.banner_title, self.banner_ships, self.banner_actions], spacing=8,
-                                             run_spacing=6, wrap=True, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+            # one line on a phone: the title and the ships' chips swiped sideways when longer (the detail is
+            # the title's tooltip); the table's first step whole at the right, the others in its menu
+            # (`_steps`: one swiped line clipped them to "Table d..." or a 26 px sliver, issue 28)
+            self.banner_box.content = ft.Row([
+                ft.Row([self.banner_title, self.banner_ships], spacing=8, scroll=ft.ScrollMode.AUTO, expand=True),
+                self.banner_actions], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER)
             # the panels cover the map rather than replace it, so the map keeps its zoom and pan
             content = ft.Stack([ft.Column([map_control, self.strip], spacing=0, expand=True), self.cover,
                                 self.note_layer], expand=True)
             self.control.content = ft.Column([self.top, self.banner, content, self.nav], spacing=0, expand=True,
                                              horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
         self.banner_title.size = 17 if wide else 15
-        self.banner_ships.wrap, self.banner_actions.wrap = True, wide
-        self.banner_actions.tight = not wide  # in the phone's wrapping line, only as wide as its steps
+        self.banner_ships.wrap = self.banner_actions.wrap = wide
         self.body.map.remounted()
         self._show_tab()
 

@@ -28,7 +28,7 @@ from ..tasks import soon
 from ..theme import ARCS, CIRCLED, FLASH, arc_opacity, map_colours, side_colour
 from ..viewmodels import ArcShade
 from .frame import on
-from .widgets import flash_box, flash_off, flash_on, tag
+from .widgets import flash_box, flash_off, flash_on
 
 TapHandler = Callable[[Hex], Awaitable[None]]
 NOTE_ROOM = 56  # px at the top of the map kept clear for the floating note and the arc legend
@@ -169,7 +169,6 @@ class HexMap:
         self._zone_fills = HexFills(HexOutlines(self.layout, inset=4, closed=True), w, h)  # over the ships
         self.arcs = self._arc_fills.canvas
         self.ships = cv.Canvas(shapes=[], width=w, height=h)
-        self.names = cv.Canvas(shapes=[], width=w, height=h)  # War Fleet's ship names: over the hex numbers
         self.zones = self._zone_fills.canvas
         self.marks = cv.Canvas(shapes=[], width=w, height=h)
         self._ship_shapes: dict[str, ShipShapes] = {}
@@ -178,8 +177,7 @@ class HexMap:
         self.moved_ring = cv.Path([], paint=stroke_paint(FLASH, 8))
         self.moved_box = flash_box(content=cv.Canvas(shapes=[self.moved_ring], width=w, height=h), width=w, height=h)
         self._moved_event: int | None = None
-        self.stack = ft.Stack([self.grid, self.arcs, self.ships, self.labels, self.names, self.zones, self.marks,
-                               self.moved_box],
+        self.stack = ft.Stack([self.grid, self.arcs, self.ships, self.labels, self.zones, self.marks, self.moved_box],
                               width=w, height=h)
         self.viewer = ft.InteractiveViewer(
             # no semantics node for the taps: with the browser's accessibility tree on, a tap on one
@@ -200,18 +198,13 @@ class HexMap:
         self.fleet: tuple[Hex, ...] = ()  # the hexes to fit in view when the map comes on screen
         self._fitted = False
         self._fit_lock = asyncio.Lock()
-        # the legend in a strip over the drawn map and the zoom buttons in a strip at its right, so
-        # neither covers a ship (issue 35); the legend under the floating note while it shows
-        self.legend = ft.Container(visible=False, padding=ft.Padding.symmetric(horizontal=8, vertical=4),
-                                   bgcolor=ft.Colors.with_opacity(0.88, ft.Colors.SURFACE))
-        self.view = ft.Container(content=self.viewer, expand=True, clip_behavior=ft.ClipBehavior.HARD_EDGE,
-                                 on_size_change=self._resized, size_change_interval=50)
+        # under the floating note (which covers it while it shows)
+        self.legend = ft.Container(visible=False, left=8, top=8, padding=ft.Padding.symmetric(horizontal=8, vertical=4),
+                                   border_radius=8, bgcolor=ft.Colors.with_opacity(0.88, ft.Colors.SURFACE))
         self.box = ft.Container(
-            content=ft.Column([tag("map-legend", self.legend),
-                               ft.Row([tag("map-view", self.view), ft.Container(content=zoom, padding=4)], spacing=0,
-                                                   expand=True, vertical_alignment=ft.CrossAxisAlignment.END)],
-                              spacing=0, expand=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+            content=ft.Stack([self.viewer, self.legend, ft.Container(content=zoom, right=8, bottom=8)], expand=True),
             bgcolor=self.colours["sky"], expand=True, clip_behavior=ft.ClipBehavior.HARD_EDGE,
+            on_size_change=self._resized, size_change_interval=50,
         )
         self.control = ft.Semantics(identifier="map", content=self.box, container=True, expand=True,
                                     label="Hex map: tap a ship to select it, tap a hex to place it there")

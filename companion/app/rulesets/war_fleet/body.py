@@ -103,7 +103,7 @@ class WarFleetBody(ShipsBody):
         self._ships(state)
         ship = state.ship(self.selected) if self.selected else None
         self.map.focus = ship.hex if ship else None
-        return [self.map.ships, self.map.names,
+        return [self.map.ships,
                 *self.map.show_arcs(shades, (self.selected, ship.hex, ship.facing, tuple(ship.destroyed)) if ship else None),
                 *self.map.show_marks([ship.hex] if ship else [], (), (self.selected, ship.hex) if ship else None),
                 *self.planner.render(*plan)]

@@ -10,13 +10,9 @@ import flet.canvas as cv
 
 from . import model as M
 from ...theme import SIDES, map_colours, side_colour
-from ...views.hexmap import LABEL, HexMap, fill_paint, stroke_paint
+from ...views.hexmap import HexMap, fill_paint, stroke_paint
 
 
-#: a ship's name, times the hex size: larger than the hex numbers (hexmap.LABEL), on its side's colour,
-#: drawn over them (issue 35: 10 px names under 15 px numbers could not be read on a phone)
-NAME = LABEL + 0.1
-WIDEST = 2.8  # a name's widest, times the hex size: clear of the name of a ship two columns away
 BOW = 1.25  # how far a token's bow reaches, in its radii (the tokens' drawing, the TV's labels)
 
 
@@ -26,24 +22,12 @@ def _side_colour(state, side: int) -> str:
     return side_colour(sides, sides[side]) if 0 <= side < len(sides) else SIDES[side % len(SIDES)]
 
 
-def short_name(name: str, fit: int = 0) -> str:
-    """A ship's name shortened to about `fit` characters (as many as WIDEST holds at NAME) keeping
-    its number, which tells it from its sisters: "Hertfordshire 1" -> "Hertf. 1" (the canvas's
-    ellipsis would cut "Hertford..." and every Hertfordshire would read the same)."""
-    fit = fit or int(WIDEST / (NAME * 0.58))
-    head, _, number = name.rpartition(" ")
-    if len(name) <= fit or not head or not number.isdigit() or fit - len(number) - 2 < 3:
-        return name
-    return f"{head[:fit - len(number) - 2].rstrip()}. {number}"
-
-
 def draw_tokens(hexmap: HexMap, theme_name: str, state, selected: str | None, names: bool = True) -> None:
     """Every ship of a War Fleet position into a map's ship layer (the table's and the replay's): a
     token per ship, several to a hex in a ring, the selected one ringed; its name under it unless
     `names` is False (the shared screen draws them larger itself)."""
     layout, colours = hexmap.layout, map_colours(theme_name)
     shapes: list[cv.Shape] = []
-    labels: list[cv.Shape] = []
     for ship in M.map_ships(state, selected):
         cx, cy, radius = M.token_spot(layout, ship)
         colour = _side_colour(state, ship.side)
@@ -58,11 +42,8 @@ def draw_tokens(hexmap: HexMap, theme_name: str, state, selected: str | None, na
         shapes.append(cv.Path([cv.Path.MoveTo(*bow[0]), *(cv.Path.LineTo(*p) for p in bow[1:]), cv.Path.Close()],
                               paint=fill_paint("#ffffff")))
         if names and (ship.crowd == 1 or ship.selected):
-            label = short_name(ship.label) + (f" ({ship.damaged} lost)" if ship.damaged else "") + (" sinking" if ship.casualty else "")
-            size = layout.size * NAME
-            labels.append(cv.Text(cx, cy + radius + 2 + size * 0.6, label, alignment=ft.Alignment.CENTER,
-                                  max_width=layout.size * WIDEST, max_lines=1, ellipsis="…",
-                                  text_align=ft.TextAlign.CENTER, style=ft.TextStyle(size=size, weight=ft.FontWeight.BOLD, color="#ffffff",
-                                                    bgcolor=colour)))
+            label = ship.label + (f" ({ship.damaged} lost)" if ship.damaged else "") + (" sinking" if ship.casualty else "")
+            shapes.append(cv.Text(cx, cy + radius + 7, label, alignment=ft.Alignment.CENTER, style=ft.TextStyle(
+                size=10, weight=ft.FontWeight.BOLD, color="#ffffff",
+                shadow=ft.BoxShadow(blur_radius=3, color="#000000"))))
     hexmap.ships.shapes = shapes
-    hexmap.names.shapes = labels
