@@ -22,7 +22,6 @@ from ..screenmodel import ScreenModel, screen_model
 from ..session import Session
 from ..tasks import run_soon
 from ..palettes import ink_on
-from ..player_words import spoken
 from ..theme import CIRCLED, side_colour
 from .frame import on
 from .hexmap import HexMap
@@ -172,8 +171,6 @@ class TVScreen:
         self.roll_dice = ft.Row(spacing=8, wrap=True, run_spacing=8)
         self.roll_text = ft.Text("", size=TV_TEXT)
         self.count = ft.Text("", size=TV_SMALL, color=ft.Colors.ON_SURFACE_VARIANT)  # read from 3 m (issue 35)
-        self.told = ft.Text("", size=TV_SMALL, weight=ft.FontWeight.W_600, visible=False)  # `tell`'s note
-        self._told_at = None  # the game's state when it was told: the next change clears it
         self.control = ft.Container(expand=True, bgcolor=ft.Colors.SURFACE)
 
     async def refresh(self, force: bool = False) -> None:
@@ -186,17 +183,13 @@ class TVScreen:
         """The shared screen shows no messages of its own: it does not act."""
 
     def tell(self, text: str) -> None:
-        """A note told to every device (the host ended movement while a side had ships to move: issue
-        35): shown under whose turn it is until the game changes again (`_count`)."""
-        self.told.value = spoken(text)
-        self._told_at = self.game.state
+        """Nor the notes told to every device (its log shows what happened)."""
 
     def _count(self) -> None:
         """The log's length and the table's check code, as the devices show them."""
         code = self.app.sharing.table(self.game).check_code()
         self.count.size = TV_SMALL if (self.app.page.width or 1280) >= NARROW else 12
         self.count.value = f"log {self.game.actions_in_effect} · {code}"
-        self.told.visible = self._told_at is not None and self._told_at is self.game.state
 
     async def _change(self, e) -> None:
         self.app._leave_game()
@@ -305,7 +298,6 @@ class ScreenView(TVScreen):
             tag("screen-headline", self.headline),
             ft.Row([self.whose_dot, tag("screen-whose", self.whose)], spacing=10,
                    vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True),
-            tag("screen-note", self.told),
         ], spacing=2, tight=True), padding=ft.Padding.only(left=18, right=18, top=10, bottom=6))
         roll = titled_card("screen-last-roll", "Last roll", self.roll_title, self.roll_dice, self.roll_text,
                            self.volley)

@@ -64,11 +64,9 @@ class DVScreenView(TVScreen):
             tag("change-role", ft.TextButton(content=ft.Text("Change", size=BAR), icon=ft.Icons.SWAP_HORIZ,
                                              on_click=self._change)),
         ], spacing=10), padding=ft.Padding.only(left=14, right=6), height=54, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)
-        head = ft.Container(ft.Column([
-            ft.Row([tag("screen-headline", self.headline), tag("screen-whose", self.whose)],
-                   spacing=28, wrap=True, vertical_alignment=ft.CrossAxisAlignment.END),
-            tag("screen-note", self.told)], spacing=2, tight=True),  # the host ended movement (TVScreen.tell)
-            padding=ft.Padding.only(left=18, right=18, top=4, bottom=4))
+        head = ft.Container(ft.Row([tag("screen-headline", self.headline), tag("screen-whose", self.whose)],
+                                   spacing=28, wrap=True, vertical_alignment=ft.CrossAxisAlignment.END),
+                            padding=ft.Padding.only(left=18, right=18, top=4, bottom=4))
         self.attacks_card = section("screen-shots", "Declared attacks: exact odds", self.attacks)
         roll = section("screen-last-roll", "Last roll", self.roll_title, self.roll_dice, self.stages, self.roll_text)
         self.flights_card = section("screen-flights", "Flights and their stages", self.flights)
